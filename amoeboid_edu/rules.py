@@ -416,7 +416,7 @@ class Position:
         if len(widths) != 1:
             raise InvalidPositionError(f"rows have different lengths: {[len(row) for row in grid]}")
         board = Board.grid(len(grid), widths.pop(), rules.adjacency)
-        return Position(board, tuple(cell for row in grid for cell in row), side, rules)
+        return Position(board, tuple(cell for row in grid for cell in row), parts[1], rules)
 
     # -- text -------------------------------------------------------------------------
 
