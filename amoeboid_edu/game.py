@@ -176,9 +176,12 @@ class Game:
     """A game being played or replayed: start, rolls, turns, undo, and its record.
 
     >>> game = Game(seed=1)
-    >>> roll = game.roll()                      # the game's own seeded die
-    >>> game.play(next(game.legal_turns()))     # any legal turn for that roll
-    >>> game.undo(); game.roll() == roll        # undo never re-rolls the die
+    >>> roll = game.roll()                          # the game's own seeded die
+    >>> game.play(next(game.legal_turns()))         # any legal turn for that roll
+    Position.parse('(2,0) (1,0) . / . . . / . . (0,1) B')
+    >>> game.undo()
+    Turn.parse('2 a1 a1-b1 1,0')
+    >>> game.roll() == roll                         # undo never re-rolls the die
     True
     """
 
