@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -52,6 +53,14 @@ def test_binder_pins_are_exactly_the_projects_constraints():
     assert {name: version for name, version in binder.items() if constraints.get(name) != version} == {}
     assert "jupyterlab" in binder and "anywidget" in binder
     assert not TEST_ONLY & binder.keys(), "keep test-only packages out of Binder"
+
+
+def test_binder_installs_every_dependency_the_course_declares():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    declared = project["dependencies"] + project["optional-dependencies"]["course"]
+    names = {_name(re.split(r"[<>=!~;\[ ]", requirement, maxsplit=1)[0]) for requirement in declared}
+    missing = names - pins(BINDER / "requirements.txt").keys()
+    assert not missing, f"add to binder/requirements.txt, pinned as in requirements/constraints.txt: {sorted(missing)}"
 
 
 def test_binder_python_is_one_the_pins_support():
