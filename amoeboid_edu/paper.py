@@ -270,3 +270,104 @@ def example_game_check() -> Verdict:
         "the paper says. analysis.delta_chart(analysis.game_frame(paper.example_game())) draws delta and Delta."
     )
     return Verdict("example-game", verdict, summary, explanation, evidence)
+
+
+# --------------------------------------------------------------------------- the opening cases: shared tools
+
+
+def opening_position(a_size: int, b_size: int, a_cell: str = "a1", b_cell: str = "c3", to_move: str = "A") -> Position:
+    """A 3x3 position with one pure amoeba each (the paper's opening cases); A's units on ``a_cell``."""
+    start = Position.start(3)
+    cells = [None] * len(start.board)
+    cells[start.board.index[a_cell]] = Amoeba(a_size, 0)
+    cells[start.board.index[b_cell]] = Amoeba(0, b_size)
+    return Position(start.board, tuple(cells), to_move, start.rules)
+
+
+def _replies(position: Position, roll: int) -> list[Position]:
+    """Every position the mover can reach with ``roll`` (all legal turns, no pruning)."""
+    return [apply(position, turn) for turn in legal_turns(position, roll)]
+
+
+def _best_share_eaten(position: Position) -> Fraction:
+    """The largest share of B's units that A's next turn can eat, for A's worst roll (A to move)."""
+    b_units = sum(cell.b for cell in position.cells if cell is not None)
+    worst = None
+    for roll, _ in position.dice_outcomes():
+        best = 0
+        for grow in position.owned("A"):
+            for _, dst in legal_move_pairs(position, roll, grow):
+                target = position[dst]
+                if target is not None:
+                    best = max(best, target.b)
+        worst = best if worst is None else min(worst, best)
+    return Fraction(worst, b_units)
+
+
+# --------------------------------------------------------------------------- 5. Case II
+
+# The paper's numbers for Case II, to compare with (that is the point of this item).
+CASE_II_PAPER = {
+    4: "P(A not winning) >= 1/2 (B wins or, rolling 4, ties)",
+    5: "P(A not winning) >= 1/3 (B ties); rolls 1-4: A eats at least half of B",
+    6: "A never loses; B ties only with a 6; otherwise (5/6) A takes at least half of B's size",
+}
+_CASE_II_BOUND = {4: Fraction(1, 2), 5: Fraction(1, 3), 6: Fraction(1, 6)}
+
+
+def case_II_table(deltas: tuple[int, ...] = (4, 5, 6), bases: tuple[int, ...] = (1, 10, 40)) -> pd.DataFrame:
+    """A (base+delta) moves from a1 to the centre, B (base) is on c3: every B roll, every legal B reply.
+
+    One row per (delta, base, B's roll): can B win or tie at once, and the share of
+    B's units A is sure to eat next turn when B does neither (worst B reply, worst A roll).
+    """
+    rows = []
+    for delta in deltas:
+        for base in bases:
+            before = opening_position(base + delta - 1, base)
+            centre = apply(before, "1 a1 a1-b2")  # A's roll of 1 brings A to base + delta
+            for roll, _ in centre.dice_outcomes():
+                replies = _replies(centre, roll)
+                results = [reply.result for reply in replies]
+                playing_on = [reply for reply in replies if not reply.is_over]
+                share = min((_best_share_eaten(reply) for reply in playing_on), default=None)
+                rows.append({"delta": delta, "base": base, "B roll": roll, "B replies": len(replies),
+                             "B can win": "B" in results, "B can tie": "tie" in results,
+                             "A sure to eat (share of B)": share})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def case_II(bases: tuple[int, ...] = (1, 10, 40)) -> Verdict:
+    """Case II (delta = 4, 5, 6): the paper's probabilities, recomputed by exhaustive search on 3x3."""
+    table = case_II_table((4, 5, 6), bases)
+    rows, agree = [], True
+    for (delta, base), group in table.groupby(["delta", "base"]):
+        win = Fraction(int(group["B can win"].sum()), 6)
+        tie_only = Fraction(int((group["B can tie"] & ~group["B can win"]).sum()), 6)
+        tie_rolls = tuple(group.loc[group["B can tie"], "B roll"])
+        rest = group[~group["B can win"] & ~group["B can tie"]]
+        share = min(rest["A sure to eat (share of B)"], default=None)
+        rows.append({"delta": delta, "base": base, "P(B can win)": str(win), "P(B can tie, not win)": str(tie_only),
+                     "P(A not winning)": str(win + tie_only), "B ties with": tie_rolls,
+                     "otherwise A eats at least": str(share), "paper": CASE_II_PAPER[delta]})  # fmt: skip
+        agree &= win + tie_only >= _CASE_II_BOUND[delta] and (share is None or share >= Fraction(1, 2))
+        if delta == 6:
+            agree &= win == 0 and tie_rolls == (6,)
+    evidence = pd.DataFrame(rows)
+    by_delta = evidence.drop_duplicates("delta").set_index("delta")["P(A not winning)"]
+    summary = (
+        "P(A not winning at once) = " + ", ".join(f"{by_delta[d]} for delta={d}" for d in (4, 5, 6))
+        + "; otherwise A eats at least half of B" + ("" if agree else " — differs from the paper")
+    )
+    explanation = (
+        "Set-up: A's amoeba on a1 grows to base + delta and moves to the centre b2; B's amoeba of size base is on c3. "
+        "For every B roll every legal B reply was applied (no pruning), and for each reply that does not end the "
+        "game every A roll and every legal A eat next turn. 'Not winning' is read as 'B can end the game at once "
+        "in a win or, by eating A with an equal amoeba, a tie' (the paper: 'B will choose to tie'). Results do not "
+        f"depend on the base size (bases {', '.join(map(str, bases))} checked): B wins when it rolls more than delta, "
+        "ties when it rolls exactly delta, and otherwise must move (moves are compulsory) and can only split into "
+        "two pieces, every cell next to the centre, so A eats the larger piece: at least half of B's units. "
+        "The paper's 'at least' bounds are exact: 1/2 for delta=4, 1/3 for delta=5, and for delta=6 B never wins "
+        "and ties only with a 6."
+    )
+    return Verdict("case-II", "confirmed" if agree else "refuted", summary, explanation, evidence)
