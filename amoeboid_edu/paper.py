@@ -22,9 +22,9 @@ from typing import Callable
 import pandas as pd
 
 from . import analysis
-from .game import Game
+from .game import Game, random_playout, seeded_rng
 from .rules import Amoeba, Position, apply, legal_move_pairs, legal_turns
-from .strategy import candidate_turns
+from .strategy import candidate_turns, strategy_name
 
 VERDICTS = ("confirmed", "refuted", "confirmed with a correction", "verified up to a bound")
 
@@ -371,3 +371,96 @@ def case_II(bases: tuple[int, ...] = (1, 10, 40)) -> Verdict:
         "and ties only with a 6."
     )
     return Verdict("case-II", "confirmed" if agree else "refuted", summary, explanation, evidence)
+
+
+# --------------------------------------------------------------------------- 4. Case I
+
+CASE_I_OPTIONS = {  # the paper's three options from the opening, as A's move after rolling r
+    "stall": lambda r: f"{r} a1 a1-b1",  # to a cell not adjacent to B (the paper's choice)
+    "adjacent": lambda r: f"{r} a1 a1-b2",  # to the centre, next to B
+    "split": lambda r: f"{r} a1 a1-b1 {(1 + r) // 2},0",  # half of A's amoeba to b1, the rest stays on a1
+}
+
+
+def case_I_table(rolls: tuple[int, ...] = (1, 2, 3), games: int = 1_000, continuation: Callable | None = None,
+                 seed: int | str = 0) -> pd.DataFrame:  # fmt: skip
+    """The three opening options for each A roll r (delta = r < 3.5), by exact lookahead and by simulation.
+
+    Exact, over B's next roll and every legal B reply: the chance B can win or tie
+    at once, and A's Delta after B's reply that minimises it, averaged over B's
+    roll.  Simulated: A's score (win 1, tie 1/2) over ``games`` seeded games from
+    the position after A's option, both sides then playing ``continuation``
+    (default: the random player); game i uses the same dice for every option.
+    """
+    start = Position.start(3)
+    rows = []
+    for r in rolls:
+        for option, turn_for in CASE_I_OPTIONS.items():
+            turn = turn_for(r)
+            after = apply(start, turn)
+            b_wins = b_ties = Fraction(0)
+            worst_delta = Fraction(0)
+            for roll, p in after.dice_outcomes():
+                replies = _replies(after, roll)
+                results = {reply.result for reply in replies}
+                b_wins += p * ("B" in results)
+                b_ties += p * ("tie" in results and "B" not in results)
+                worst_delta += p * min(reply.Delta for reply in replies)
+            if continuation is None:  # the random player, on the fast playout path
+                results = [random_playout(after, seeded_rng(seed, "case-I", r, i)).result for i in range(games)]
+            else:
+                results = [analysis.play_game(continuation, continuation, seed=f"{seed}:case-I:{r}", index=i,
+                                              start=after).result for i in range(games)]  # fmt: skip
+            score = sum((result == "A") + 0.5 * (result == "tie") for result in results) / games
+            low, high = analysis.wilson_interval(round(score * games), games)
+            rows.append({"A roll": r, "option": option, "turn": turn, "P(B can win next)": str(b_wins),
+                         "P(B can only tie next)": str(b_ties), "E[Delta] after B's best reply": float(worst_delta),
+                         "A score (sim)": score, "low": low, "high": high, "games": games})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def case_I(rolls: tuple[int, ...] = (1, 2, 3), games: int = 1_000, continuation: Callable | None = None,
+           seed: int | str = 0) -> Verdict:  # fmt: skip
+    """Case I (delta < 3.5): stall, move next to B, or split — which do the numbers favour?"""
+    table = case_I_table(rolls, games, continuation, seed)
+    pooled = []
+    for option, group in table.groupby("option", sort=False):
+        n = int(group["games"].sum())
+        score = float((group["A score (sim)"] * group["games"]).sum() / n)
+        low, high = analysis.wilson_interval(round(score * n), n)
+        lookahead = float(group["E[Delta] after B's best reply"].mean())
+        pooled.append({"option": option, "score": score, "low": low, "high": high, "lookahead Delta": lookahead,
+                       "P(B wins next)": float(sum(Fraction(x) for x in group["P(B can win next)"]) / len(group))})
+    pooled = pd.DataFrame(pooled).set_index("option")
+    best = pooled["score"].idxmax()
+    stall = pooled.loc["stall"]
+    others = pooled.drop(index="stall")
+    beaten = others[others["high"] < stall["low"]].index.tolist()
+    level = others[others["high"] >= stall["low"]].index.tolist()
+    better = others[others["low"] > stall["high"]].index.tolist()
+    if better:
+        verdict = "refuted"
+    elif level:
+        verdict = "confirmed with a correction"
+    else:
+        verdict = "confirmed"
+    name = "the random player" if continuation is None else strategy_name(continuation)
+    scores = ", ".join(f"{option} {row.score:.3f}" for option, row in pooled.iterrows())
+    summary = f"A's score after each option ({name} afterwards): {scores}; favoured: {best}"
+    explanation = (
+        f"From the opening on 3x3, for A rolls {', '.join(map(str, rolls))} (delta = roll < 3.5) A either stalls "
+        "(a1-b1, not adjacent to B), moves next to B (a1-b2) or splits (half to b1). Exact one-turn lookahead over "
+        "B's roll and every legal B reply: moving next to B lets B win at once with probability "
+        f"{pooled.loc['adjacent', 'P(B wins next)']:.2f} on average, stalling "
+        f"{pooled.loc['stall', 'P(B wins next)']:.2f}, splitting {pooled.loc['split', 'P(B wins next)']:.2f}; "
+        "A's expected Delta after the B reply that minimises it: "
+        + ", ".join(f"{option} {row['lookahead Delta']:+.2f}" for option, row in pooled.iterrows())
+        + ". Simulation: "
+        f"{games:,} seeded games per roll and option, both sides playing {name} afterwards (the same dice "
+        f"streams for every option). Stalling clearly beats: {', '.join(beaten) or 'nothing'}; not separated from "
+        f"stalling (overlapping 95% intervals): {', '.join(level) or 'nothing'}; clearly better than stalling: "
+        f"{', '.join(better) or 'nothing'}. So the numbers confirm that moving next to B is a mistake"
+        + (", but do not show that splitting is worse than stalling." if "split" in level else ".")
+    )
+    evidence = table
+    return Verdict("case-I", verdict, summary, explanation, evidence)
