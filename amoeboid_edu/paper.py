@@ -464,3 +464,91 @@ def case_I(rolls: tuple[int, ...] = (1, 2, 3), games: int = 1_000, continuation:
     )
     evidence = table
     return Verdict("case-I", verdict, summary, explanation, evidence)
+
+
+# --------------------------------------------------------------------------- Cases III and IV: searching a line
+
+
+class SearchBudgetExceeded(RuntimeError):
+    """The search visited more nodes than it was allowed to: the answer is unknown, not negative."""
+
+
+def _grid_symmetries(board) -> list[tuple[int, ...]]:
+    """The 8 symmetries of a square grid as index permutations (king and rook moves are invariant)."""
+    if board.rows != board.cols:
+        return [tuple(range(len(board)))]
+    n = board.rows
+    maps = [lambda r, c: (r, c), lambda r, c: (c, r), lambda r, c: (r, n - 1 - c), lambda r, c: (n - 1 - r, c),
+            lambda r, c: (n - 1 - r, n - 1 - c), lambda r, c: (c, n - 1 - r), lambda r, c: (n - 1 - c, r),
+            lambda r, c: (n - 1 - c, n - 1 - r)]  # fmt: skip
+    return [tuple(f(i // n, i % n)[0] * n + f(i // n, i % n)[1] for i in range(n * n)) for f in maps]
+
+
+@dataclass
+class ForcedWinSearch:
+    """AND-OR search: can A force a win within ``a_turns`` of its turns, whatever the dice and B do?
+
+    A to move at the root.  A's options for a roll are ``a_options(position, roll)``
+    (an iterable, the paper's line first, so a line that works is found first; an
+    immediate win is always tried before anything deeper).  B's replies are
+    ``b_replies(position, roll)`` — every legal turn by default.  Results are
+    memoised per (position up to the board's symmetries, turns left); ``budget``
+    caps the B replies visited (:class:`SearchBudgetExceeded`).
+    """
+
+    a_options: Callable[[Position, int], object]
+    b_replies: Callable[[Position, int], object] = legal_turns
+    budget: int = 2_000_000
+    nodes: int = 0
+    memo: dict = field(default_factory=dict)
+
+    def _key(self, position: Position, a_turns: int) -> tuple:
+        if not hasattr(self, "_symmetries"):
+            self._symmetries = _grid_symmetries(position.board) if position.board.is_grid else [
+                tuple(range(len(position.board)))]  # fmt: skip
+        cells = position.cells
+        return min(tuple(cells[i] or (0, 0) for i in perm) for perm in self._symmetries), position.to_move, a_turns
+
+    def wins(self, position: Position, a_turns: int) -> bool:
+        """True if A (to move) wins within ``a_turns`` A turns against every roll and reply."""
+        key = self._key(position, a_turns)
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        answer = all(self._some_option_wins(position, roll, a_turns) for roll, _ in position.dice_outcomes())
+        self.memo[key] = answer
+        return answer
+
+    def _some_option_wins(self, position: Position, roll: int, a_turns: int) -> bool:
+        if self._wins_at_once(position, roll):
+            return True
+        if a_turns == 1:
+            return False
+        for turn in self.a_options(position, roll):
+            after = apply(position, turn)
+            if not after.is_over and self._every_reply_loses(after, a_turns - 1):
+                return True
+        return False
+
+    @staticmethod
+    def _wins_at_once(position: Position, roll: int) -> bool:
+        """Whether some A turn ends the game now: eating B's last amoeba (only possible with one left)."""
+        targets = position.owned("B")
+        if len(targets) != 1:
+            return False
+        return any(
+            turn.dst == targets[0] and apply(position, turn).result == "A" for turn in candidate_turns(position, roll)
+        )
+
+    def _every_reply_loses(self, position: Position, a_turns: int) -> bool:
+        for roll, _ in position.dice_outcomes():
+            for reply in self.b_replies(position, roll):
+                self.nodes += 1
+                if self.nodes > self.budget:
+                    raise SearchBudgetExceeded(f"more than {self.budget:,} B replies visited")
+                after = apply(position, reply)
+                if after.result == "A":
+                    continue
+                if after.is_over or not self.wins(after, a_turns):
+                    return False
+        return True
