@@ -96,7 +96,6 @@ def execute(notebook: nbformat.NotebookNode) -> tuple[nbformat.NotebookNode, flo
         kernel_name="python3",
         resources={"metadata": {"path": str(LESSONS)}},
         record_timing=False,
-        store_widget_state=False,
     )
     started = time.perf_counter()
     client.execute()

@@ -7,7 +7,7 @@
 #
 # **Learning goals**
 #
-# - Know what the game is about after five minutes, and play a first game against a random opponent.
+# - Know what the game is about after five minutes, and play a first game on the board against a random bot.
 # - Read a position on the board and in text notation.
 # - Know how the course is organised and how to run it on your own machine or on Binder.
 #
@@ -49,9 +49,36 @@ start
 print(start)
 
 # %% [markdown]
-# ## Your first game against the random bot
+# ## Your first game, on the board
 #
-# A `Game` keeps the position, rolls its own seeded die and checks every turn you play. First roll the die:
+# You play A (blue) against the random bot, which plays B. Everything you need is on the board:
+#
+# 1. The die is rolled for you (the message says what you rolled). **Click one of your amoebae to grow it**; with
+#    a single amoeba this happens by itself.
+# 2. **Click the amoeba to move from**, then choose how many units move: the `+`/`−` buttons, or a one-click choice
+#    (*whole*, *half*, or just enough to *eat* or *neutralise* a neighbour).
+# 3. **Click a highlighted cell** to move there. The bot answers at once.
+#
+# *Undo* takes your turn back, *New game* starts another one. The board checks every click with the rules, and if
+# a move is not allowed it tells you why.
+
+# %%
+from amoeboid_edu.widget import play
+
+board = play("random", seed=2010)
+board
+
+# %% [markdown]
+# When you have played a few turns, run the next cell: it prints your game as a record, one turn per line.
+
+# %%
+print(board.game)
+
+# %% [markdown]
+# ## The same game, from code
+#
+# Everything the board does, code can do too; the rest of the course mostly uses code. A `Game` keeps the
+# position, rolls its own seeded die and checks every turn you play. First roll the die:
 
 # %%
 game = Game(seed=2010)
