@@ -1,23 +1,34 @@
 """The strategy lab: score a student's strategy against the baseline bots, fairly and safely.
 
->>> from amoeboid_edu import legal_turns
+>>> from amoeboid_edu import legal_move_pairs
 >>> from amoeboid_edu.lab import score
->>> def first_legal(position, roll, rng):
-...     return next(legal_turns(position, roll))
->>> card = score(first_legal, games=20, opponents=["random"], progress=False)
->>> card.summary()["games"].tolist()
-[20]
+>>> def wander(position, roll, rng):
+...     grow = rng.choice(position.owned())
+...     pairs = legal_move_pairs(position, roll, grow)
+...     return f"{roll} {grow} {'-'.join(rng.choice(pairs))}" if pairs else f"{roll} {grow} -"
+>>> card = score(wander, games=20, opponents=["random", "greedy"], progress=False)
+>>> card.summary()[["opponent", "games"]].values.tolist()
+[['random', 20], ['greedy', 20]]
+
+In a notebook ``card`` shows as a table (forfeits listed below it),
+``card.chart()`` draws the win rates with their 95% Wilson intervals and
+``card.to_frame()`` has one row per game.
 
 Fair: every dice seed is played twice with the seats swapped (duplicate
 bridge), so both sides meet the same luck; every random stream is derived with
 :func:`~amoeboid_edu.game.seeded_rng`, so the same seed gives the same card,
-serial or with ``workers=K``.
+serial or with ``workers=K``.  (The derivation is public: a strategy that
+knew the seed could recompute the dice.  For a contest, pick a seed the
+students do not know.)
 
 Safe: a student's strategy runs in its own worker process
 (:mod:`amoeboid_edu._sandbox`), started fresh, fed the position as text and
 the roll, and killed when a move takes longer than the per-move limit.  The
 dice never leave this process.  An exception, an illegal turn, a malformed
 return value, a timeout or a crash forfeits that game, and the card says why.
+Games are interleaved (up to ``IN_FLIGHT`` at once) so that one round trip
+to the worker serves many moves; a strategy should therefore not keep state
+between calls (its ``rng`` is fresh for every move, seeded per game and turn).
 
 A strategy written in a notebook cell travels to the worker with cloudpickle
 (by value: its code and the globals it uses).  ``"module:function"`` and
@@ -53,6 +64,8 @@ MAX_TURNS = 500
 """A game still going after this many turns is stopped and counted as a tie (``capped``)."""
 MAX_MESSAGE = 1 << 20
 FORFEIT_REASONS = ("exception", "illegal", "malformed", "timeout", "crash", "load")
+"""Why a game was forfeited: the strategy raised; returned an illegal turn; returned something that is
+not a turn; took longer than the per-move limit; killed its worker; could not be loaded at all."""
 
 
 class _Forfeit(Exception):
@@ -583,7 +596,8 @@ def _forfeit_table(frame):
 
     mine = frame[frame["forfeit"] == "player"]
     rows = []
-    for (player, reason), group in mine.groupby(["player", "reason"], sort=True):
+    groups = mine.groupby(["player", "reason"], sort=False)
+    for (player, reason), group in sorted(groups, key=lambda item: (item[0][0], FORFEIT_REASONS.index(item[0][1]))):
         first = group.iloc[0]
         rows.append({"player": player, "reason": reason, "games": len(group), "value": first["value"],
                      "message": first["message"], "last output": first["output"]})
