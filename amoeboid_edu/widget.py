@@ -355,12 +355,12 @@ class Board(_BoardWidget):
             options.append(("eat", dst, smallest_eat(source, target, mover)))
             if target.owner is not None:
                 options.append(("neutralise", dst, smallest_neutralisation(source, target)))
-        presets = []
+        presets: dict[tuple, dict] = {}  # one button per (target, counts): "neutralise" wins over an equal "eat"
         for label, dst, counts in options:
             if counts is None or (dst is not None and not is_legal(self._game.position, self._turn_to(dst, *counts))):
                 continue
-            presets.append({"label": label, "target": dst, "a": counts[0], "b": counts[1]})
-        return presets
+            presets[dst, counts] = {"label": label, "target": dst, "a": counts[0], "b": counts[1]}
+        return list(presets.values())
 
     # -- intents ---------------------------------------------------------------------------
 

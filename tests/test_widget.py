@@ -10,8 +10,8 @@ import random
 import pytest
 
 from amoeboid_edu import Game, Position, Turn, apply, random_turn
-from amoeboid_edu.strategy import advantage_after, candidate_turns
 from amoeboid_edu.widget import STATIC, Board, Replay, play, resolve_opponent
+from board_players import choose
 
 PAPER_OPENING = "3 a1 a1-b1\n2 c3 c3-b3\n3 b1 b1-c1\n1 b3 b3-a3"
 
@@ -19,13 +19,6 @@ PAPER_OPENING = "3 a1 a1-b1\n2 c3 c3-b3\n3 b1 b1-c1\n1 b3 b3-a3"
 def snapshot(board: Board) -> tuple:
     """Everything an intent may change (the error message aside)."""
     return (board.version, board.position, board.view, board.record, board.message, board.game.pending_roll)
-
-
-def choose(position: Position, roll: int, rng: random.Random) -> Turn:
-    """The test's player: the best one-ply advantage among the meaningful turns, ties broken at random."""
-    turns = list(candidate_turns(position, roll))
-    best = max(advantage_after(position, turn)[::-1] for turn in turns)
-    return rng.choice([turn for turn in turns if advantage_after(position, turn)[::-1] == best])
 
 
 def play_by_intents(board: Board, turn: Turn) -> None:

@@ -17,6 +17,7 @@
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const CELL = 80; // SVG units per cell; the drawing scales to the output's width
+const MAX_CELL_PX = 110; // small boards stay a sensible size; 8x8 fills the 640px-wide board
 const STEP_MS = 450; // each half of a bot's turn stays on screen this long
 
 /** @param {number} x */
@@ -74,7 +75,8 @@ function boardSvg(view, cells, marks, cursor, arrow) {
     parts.push(`<line class="amb-arrow" marker-end="url(#amb-head)" x1="${x1 + (x2 - x1) * shrink}" y1="${y1 + (y2 - y1) * shrink}" x2="${x2 - (x2 - x1) * shrink}" y2="${y2 - (y2 - y1) * shrink}"/>`);
   }
   const defs = `<defs><marker id="amb-head" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="5" markerHeight="5" orient="auto"><path d="M0,0 L10,5 L0,10 z" class="amb-arrowhead"/></marker></defs>`;
-  return `<svg xmlns="${SVG_NS}" class="amb-svg" viewBox="0 0 ${cols * CELL} ${rows * CELL}" role="grid" aria-label="Amoeboid board ${view.shown}">${defs}${parts.join("")}</svg>`;
+  const style = `max-width: ${cols * MAX_CELL_PX}px`;
+  return `<svg xmlns="${SVG_NS}" class="amb-svg" style="${style}" viewBox="0 0 ${cols * CELL} ${rows * CELL}" role="grid" aria-label="Amoeboid board ${view.shown}">${defs}${parts.join("")}</svg>`;
 }
 
 /** @param {string} tag @param {string} cls @param {string} [text] */
@@ -116,7 +118,8 @@ function render({ model, el }) {
   root.append(status, boardBox, controls, message, error, buttons, historyBox);
   el.append(root);
 
-  let cursor = -1; // keyboard cursor (a cell index), -1 until an arrow key is pressed
+  let cursor = -1; // keyboard cursor (a cell index), drawn once the keyboard is used
+  let keyboardUsed = false;
   /** @type {number[]} */
   let timers = [];
   let animatedVersion = -1;
@@ -150,7 +153,7 @@ function render({ model, el }) {
 
   const drawBoard = (/** @type {View} */ view) => {
     const arrow = view.move || null;
-    boardBox.innerHTML = boardSvg(view, view.cells, liveMarks(view), cursor, arrow);
+    boardBox.innerHTML = boardSvg(view, view.cells, liveMarks(view), keyboardUsed ? cursor : -1, arrow);
     root.dataset.position = view.shown;
   };
 
@@ -300,6 +303,7 @@ function render({ model, el }) {
     const moves = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
     const move = moves[/** @type {keyof typeof moves} */ (event.key)];
     if (move) {
+      keyboardUsed = true;
       const here = cursor < 0 ? 0 : cursor;
       const row = Math.min(view.rows - 1, Math.max(0, Math.floor(here / view.cols) + move[0]));
       const col = Math.min(view.cols - 1, Math.max(0, (here % view.cols) + move[1]));
