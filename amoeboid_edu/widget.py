@@ -16,14 +16,24 @@ Board((4,0) . . / . . . / . . (0,2) A; A: human, B: human)
 from __future__ import annotations
 
 import pathlib
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 import anywidget
 import traitlets
 
 from .game import Game, random_turn, seeded_rng
 from .render import position_svg
-from .rules import DEFAULT_RULES, IllegalTurnError, NotationError, Position, Rules, Turn, is_legal, legal_move_pairs, resolve
+from .rules import (
+    DEFAULT_RULES,
+    IllegalTurnError,
+    NotationError,
+    Position,
+    Rules,
+    Turn,
+    is_legal,
+    legal_move_pairs,
+    resolve,
+)
 from .strategy import Strategy, as_function, grown, half, smallest_eat, smallest_neutralisation, strategy_name
 
 
@@ -325,7 +335,9 @@ class Board(_BoardWidget):
     def _choose_grow(self, cell: str) -> None:
         pairs = legal_move_pairs(self._game.position, self._roll, cell)
         if not pairs:  # no legal move after this grow: the turn passes
+            mover = self._game.position.to_move
             self._play(Turn(self._roll, cell), show_steps=False)
+            self._notices.append(f"{mover} grew {cell} by {self._roll} and had no legal move, so the turn passed.")
             self._begin_turn()
             return
         self._grow = cell
@@ -338,7 +350,9 @@ class Board(_BoardWidget):
         """The neighbours the current counts may move to, as the engine judges them."""
         pairs = legal_move_pairs(self._game.position, self._roll, self._grow)
         a, b = self._counts
-        return [dst for src, dst in pairs if src == self._src and is_legal(self._game.position, self._turn_to(dst, a, b))]
+        return [
+            dst for src, dst in pairs if src == self._src and is_legal(self._game.position, self._turn_to(dst, a, b))
+        ]
 
     def _turn_to(self, dst: str, a: int, b: int) -> Turn:
         return Turn(self._roll, self._grow, self._src, dst, a, b)
@@ -365,7 +379,13 @@ class Board(_BoardWidget):
     # -- intents ---------------------------------------------------------------------------
 
     def _intents(self) -> dict[str, Callable[[dict], None]]:
-        return {"cell": self._click, "counts": self._set_counts, "undo": self._undo, "new": self._new, "next": self._next}
+        return {
+            "cell": self._click,
+            "counts": self._set_counts,
+            "undo": self._undo,
+            "new": self._new,
+            "next": self._next,
+        }
 
     def _click(self, content: dict) -> None:
         cell = _field(content, "cell", str)
@@ -407,7 +427,9 @@ class Board(_BoardWidget):
             raise _IntentError("choose an amoeba to move from before choosing counts")
         source = self._mid_position()[self._src]
         if not (0 <= a <= source.a and 0 <= b <= source.b and a + b >= 1):
-            raise _IntentError(f"{self._src} holds {source}: move 0..{source.a} A-units and 0..{source.b} B-units, at least 1")
+            raise _IntentError(
+                f"{self._src} holds {source}: move 0..{source.a} A-units and 0..{source.b} B-units, at least 1"
+            )
         self._counts = (a, b)
 
     def _undo(self, _content: dict) -> None:
@@ -516,7 +538,9 @@ class Board(_BoardWidget):
         self.record = str(game)
 
 
-def play(opponent: str | Strategy = "random", board: int | tuple[int, int] = 3, seed: int | str = 0, **options) -> Board:
+def play(
+    opponent: str | Strategy = "random", board: int | tuple[int, int] = 3, seed: int | str = 0, **options
+) -> Board:
     """A new game on the clickable board: ``play("random")``, ``play("human")``, ``play(my_strategy, board=5)``."""
     return Board(board=board, opponent=opponent, seed=seed, **options)
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from board_players import choose
 
 from amoeboid_edu import Game, Position, Turn, apply, random_turn
 from amoeboid_edu.widget import STATIC, Board, Replay, play, resolve_opponent
-from board_players import choose
 
 PAPER_OPENING = "3 a1 a1-b1\n2 c3 c3-b3\n3 b1 b1-c1\n1 b3 b3-a3"
 
@@ -88,7 +88,9 @@ def test_bot_steps_describe_the_grow_and_the_move():
     board = Board(opponent=random_turn, human="B", seed=3)  # the bot (A) moves first
     (step,) = board.view["steps"]
     turn = board.game.turns[0]
-    assert step["turn"] == str(turn) and step["grow"] == turn.grow and (step["src"], step["dst"]) == (turn.src, turn.dst)
+    assert (
+        step["turn"] == str(turn) and step["grow"] == turn.grow and (step["src"], step["dst"]) == (turn.src, turn.dst)
+    )
     start = Position.start()
     assert step["before"] == [None if c is None else list(c) for c in start.cells]
     assert step["before"] != step["grown"]
@@ -168,7 +170,9 @@ def test_stale_and_bad_count_intents_mid_turn_are_rejected():
     assert not board.click("c3")  # B's amoeba is neither adjacent nor smaller: not a destination
     assert snapshot(board) == before
     assert board.click("b2") and board.game.position["b2"] == (grown, 0)
-    assert not board.handle_intent({"kind": "cell", "cell": "b1", "version": before[0]})  # the click made before the move
+    assert not board.handle_intent(
+        {"kind": "cell", "cell": "b1", "version": before[0]}
+    )  # the click made before the move
 
 
 def test_grow_with_several_amoebae_and_undo():
@@ -204,6 +208,7 @@ def test_a_pass_is_played_by_the_board_and_said():
     board = Board.from_position("(1,0) . . / . (9,0) (9,0) / . (9,0) (0,1) B", seed=0)
     assert board.game.turns and board.game.turns[0].is_pass
     assert board.game.position.to_move == "A" and board.history == [str(board.game.turns[0])]
+    assert "B grew c3 by" in board.message and "no legal move, so the turn passed" in board.message
 
 
 def test_queue_steps_through_a_scripted_line_and_checks_it_first():
@@ -267,7 +272,10 @@ def test_repr_and_static_fallback_are_stable():
     assert repr(board) == "Board((4,0) . . / . . . / . . (0,2) A; A: human, B: human)"
     data, _ = board._repr_mimebundle_()
     assert data["text/plain"] == repr(board)
-    assert data["image/svg+xml"] == Board.from_position("(4,0) . . / . . . / . . (0,2) A", seed=1)._repr_mimebundle_()[0]["image/svg+xml"]
+    assert (
+        data["image/svg+xml"]
+        == Board.from_position("(4,0) . . / . . . / . . (0,2) A", seed=1)._repr_mimebundle_()[0]["image/svg+xml"]
+    )
     assert "<svg" in data["image/svg+xml"] and "application/vnd.jupyter.widget-view+json" in data
 
 

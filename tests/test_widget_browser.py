@@ -21,9 +21,9 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from board_players import choose
 
 from amoeboid_edu import Game, Position, Turn, apply
-from board_players import choose
 
 pytestmark = pytest.mark.browser
 
@@ -39,6 +39,13 @@ CHROMIUM_ARGS = [
 ]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 GAME_SEED, FUZZ_SEED, FUZZ_CLICKS = 3, 11, 300  # seed 3: a 21-turn game with the test's players
+# Where the fuzz may click, and how often: highlighted cells more than others, New game rarely.
+FUZZ_TARGETS = """nodes => nodes.map(n => {
+  const r = n.getBoundingClientRect();
+  const kind = n.matches('.amb-selectable, .amb-target') ? 'highlighted' : n.dataset.action || 'cell';
+  return [r.x, r.y, r.width, r.height, kind];
+})"""
+FUZZ_WEIGHTS = {"highlighted": 4.0, "new": 0.02, "undo": 0.3}
 PAPER_MOVE_9 = ". . . / (5,5) (12,2) . / (0,5) (0,4) (8,8) A"  # the paper's example game, before A's 9th turn
 PAPER_OPENING = "3 a1 a1-b1\n2 c3 c3-b3\n3 b1 b1-c1\n1 b3 b3-a3"
 
@@ -65,7 +72,10 @@ def free_port() -> int:
 def write_settings(settings: Path) -> None:
     """No news toast, no autosave, the light theme: a quiet, reproducible JupyterLab."""
     files = {
-        "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false", "checkForUpdates": False},
+        "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
+            "fetchNews": "false",
+            "checkForUpdates": False,
+        },
         "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {"autosave": False},
         "@jupyterlab/apputils-extension/themes.jupyterlab-settings": {"theme": "JupyterLab Light"},
     }
@@ -101,12 +111,20 @@ def lab(tmp_path_factory):
     port, token = free_port(), "amoeboid-test-token"
     env = {**os.environ, "JUPYTERLAB_SETTINGS_DIR": str(settings), "JUPYTERLAB_WORKSPACES_DIR": str(workspaces)}
     command = [
-        sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--port={port}",
-        f"--ServerApp.token={token}", f"--ServerApp.root_dir={root}", "--LabApp.expose_app_in_browser=True",
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--no-browser",
+        "--ServerApp.ip=127.0.0.1",
+        f"--port={port}",
+        f"--ServerApp.token={token}",
+        f"--ServerApp.root_dir={root}",
+        "--LabApp.expose_app_in_browser=True",
     ]
     if os.geteuid() == 0:
         command.append("--allow-root")
-    server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=open(root / "lab.log", "w"))
+    log = (root / "lab.log").open("w")
+    server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=log)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -125,6 +143,7 @@ def lab(tmp_path_factory):
             server.wait(timeout=15)
         except subprocess.TimeoutExpired:
             server.kill()
+        log.close()
 
 
 @pytest.fixture(scope="module")
@@ -138,7 +157,9 @@ def page(lab):
         page.wait_for_function("() => window.jupyterapp && document.querySelector('.jp-NotebookPanel')", timeout=60_000)
         start_kernel(page)
         page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-        page.wait_for_function("() => document.querySelectorAll('.amoeboid-board[data-version]').length === 4", timeout=60_000)
+        page.wait_for_function(
+            "() => document.querySelectorAll('.amoeboid-board[data-version]').length === 4", timeout=60_000
+        )
         page.evaluate(
             """() => {
               window.__amb = {clicks: [], renders: []};
@@ -185,9 +206,15 @@ class BoardInPage:
                 state = self.state()
             except (json.JSONDecodeError, FileNotFoundError):  # caught mid-write
                 state = None
-            if state and self.dom_version() == state["version"] and (after_version is None or state["version"] > after_version):
+            if (
+                state
+                and self.dom_version() == state["version"]
+                and (after_version is None or state["version"] > after_version)
+            ):
                 return state
-            assert time.monotonic() < deadline, f"the board did not settle: {state and state['version']} vs {self.dom_version()}"
+            assert time.monotonic() < deadline, (
+                f"the board did not settle: {state and state['version']} vs {self.dom_version()}"
+            )
             time.sleep(0.005)
 
     def click(self, selector: str) -> dict:
@@ -254,7 +281,9 @@ def test_play_a_whole_game_by_clicking_with_screenshots(page, lab):
         before = Position.parse(state["position"])
         turn = choose(before, state["view"]["roll"], rng)
         if not split and turn.src and before[turn.dst] is None and turn.a + turn.b > 1:
-            turn = Turn(turn.roll, turn.grow, turn.src, turn.dst, turn.a - 1 if turn.a else 0, turn.b - (0 if turn.a else 1))
+            turn = Turn(
+                turn.roll, turn.grow, turn.src, turn.dst, turn.a - 1 if turn.a else 0, turn.b - (0 if turn.a else 1)
+            )
             split = True
         eat = eat or (turn.dst is not None and before[turn.dst] is not None)
         state = play_turn_by_clicks(board, turn, state)
@@ -280,11 +309,9 @@ def test_random_click_fuzz_leaves_a_legal_position_that_the_board_shows(page, la
     board.settle()
     rng = random.Random(FUZZ_SEED)
     for _ in range(FUZZ_CLICKS):
-        boxes = board.root.locator("[data-cell], button:not([disabled])").evaluate_all(
-            "nodes => nodes.map(n => { const r = n.getBoundingClientRect(); return [r.x, r.y, r.width, r.height, n.textContent]; })"
-        )
-        weights = [0.02 if text.startswith("New") else 0.3 if text == "Undo" else 1.0 for *_, text in boxes]
-        x, y, width, height, _ = rng.choices(boxes, weights)[0]
+        boxes = board.root.locator("[data-cell], button:not([disabled])").evaluate_all(FUZZ_TARGETS)
+        weights = [FUZZ_WEIGHTS.get(kind, 1.0) for *_, kind in boxes]
+        x, y, width, height, _kind = rng.choices(boxes, weights)[0]
         page.mouse.click(x + width * rng.uniform(0.2, 0.8), y + height * rng.uniform(0.2, 0.8))
         if rng.random() < 0.3:
             page.wait_for_timeout(rng.choice([20, 100, 500]))
@@ -302,7 +329,9 @@ def test_random_click_fuzz_leaves_a_legal_position_that_the_board_shows(page, la
 def test_a_teachers_position_in_light_and_dark_and_a_replay(page, lab):
     board = BoardInPage(page, 2, lab["root"] / "unused.json")
     board.root.scroll_into_view_if_needed()
-    board.root.locator('[data-cell="b2"]').click()  # A owns one amoeba, so the grow was automatic
+    board.root.focus()  # the keyboard: the first arrow shows the cursor on a1; then down, right, Enter picks b2
+    for key in ("ArrowDown", "ArrowDown", "ArrowRight", "Enter"):  # A owns one amoeba, so the grow was automatic
+        page.keyboard.press(key)
     page.wait_for_function("root => root.dataset.phase === 'destination'", arg=board.root.element_handle())
     labels = board.root.locator('[data-action="preset"]').all_text_contents()
     assert "eat a2: 10,0" in labels and "neutralise b3: 4,0" in labels  # engine helpers, via Python
@@ -320,7 +349,9 @@ def test_a_teachers_position_in_light_and_dark_and_a_replay(page, lab):
     assert replay.get_attribute("data-position") == str(Position.start())
     for ply, line in enumerate(PAPER_OPENING.splitlines(), start=1):
         replay.locator('[data-action="next-ply"]').click()
-        page.wait_for_function("([root, ply]) => root.dataset.version === String(ply + 1)", arg=[replay.element_handle(), ply])
+        page.wait_for_function(
+            "([root, ply]) => root.dataset.version === String(ply + 1)", arg=[replay.element_handle(), ply]
+        )
     assert replay.get_attribute("data-position") == str(Game.parse(PAPER_OPENING).position)
     replay.locator(".amb-slider").fill("1")
     page.wait_for_function("root => root.dataset.version === '6'", arg=replay.element_handle())
