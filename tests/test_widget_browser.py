@@ -106,6 +106,9 @@ def lab(tmp_path_factory):
         ),
         nbformat.v4.new_code_cell(f"demo = Board.from_position({PAPER_MOVE_9!r}, seed=1)\ndemo"),
         nbformat.v4.new_code_cell(f"from amoeboid_edu.widget import Replay\nReplay({PAPER_OPENING!r})"),
+        nbformat.v4.new_code_cell(
+            f"big = Board(board=8, opponent='random', seed=2)\nrecord_state(big, {str(root / 'big.json')!r})\nbig"
+        ),
     ]
     nbformat.write(notebook, root / "board.ipynb")
     port, token = free_port(), "amoeboid-test-token"
@@ -158,7 +161,7 @@ def page(lab):
         start_kernel(page)
         page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
         page.wait_for_function(
-            "() => document.querySelectorAll('.amoeboid-board[data-version]').length === 4", timeout=60_000
+            "() => document.querySelectorAll('.amoeboid-board[data-version]').length === 5", timeout=60_000
         )
         page.evaluate(
             """() => {
@@ -356,3 +359,26 @@ def test_a_teachers_position_in_light_and_dark_and_a_replay(page, lab):
     replay.locator(".amb-slider").fill("1")
     page.wait_for_function("root => root.dataset.version === '6'", arg=replay.element_handle())
     assert replay.get_attribute("data-position") == str(Game.parse(PAPER_OPENING).positions[1])
+
+
+def test_a_bots_turn_is_shown_in_two_steps_on_an_8x8_board(page, lab):
+    board = BoardInPage(page, 4, lab["root"] / "big.json")
+    board.root.scroll_into_view_if_needed()
+    state = board.settle()
+    assert state["view"]["phase"] == "source"  # one amoeba: grown automatically
+    version = board.click_cell("a1")["version"]
+    board.root.locator('[data-cell="b2"]').click()
+    root = board.root.element_handle()
+    page.wait_for_function("root => root.querySelector('.amb-message').textContent.startsWith('B plays')", arg=root)
+    grow_shown = board.root.locator(".amb-grow").get_attribute("data-cell")  # step 1: the grow
+    page.wait_for_function("root => root.querySelector('.amb-arrow')", arg=root)  # step 2: the move
+    move_shown = [board.root.locator(f".{mark}").get_attribute("data-cell") for mark in ("amb-source", "amb-target")]
+    ARTIFACTS.mkdir(exist_ok=True)
+    board.root.screenshot(path=ARTIFACTS / "board-8x8-bot-move.png")
+    page.wait_for_function("root => !root.classList.contains('amb-animating')", arg=root)
+    state = board.settle(after_version=version)
+    game = Game.parse(state["record"])
+    bot_turn = game.turns[-1]
+    assert game.position.to_move == "A" and str(game.position) == state["position"]
+    assert grow_shown == bot_turn.grow and move_shown == [bot_turn.src, bot_turn.dst]
+    assert board.rendered_cells() == cells_text(state["view"])

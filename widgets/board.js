@@ -88,7 +88,8 @@ function boardSvg(view, cells, marks, cursor, arrow) {
     if (i === cursor) parts.push(svg("rect", { class: "amb-cursor", rx: 8, ...square(cx, cy, 2) }));
     const amoeba = cell ? `(${cell[0]},${cell[1]})` : ".";
     const label = cell ? `${name} ${amoeba}` : `${name} empty`;
-    const attrs = { class: `amb-cell ${marks[name] || ""}`, "data-cell": name, "data-amoeba": amoeba };
+    const shade = (Math.floor(i / cols) + i) % 2 ? "amb-shaded" : "";
+    const attrs = { class: `amb-cell ${shade} ${marks[name] || ""}`, "data-cell": name, "data-amoeba": amoeba };
     return svg("g", { ...attrs, role: "gridcell", "aria-label": label }, parts.join(""));
   });
   if (arrow && arrow[0] && arrow[1]) {
