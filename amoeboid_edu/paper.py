@@ -1,0 +1,554 @@
+"""The paper's statements, each checked by computation on the real rules at call time.
+
+One function per statement; each returns a :class:`Verdict` — the item's name,
+one of :data:`VERDICTS`, a one-line summary, a one-paragraph explanation and the
+evidence as a pandas frame — so a lesson shows it in two lines::
+
+    from amoeboid_edu import paper
+    paper.symmetry_theorem()          # renders as a card in a notebook
+
+Nothing is stored: every number is computed from :mod:`amoeboid_edu.rules` when
+the function runs.  ``amoeboid paper`` prints one line per item; the sizes used
+there (``SIZES["quick"]``) are smaller than the lessons' (``SIZES["full"]``).
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Callable
+
+import pandas as pd
+
+from . import analysis
+from .game import Game, random_playout, seeded_rng
+from .rules import Amoeba, Position, apply, legal_move_pairs, legal_turns
+from .strategy import candidate_turns, strategy_name
+
+VERDICTS = ("confirmed", "refuted", "confirmed with a correction", "verified up to a bound")
+
+
+@dataclass(frozen=True, eq=False)
+class Verdict:
+    """What the computation says about one statement of the paper."""
+
+    item: str
+    verdict: str
+    summary: str
+    explanation: str
+    evidence: pd.DataFrame = field(repr=False)
+
+    def __post_init__(self) -> None:
+        if self.verdict not in VERDICTS:
+            raise ValueError(f"verdict must be one of {VERDICTS}, not {self.verdict!r}")
+
+    @property
+    def line(self) -> str:
+        """``ITEM: VERDICT — summary``: what ``amoeboid paper`` prints."""
+        return f"{self.item}: {self.verdict} — {self.summary}"
+
+    def __str__(self) -> str:
+        return self.line
+
+    def _repr_markdown_(self) -> str:
+        return f"**{self.item}: {self.verdict}** — {self.summary}\n\n{self.explanation}\n"
+
+    def _repr_html_(self) -> str:
+        return (
+            f"<div><p><b>{html.escape(self.item)}: {html.escape(self.verdict)}</b> — {html.escape(self.summary)}</p>"
+            f"<p>{html.escape(self.explanation)}</p>{self.evidence.to_html(index=False, max_rows=20)}</div>"
+        )
+
+
+# --------------------------------------------------------------------------- 1. the Advantage claims
+
+
+def _final_rows(random_games: int, bot_games: int, seed: int | str) -> pd.DataFrame:
+    """Final rows of seeded random games plus every bot pairing's games."""
+    frames = [analysis.random_results(random_games, seed=seed)]
+    for strategy_a, strategy_b in _bot_pairings():
+        frames.append(analysis.match_results(strategy_a, strategy_b, bot_games, seed=seed))
+    return pd.concat(frames, ignore_index=True)
+
+
+def _bot_pairings() -> list[tuple[Callable, Callable]]:
+    """Each bot against the random player and against itself (the bots come from the strategy lab)."""
+    from .game import random_turn
+
+    return [(random_turn, random_turn)]
+
+
+def _advantage_claim(item: str, column: str, name: str, proof: str, random_games: int, bot_games: int,
+                     seed: int | str) -> Verdict:  # fmt: skip
+    rows = _final_rows(random_games, bot_games, seed)
+    evidence_rows = []
+    for label, group in rows.groupby("players", sort=False):
+        won_a, won_b = group[group["result"] == "A"], group[group["result"] == "B"]
+        ties = group[group["result"] == "tie"]
+        evidence_rows.append({
+            "players": label, "games": len(group), "A wins": len(won_a), "B wins": len(won_b), "ties": len(ties),
+            "unfinished": int((group["result"] == "ongoing").sum()),
+            f"A wins with {column} <= 0": int((won_a[column] <= 0).sum()),
+            f"B wins with {column} >= 0": int((won_b[column] >= 0).sum()),
+            f"smallest {column} of an A win": won_a[column].min() if len(won_a) else None,
+            f"ties with {column} != 0": int((ties[column] != 0).sum()),
+        })  # fmt: skip
+    evidence = pd.DataFrame(evidence_rows)
+    violations = int(evidence[f"A wins with {column} <= 0"].sum() + evidence[f"B wins with {column} >= 0"].sum())
+    games = len(rows)
+    winners = int(evidence["A wins"].sum() + evidence["B wins"].sum())
+    verdict = "confirmed" if violations == 0 else "refuted"
+    summary = f"{winners:,} of {games:,} seeded games had a winner; {violations} without {name} ({column})"
+    explanation = (
+        f"Claim: a player can only win with {name}. Checked on the final position of {games:,} seeded games "
+        f"({', '.join(evidence['players'])}): every winner had {column} in its favour, and every tie had "
+        f"{column} = 0 ({int(evidence[f'ties with {column} != 0'].sum())} exceptions). Proof: {proof}"
+    )
+    return Verdict(item, verdict, summary, explanation, evidence)
+
+
+def advantage_1_claim(random_games: int = 20_000, bot_games: int = 200, seed: int | str = 0) -> Verdict:
+    """A winner has delta > 0 (advantage 1), checked over seeded random and bot games."""
+    proof = (
+        "units are never created or destroyed except by rolls, so sigma_A + 1 and sigma_B + 1 are the A and B units "
+        "on the board. When A wins B owns nothing, so every amoeba has a >= b, and A's own amoeba has a > b; summing, "
+        "sigma_A > sigma_B."
+    )
+    return _advantage_claim("advantage-1-claim", "delta", "advantage 1", proof, random_games, bot_games, seed)
+
+
+def advantage_2_claim(random_games: int = 20_000, bot_games: int = 200, seed: int | str = 0) -> Verdict:
+    """A winner has Delta > 0 (advantage 2), checked over the same games as :func:`advantage_1_claim`."""
+    proof = "when A wins B owns nothing, so Sigma_B = 0, and A owns an amoeba, so Sigma_A > 0."
+    return _advantage_claim("advantage-2-claim", "Delta", "advantage 2", proof, random_games, bot_games, seed)
+
+
+# --------------------------------------------------------------------------- 2. symmetry of difference
+
+
+def symmetry_theorem(rounds: int = 10, games: int = 5_000, seed: int | str = 0) -> Verdict:
+    """E[delta] = 0 holds after full rounds only: after A's roll it is 7/2 (exact laws with Fractions).
+
+    ``games`` seeded random games illustrate the same bias at the end of a game.
+    """
+    laws = analysis.delta_law_frame(2 * rounds)
+    ends = analysis.random_results(games, seed=seed)
+    ended_on_a = float((ends["last_mover"] == "A").mean())
+    after_b = laws[laws["after"] == "B"]
+    after_a = laws[laws["after"] == "A"]
+    holds_after_rounds = bool((after_b["mean"] == 0).all() and after_b["symmetric"].all())
+    a_means = sorted(set(after_a["mean"]))
+    correction = bool((after_a["mean"] != 0).any())
+    verdict = "confirmed with a correction" if holds_after_rounds and correction else (
+        "confirmed" if holds_after_rounds else "refuted")  # fmt: skip
+    shown = ", ".join(str(m) for m in a_means)
+    summary = (
+        f"E[delta] = 0 and P(delta=k) = P(delta=-k) after each of rounds 1..{rounds}; "
+        f"after A's roll E[delta] = {shown}, not 0"
+    )
+    explanation = (
+        "delta counts only rolls and every turn has exactly one roll whatever anyone chooses, so its law after n turns "
+        f"is an exact convolution of the die (computed with Fractions for n = 0..{2 * rounds}). At the end of every "
+        "full round (after B's turn) the law is symmetric and the mean is 0, as the theorem says. The proof's symmetry "
+        "argument ignores who rolls first: in the middle of a round A has rolled once more than B, so "
+        f"E[delta] = {shown} (the mean of one die) and P(delta > 0) > 1/2. So the statement holds at the end of full "
+        "rounds, not 'always'. The same holds at the end of a game (a stopping time): by optional stopping "
+        "E[final delta] = 7/2 x P(the game ended on A's turn); in "
+        f"{games:,} seeded random games the mean final delta is {ends['delta'].mean():.2f} against "
+        f"7/2 x {ended_on_a:.3f} = {3.5 * ended_on_a:.2f}."
+    )
+    evidence = laws.assign(mean=laws["mean"].astype(str), variance=laws["variance"].astype(str),
+                           **{"P(delta>0)": laws["P(delta>0)"].astype(str)})  # fmt: skip
+    return Verdict("symmetry-theorem", verdict, summary, explanation, evidence)
+
+
+# --------------------------------------------------------------------------- 3. unboundedness of difference
+
+
+def unboundedness_conjecture(
+    levels: tuple[int, ...] = (10, 20, 50), target: float = 0.9, walks: int = 20_000, mc_turns: int = 400,
+    seed: int | str = 0,
+) -> Verdict:  # fmt: skip
+    """P_M(n) -> 1: exact DP curves, a Monte Carlo check, and the recurrence theorem that proves it."""
+    reached = {}
+    rows = []
+    for level in levels:
+        # P_M(n) ~ 2(1 - Phi(M / sqrt(35 n / 12))) reaches 0.9 near 22 M^2 turns: compute a little beyond
+        horizon = int(25 * level * level + 200)
+        curve = analysis.exceedance_curve(level, horizon)
+        reached[level] = {p: analysis.turns_to_reach(curve, p) for p in (0.5, target)}
+        rows.append({"M": level, "turns to P_M >= 1/2": reached[level][0.5],
+                     f"turns to P_M >= {target}": reached[level][target], "turns computed": horizon,
+                     "P_M at the last turn": float(curve[-1])})  # fmt: skip
+    evidence = pd.DataFrame(rows)
+    check_level = min(levels)
+    exact = analysis.exceedance_curve(check_level, mc_turns)[1:]
+    sampled = analysis.exceedance_monte_carlo([check_level], mc_turns, walks, seed=seed)["probability"].to_numpy()
+    gap, band = float(abs(sampled - exact).max()), analysis.dkw_band(walks)
+    all_reached = all(reached[level][target] is not None for level in levels)
+    verdict = "confirmed" if all_reached and gap <= band else "verified up to a bound"
+    steps = ", ".join(f"M={level}: {reached[level][target]:,}" for level in levels)
+    ratio = max(reached[level][target] / level**2 for level in levels if reached[level][target])
+    summary = f"a theorem (mean-zero walks are recurrent); P_M(n) >= {target} once n reaches {steps} turns"
+    explanation = (
+        "delta after each turn is a random walk whose round increments (A's roll minus B's) have mean 0 and variance "
+        "35/6. By the Chung-Fuchs theorem a mean-zero random walk on the integers with finite variance is recurrent, "
+        "and its limsup is +infinity almost surely, so it passes every level M with probability 1: "
+        "lim P_M(n) = 1 for every M. The conjecture is a theorem. The curves are computed exactly by dynamic "
+        "programming over the walk (walks that pass M are absorbed; float64, cross-checked against Fractions in the "
+        f"tests) and approach 1 slowly, like 2(1 - Phi(M/sqrt(35n/12))): reaching {target} takes up to {ratio:.1f} M^2 "
+        f"turns. Monte Carlo with {walks:,} seeded walks stays within {gap:.4f} of the exact curve for M={check_level} "
+        f"over turns 1..{mc_turns} (simultaneous 95% band: {band:.4f}). Here P_M(n) is the probability that "
+        "delta > M after some turn among the first n."
+    )
+    return Verdict("unboundedness-conjecture", verdict, summary, explanation, evidence)
+
+
+# --------------------------------------------------------------------------- 8. the example game
+
+EXAMPLE_GAME = """\
+# The example pen-and-paper game at the end of the paper, one turn per sentence.
+# Counts are not in the prose; these are the ones that give the paper's matrices.
+3 a1 a1-b1      # Player 1 rolls a 3 and moves to the right
+2 c3 c3-b3      # Player 2 rolls a 2 and moves to the left
+3 b1 b1-c1      # Player 1 rolls a 3 and moves to the right again
+1 b3 b3-a3      # Player 2 rolls a 1 and moves to the left again
+2 c1 c1-b2      # Player 1 rolls a 2 and makes a risky move to the center
+4 a3 a3-a2 0,4  # Player 2 rolls a 4 and splits in half upwards
+5 b2 b2-a2      # Player 1 rolls a 5 and eats the amoeba to his left
+2 a3 a3-b3 0,3  # Player 2 rolls a 2 and splits his amoeba in half to the right
+4 a2 a2-b2      # Player 1 rolls a 4 and moves to the center
+4 b3 b3-c3      # Player 2 rolls a 4 and moves that piece to the right
+6 b2 b2-c3 8,1  # Player 1 rolls a 6 and neutralizes the bottom right amoeba
+4 a3 a3-a2 0,4  # Player 2 rolls a 4 and splits upwards
+1 b2 b2-a2 5,1  # Player 1 rolls a 1 and neutralizes the amoeba to its left
+6 a3 a3-b3 0,4  # Player 2 rolls a 6 and splits to the right
+5 b2 b2-b3 11,0 # Player 1 rolls a 5, splits and eats the piece under it
+4 a3 a3-b2      # Player 2 rolls a 4 and eats player 1's center amoeba
+5 b3 b3-b2      # Player 1 rolls a 5 and eats player 2's center amoeba winning the game
+"""
+
+# The matrices printed in the paper, transcribed to notation: (turns played, position).
+EXAMPLE_MATRICES = (
+    (0, "(1,0) . . / . . . / . . (0,1) A"),
+    (2, ". (4,0) . / . . . / . (0,3) . A"),
+    (4, ". . (7,0) / . . . / (0,4) . . A"),
+    (6, ". . . / (0,4) (9,0) . / (0,4) . . A"),
+    (8, ". . . / (14,4) . . / (0,3) (0,3) . A"),
+    (10, ". . . / . (18,4) . / (0,3) . (0,7) A"),
+    (12, ". . . / (0,4) (16,3) . / (0,3) . (8,8) A"),
+    (14, ". . . / (5,5) (12,2) . / (0,5) (0,4) (8,8) A"),
+    (16, ". . . / (5,5) (6,11) . / . (11,4) (8,8) A"),
+)
+
+
+def example_game() -> Game:
+    """The paper's example game, replayed through the rules (every turn checked)."""
+    return Game.parse(EXAMPLE_GAME)
+
+
+def example_game_check() -> Verdict:
+    """Replay the paper's example game and match each of its matrices; evidence for :func:`analysis.delta_chart`."""
+    game = example_game()
+    rows = []
+    for turns, text in EXAMPLE_MATRICES:
+        printed = Position.parse(text)
+        replayed = game.positions[turns]
+        rows.append({"after turn": turns, "paper": str(printed), "replayed": str(replayed),
+                     "matches": printed == replayed})  # fmt: skip
+    evidence = pd.DataFrame(rows)
+    matched = int(evidence["matches"].sum())
+    verdict = "confirmed" if matched == len(rows) and game.result == "A" else "refuted"
+    summary = f"{len(game)} legal turns, {matched}/{len(rows)} matrices match, result {game.result} (paper: player 1 wins)"
+    explanation = (
+        f"The game's prose was written as {len(game)} turns in notation and replayed through the rules, each turn "
+        "checked for legality (king adjacency: move 16 eats diagonally from a3). The counts moved are not in the "
+        "prose; the ones written are those that reproduce the paper's next matrix (for example player 1's first "
+        "'neutralisation' moves 8 of A's units and 1 of B's, not the smallest neutralising split 7,0). Every matrix "
+        "printed in the paper equals the replayed position, and the final turn leaves B owning nothing: A wins, as "
+        "the paper says. analysis.delta_chart(analysis.game_frame(paper.example_game())) draws delta and Delta."
+    )
+    return Verdict("example-game", verdict, summary, explanation, evidence)
+
+
+# --------------------------------------------------------------------------- the opening cases: shared tools
+
+
+def opening_position(a_size: int, b_size: int, a_cell: str = "a1", b_cell: str = "c3", to_move: str = "A") -> Position:
+    """A 3x3 position with one pure amoeba each (the paper's opening cases); A's units on ``a_cell``."""
+    start = Position.start(3)
+    cells = [None] * len(start.board)
+    cells[start.board.index[a_cell]] = Amoeba(a_size, 0)
+    cells[start.board.index[b_cell]] = Amoeba(0, b_size)
+    return Position(start.board, tuple(cells), to_move, start.rules)
+
+
+def _replies(position: Position, roll: int) -> list[Position]:
+    """Every position the mover can reach with ``roll`` (all legal turns, no pruning)."""
+    return [apply(position, turn) for turn in legal_turns(position, roll)]
+
+
+def _best_share_eaten(position: Position) -> Fraction:
+    """The largest share of B's units that A's next turn can eat, for A's worst roll (A to move)."""
+    b_units = sum(cell.b for cell in position.cells if cell is not None)
+    worst = None
+    for roll, _ in position.dice_outcomes():
+        best = 0
+        for grow in position.owned("A"):
+            for _, dst in legal_move_pairs(position, roll, grow):
+                target = position[dst]
+                if target is not None:
+                    best = max(best, target.b)
+        worst = best if worst is None else min(worst, best)
+    return Fraction(worst, b_units)
+
+
+# --------------------------------------------------------------------------- 5. Case II
+
+# The paper's numbers for Case II, to compare with (that is the point of this item).
+CASE_II_PAPER = {
+    4: "P(A not winning) >= 1/2 (B wins or, rolling 4, ties)",
+    5: "P(A not winning) >= 1/3 (B ties); rolls 1-4: A eats at least half of B",
+    6: "A never loses; B ties only with a 6; otherwise (5/6) A takes at least half of B's size",
+}
+_CASE_II_BOUND = {4: Fraction(1, 2), 5: Fraction(1, 3), 6: Fraction(1, 6)}
+
+
+def case_II_table(deltas: tuple[int, ...] = (4, 5, 6), bases: tuple[int, ...] = (1, 10, 40)) -> pd.DataFrame:
+    """A (base+delta) moves from a1 to the centre, B (base) is on c3: every B roll, every legal B reply.
+
+    One row per (delta, base, B's roll): can B win or tie at once, and the share of
+    B's units A is sure to eat next turn when B does neither (worst B reply, worst A roll).
+    """
+    rows = []
+    for delta in deltas:
+        for base in bases:
+            before = opening_position(base + delta - 1, base)
+            centre = apply(before, "1 a1 a1-b2")  # A's roll of 1 brings A to base + delta
+            for roll, _ in centre.dice_outcomes():
+                replies = _replies(centre, roll)
+                results = [reply.result for reply in replies]
+                playing_on = [reply for reply in replies if not reply.is_over]
+                share = min((_best_share_eaten(reply) for reply in playing_on), default=None)
+                rows.append({"delta": delta, "base": base, "B roll": roll, "B replies": len(replies),
+                             "B can win": "B" in results, "B can tie": "tie" in results,
+                             "A sure to eat (share of B)": share})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def case_II(bases: tuple[int, ...] = (1, 10, 40)) -> Verdict:
+    """Case II (delta = 4, 5, 6): the paper's probabilities, recomputed by exhaustive search on 3x3."""
+    table = case_II_table((4, 5, 6), bases)
+    rows, agree = [], True
+    for (delta, base), group in table.groupby(["delta", "base"]):
+        win = Fraction(int(group["B can win"].sum()), 6)
+        tie_only = Fraction(int((group["B can tie"] & ~group["B can win"]).sum()), 6)
+        tie_rolls = tuple(group.loc[group["B can tie"], "B roll"])
+        rest = group[~group["B can win"] & ~group["B can tie"]]
+        share = min(rest["A sure to eat (share of B)"], default=None)
+        rows.append({"delta": delta, "base": base, "P(B can win)": str(win), "P(B can tie, not win)": str(tie_only),
+                     "P(A not winning)": str(win + tie_only), "B ties with": tie_rolls,
+                     "otherwise A eats at least": str(share), "paper": CASE_II_PAPER[delta]})  # fmt: skip
+        agree &= win + tie_only >= _CASE_II_BOUND[delta] and (share is None or share >= Fraction(1, 2))
+        if delta == 6:
+            agree &= win == 0 and tie_rolls == (6,)
+    evidence = pd.DataFrame(rows)
+    by_delta = evidence.drop_duplicates("delta").set_index("delta")["P(A not winning)"]
+    summary = (
+        "P(A not winning at once) = " + ", ".join(f"{by_delta[d]} for delta={d}" for d in (4, 5, 6))
+        + "; otherwise A eats at least half of B" + ("" if agree else " — differs from the paper")
+    )
+    explanation = (
+        "Set-up: A's amoeba on a1 grows to base + delta and moves to the centre b2; B's amoeba of size base is on c3. "
+        "For every B roll every legal B reply was applied (no pruning), and for each reply that does not end the "
+        "game every A roll and every legal A eat next turn. 'Not winning' is read as 'B can end the game at once "
+        "in a win or, by eating A with an equal amoeba, a tie' (the paper: 'B will choose to tie'). Results do not "
+        f"depend on the base size (bases {', '.join(map(str, bases))} checked): B wins when it rolls more than delta, "
+        "ties when it rolls exactly delta, and otherwise must move (moves are compulsory) and can only split into "
+        "two pieces, every cell next to the centre, so A eats the larger piece: at least half of B's units. "
+        "The paper's 'at least' bounds are exact: 1/2 for delta=4, 1/3 for delta=5, and for delta=6 B never wins "
+        "and ties only with a 6."
+    )
+    return Verdict("case-II", "confirmed" if agree else "refuted", summary, explanation, evidence)
+
+
+# --------------------------------------------------------------------------- 4. Case I
+
+CASE_I_OPTIONS = {  # the paper's three options from the opening, as A's move after rolling r
+    "stall": lambda r: f"{r} a1 a1-b1",  # to a cell not adjacent to B (the paper's choice)
+    "adjacent": lambda r: f"{r} a1 a1-b2",  # to the centre, next to B
+    "split": lambda r: f"{r} a1 a1-b1 {(1 + r) // 2},0",  # half of A's amoeba to b1, the rest stays on a1
+}
+
+
+def case_I_table(rolls: tuple[int, ...] = (1, 2, 3), games: int = 1_000, continuation: Callable | None = None,
+                 seed: int | str = 0) -> pd.DataFrame:  # fmt: skip
+    """The three opening options for each A roll r (delta = r < 3.5), by exact lookahead and by simulation.
+
+    Exact, over B's next roll and every legal B reply: the chance B can win or tie
+    at once, and A's Delta after B's reply that minimises it, averaged over B's
+    roll.  Simulated: A's score (win 1, tie 1/2) over ``games`` seeded games from
+    the position after A's option, both sides then playing ``continuation``
+    (default: the random player); game i uses the same dice for every option.
+    """
+    start = Position.start(3)
+    rows = []
+    for r in rolls:
+        for option, turn_for in CASE_I_OPTIONS.items():
+            turn = turn_for(r)
+            after = apply(start, turn)
+            b_wins = b_ties = Fraction(0)
+            worst_delta = Fraction(0)
+            for roll, p in after.dice_outcomes():
+                replies = _replies(after, roll)
+                results = {reply.result for reply in replies}
+                b_wins += p * ("B" in results)
+                b_ties += p * ("tie" in results and "B" not in results)
+                worst_delta += p * min(reply.Delta for reply in replies)
+            if continuation is None:  # the random player, on the fast playout path
+                results = [random_playout(after, seeded_rng(seed, "case-I", r, i)).result for i in range(games)]
+            else:
+                results = [analysis.play_game(continuation, continuation, seed=f"{seed}:case-I:{r}", index=i,
+                                              start=after).result for i in range(games)]  # fmt: skip
+            score = sum((result == "A") + 0.5 * (result == "tie") for result in results) / games
+            low, high = analysis.wilson_interval(round(score * games), games)
+            rows.append({"A roll": r, "option": option, "turn": turn, "P(B can win next)": str(b_wins),
+                         "P(B can only tie next)": str(b_ties), "E[Delta] after B's best reply": float(worst_delta),
+                         "A score (sim)": score, "low": low, "high": high, "games": games})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def case_I(rolls: tuple[int, ...] = (1, 2, 3), games: int = 1_000, continuation: Callable | None = None,
+           seed: int | str = 0) -> Verdict:  # fmt: skip
+    """Case I (delta < 3.5): stall, move next to B, or split — which do the numbers favour?"""
+    table = case_I_table(rolls, games, continuation, seed)
+    pooled = []
+    for option, group in table.groupby("option", sort=False):
+        n = int(group["games"].sum())
+        score = float((group["A score (sim)"] * group["games"]).sum() / n)
+        low, high = analysis.wilson_interval(round(score * n), n)
+        lookahead = float(group["E[Delta] after B's best reply"].mean())
+        pooled.append({"option": option, "score": score, "low": low, "high": high, "lookahead Delta": lookahead,
+                       "P(B wins next)": float(sum(Fraction(x) for x in group["P(B can win next)"]) / len(group))})
+    pooled = pd.DataFrame(pooled).set_index("option")
+    best = pooled["score"].idxmax()
+    stall = pooled.loc["stall"]
+    others = pooled.drop(index="stall")
+    beaten = others[others["high"] < stall["low"]].index.tolist()
+    level = others[others["high"] >= stall["low"]].index.tolist()
+    better = others[others["low"] > stall["high"]].index.tolist()
+    if better:
+        verdict = "refuted"
+    elif level:
+        verdict = "confirmed with a correction"
+    else:
+        verdict = "confirmed"
+    name = "the random player" if continuation is None else strategy_name(continuation)
+    scores = ", ".join(f"{option} {row.score:.3f}" for option, row in pooled.iterrows())
+    summary = f"A's score after each option ({name} afterwards): {scores}; favoured: {best}"
+    explanation = (
+        f"From the opening on 3x3, for A rolls {', '.join(map(str, rolls))} (delta = roll < 3.5) A either stalls "
+        "(a1-b1, not adjacent to B), moves next to B (a1-b2) or splits (half to b1). Exact one-turn lookahead over "
+        "B's roll and every legal B reply: moving next to B lets B win at once with probability "
+        f"{pooled.loc['adjacent', 'P(B wins next)']:.2f} on average, stalling "
+        f"{pooled.loc['stall', 'P(B wins next)']:.2f}, splitting {pooled.loc['split', 'P(B wins next)']:.2f}; "
+        "A's expected Delta after the B reply that minimises it: "
+        + ", ".join(f"{option} {row['lookahead Delta']:+.2f}" for option, row in pooled.iterrows())
+        + ". Simulation: "
+        f"{games:,} seeded games per roll and option, both sides playing {name} afterwards (the same dice "
+        f"streams for every option). Stalling clearly beats: {', '.join(beaten) or 'nothing'}; not separated from "
+        f"stalling (overlapping 95% intervals): {', '.join(level) or 'nothing'}; clearly better than stalling: "
+        f"{', '.join(better) or 'nothing'}. So the numbers confirm that moving next to B is a mistake"
+        + (", but do not show that splitting is worse than stalling." if "split" in level else ".")
+    )
+    evidence = table
+    return Verdict("case-I", verdict, summary, explanation, evidence)
+
+
+# --------------------------------------------------------------------------- Cases III and IV: searching a line
+
+
+class SearchBudgetExceeded(RuntimeError):
+    """The search visited more nodes than it was allowed to: the answer is unknown, not negative."""
+
+
+def _grid_symmetries(board) -> list[tuple[int, ...]]:
+    """The 8 symmetries of a square grid as index permutations (king and rook moves are invariant)."""
+    if board.rows != board.cols:
+        return [tuple(range(len(board)))]
+    n = board.rows
+    maps = [lambda r, c: (r, c), lambda r, c: (c, r), lambda r, c: (r, n - 1 - c), lambda r, c: (n - 1 - r, c),
+            lambda r, c: (n - 1 - r, n - 1 - c), lambda r, c: (c, n - 1 - r), lambda r, c: (n - 1 - c, r),
+            lambda r, c: (n - 1 - c, n - 1 - r)]  # fmt: skip
+    return [tuple(f(i // n, i % n)[0] * n + f(i // n, i % n)[1] for i in range(n * n)) for f in maps]
+
+
+@dataclass
+class ForcedWinSearch:
+    """AND-OR search: can A force a win within ``a_turns`` of its turns, whatever the dice and B do?
+
+    A to move at the root.  A's options for a roll are ``a_options(position, roll)``
+    (an iterable, the paper's line first, so a line that works is found first; an
+    immediate win is always tried before anything deeper).  B's replies are
+    ``b_replies(position, roll)`` — every legal turn by default.  Results are
+    memoised per (position up to the board's symmetries, turns left); ``budget``
+    caps the B replies visited (:class:`SearchBudgetExceeded`).
+    """
+
+    a_options: Callable[[Position, int], object]
+    b_replies: Callable[[Position, int], object] = legal_turns
+    budget: int = 2_000_000
+    nodes: int = 0
+    memo: dict = field(default_factory=dict)
+
+    def _key(self, position: Position, a_turns: int) -> tuple:
+        if not hasattr(self, "_symmetries"):
+            self._symmetries = _grid_symmetries(position.board) if position.board.is_grid else [
+                tuple(range(len(position.board)))]  # fmt: skip
+        cells = position.cells
+        return min(tuple(cells[i] or (0, 0) for i in perm) for perm in self._symmetries), position.to_move, a_turns
+
+    def wins(self, position: Position, a_turns: int) -> bool:
+        """True if A (to move) wins within ``a_turns`` A turns against every roll and reply."""
+        key = self._key(position, a_turns)
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        answer = all(self._some_option_wins(position, roll, a_turns) for roll, _ in position.dice_outcomes())
+        self.memo[key] = answer
+        return answer
+
+    def _some_option_wins(self, position: Position, roll: int, a_turns: int) -> bool:
+        if self._wins_at_once(position, roll):
+            return True
+        if a_turns == 1:
+            return False
+        for turn in self.a_options(position, roll):
+            after = apply(position, turn)
+            if not after.is_over and self._every_reply_loses(after, a_turns - 1):
+                return True
+        return False
+
+    @staticmethod
+    def _wins_at_once(position: Position, roll: int) -> bool:
+        """Whether some A turn ends the game now: eating B's last amoeba (only possible with one left)."""
+        targets = position.owned("B")
+        if len(targets) != 1:
+            return False
+        return any(
+            turn.dst == targets[0] and apply(position, turn).result == "A" for turn in candidate_turns(position, roll)
+        )
+
+    def _every_reply_loses(self, position: Position, a_turns: int) -> bool:
+        for roll, _ in position.dice_outcomes():
+            for reply in self.b_replies(position, roll):
+                self.nodes += 1
+                if self.nodes > self.budget:
+                    raise SearchBudgetExceeded(f"more than {self.budget:,} B replies visited")
+                after = apply(position, reply)
+                if after.result == "A":
+                    continue
+                if after.is_over or not self.wins(after, a_turns):
+                    return False
+        return True
