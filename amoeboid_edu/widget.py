@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 import anywidget
 import traitlets
 
-from .game import Game, random_turn, seeded_rng
+from .game import Game, seeded_rng
 from .render import position_svg
 from .rules import (
     DEFAULT_RULES,
@@ -55,10 +55,8 @@ def resolve_opponent(opponent: str | Strategy) -> tuple[str, Callable | None]:
     if opponent == HUMAN:
         return HUMAN, None
     if isinstance(opponent, str):
-        try:
-            from .bots import BOTS
-        except ModuleNotFoundError:  # the strategy lab's bots are not installed: the engine's random player
-            BOTS = {"random": random_turn}
+        from .bots import BOTS  # the strategy lab's bots, imported only when a board asks for one by name
+
         if opponent not in BOTS:
             raise ValueError(f"unknown opponent {opponent!r}: choose 'human', one of {sorted(BOTS)}, or a strategy")
         return opponent, as_function(BOTS[opponent])

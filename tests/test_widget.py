@@ -5,12 +5,14 @@ Expected positions always come from the engine (``apply``), never from the widge
 
 from __future__ import annotations
 
+import doctest
 import random
 
 import pytest
 from board_players import choose
 
-from amoeboid_edu import Game, Position, Turn, apply, random_turn
+from amoeboid_edu import Game, Position, Turn, apply, random_turn, widget
+from amoeboid_edu.bots import BOTS
 from amoeboid_edu.widget import STATIC, Board, Replay, play, resolve_opponent
 
 PAPER_OPENING = "3 a1 a1-b1\n2 c3 c3-b3\n3 b1 b1-c1\n1 b3 b3-a3"
@@ -82,6 +84,16 @@ def test_against_the_random_bot_every_turn_is_legal_and_reproducible():
     assert shown == bot_turns  # every bot turn was handed to the browser to show step by step
     again, _ = one_game()
     assert again.record == board.record
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_every_baseline_bot_plays_on_the_board_by_name(name):
+    board = play(name, seed=7)
+    rng = random.Random(7)
+    while not board.game.is_over and len(board.game) < 30:
+        human_turn(board, rng)
+    assert board.players == {"A": "human", "B": name}
+    assert Game.parse(board.record).positions == board.game.positions  # every bot turn was legal
 
 
 def test_bot_steps_describe_the_grow_and_the_move():
@@ -299,3 +311,8 @@ def test_replay_steps_through_a_record():
 def test_the_module_files_are_found():
     assert (STATIC / "board.js").is_file() and (STATIC / "board.css").is_file()
     assert "export default" in (STATIC / "board.js").read_text()
+
+
+def test_docstring_examples():
+    failures, attempted = doctest.testmod(widget)
+    assert attempted and not failures
