@@ -232,7 +232,7 @@ def exceedance_exact(level: int, turns: int, rules: Rules = DEFAULT_RULES) -> li
     Dynamic programming over the walk with the walks that have passed ``level``
     absorbed.  Exact but slow (Fractions): for short horizons and cross-checks.
     """
-    law = {0: Fraction(1)}
+    law = {0: Fraction(1)} if level >= 0 else {}  # below 0 the level is passed before the first turn
     passed = Fraction(1) if level < 0 else Fraction(0)
     curve = [passed]
     outcomes = rules.dice_outcomes()

@@ -64,8 +64,8 @@ class Verdict:
 # --------------------------------------------------------------------------- 1. the Advantage claims
 
 
-def _final_rows(random_games: int, bot_games: int, seed: int | str) -> pd.DataFrame:
-    """Final rows of seeded random games plus every bot pairing's games."""
+def final_results(random_games: int = 20_000, bot_games: int = 200, seed: int | str = 0) -> pd.DataFrame:
+    """Final rows of seeded random games plus ``bot_games`` games of every bot pairing (shared by both claims)."""
     frames = [analysis.random_results(random_games, seed=seed)]
     for strategy_a, strategy_b in _bot_pairings():
         frames.append(analysis.match_results(strategy_a, strategy_b, bot_games, seed=seed))
@@ -79,9 +79,7 @@ def _bot_pairings() -> list[tuple[Callable, Callable]]:
     return [(random_turn, random_turn)]
 
 
-def _advantage_claim(item: str, column: str, name: str, proof: str, random_games: int, bot_games: int,
-                     seed: int | str) -> Verdict:  # fmt: skip
-    rows = _final_rows(random_games, bot_games, seed)
+def _advantage_claim(item: str, column: str, name: str, proof: str, rows: pd.DataFrame) -> Verdict:
     evidence_rows = []
     for label, group in rows.groupby("players", sort=False):
         won_a, won_b = group[group["result"] == "A"], group[group["result"] == "B"]
@@ -108,20 +106,24 @@ def _advantage_claim(item: str, column: str, name: str, proof: str, random_games
     return Verdict(item, verdict, summary, explanation, evidence)
 
 
-def advantage_1_claim(random_games: int = 20_000, bot_games: int = 200, seed: int | str = 0) -> Verdict:
-    """A winner has delta > 0 (advantage 1), checked over seeded random and bot games."""
+def advantage_1_claim(random_games: int = 20_000, bot_games: int = 200, seed: int | str = 0, *,
+                      results: pd.DataFrame | None = None) -> Verdict:  # fmt: skip
+    """A winner has delta > 0 (advantage 1), checked over seeded random and bot games (or given ``results``)."""
     proof = (
         "units are never created or destroyed except by rolls, so sigma_A + 1 and sigma_B + 1 are the A and B units "
         "on the board. When A wins B owns nothing, so every amoeba has a >= b, and A's own amoeba has a > b; summing, "
         "sigma_A > sigma_B."
     )
-    return _advantage_claim("advantage-1-claim", "delta", "advantage 1", proof, random_games, bot_games, seed)
+    rows = final_results(random_games, bot_games, seed) if results is None else results
+    return _advantage_claim("advantage-1-claim", "delta", "advantage 1", proof, rows)
 
 
-def advantage_2_claim(random_games: int = 20_000, bot_games: int = 200, seed: int | str = 0) -> Verdict:
+def advantage_2_claim(random_games: int = 20_000, bot_games: int = 200, seed: int | str = 0, *,
+                      results: pd.DataFrame | None = None) -> Verdict:  # fmt: skip
     """A winner has Delta > 0 (advantage 2), checked over the same games as :func:`advantage_1_claim`."""
     proof = "when A wins B owns nothing, so Sigma_B = 0, and A owns an amoeba, so Sigma_A > 0."
-    return _advantage_claim("advantage-2-claim", "Delta", "advantage 2", proof, random_games, bot_games, seed)
+    rows = final_results(random_games, bot_games, seed) if results is None else results
+    return _advantage_claim("advantage-2-claim", "Delta", "advantage 2", proof, rows)
 
 
 # --------------------------------------------------------------------------- 2. symmetry of difference
@@ -552,3 +554,91 @@ class ForcedWinSearch:
                 if after.is_over or not self.wins(after, a_turns):
                     return False
         return True
+
+
+@dataclass
+class LineOutcomes:
+    """A plays a fixed line, B anything: the best B can do against it within a horizon.
+
+    ``value(position, turns)`` is the largest probability, over every B
+    strategy (B's replies from ``b_replies``, all legal turns by default), that
+    ``goal`` holds when the game ends or the horizon of ``turns`` turns runs out
+    (A's turn from ``a_line(position, roll)``, the dice averaged exactly).
+    ``goal`` is ``"B wins"`` or ``"A has not won"``.  Memoised; ``budget`` caps B replies.
+    """
+
+    a_line: Callable[[Position, int], object]
+    goal: str = "B wins"
+    b_replies: Callable[[Position, int], object] = legal_turns
+    budget: int = 2_000_000
+    nodes: int = 0
+    memo: dict = field(default_factory=dict)
+    reached: dict = field(default_factory=dict)  # results of the ended games found: {result: distinct positions}
+
+    def _score(self, position: Position) -> Fraction:
+        if position.is_over:
+            self.reached.setdefault(position.result, set()).add(position.cells)
+        result = position.result
+        return Fraction(int(result == "B" if self.goal == "B wins" else result != "A"))
+
+    def value(self, position: Position, turns: int) -> Fraction:
+        if position.is_over or turns == 0:
+            return self._score(position)
+        key = (position.cells, position.to_move, turns)
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        total = Fraction(0)
+        for roll, p in position.dice_outcomes():
+            if position.to_move == "A":
+                total += p * self.value(apply(position, self.a_line(position, roll)), turns - 1)
+                continue
+            best = Fraction(0)
+            for reply in self.b_replies(position, roll):
+                self.nodes += 1
+                if self.nodes > self.budget:
+                    raise SearchBudgetExceeded(f"more than {self.budget:,} B replies visited")
+                best = max(best, self.value(apply(position, reply), turns - 1))
+                if best == 1:
+                    break
+            total += p * best
+        self.memo[key] = total
+        return total
+
+
+# --------------------------------------------------------------------------- every item at once
+
+ITEMS = (
+    "advantage-1-claim", "symmetry-theorem", "unboundedness-conjecture", "advantage-2-claim", "case-I", "case-II",
+    "case-III", "case-IV", "example-game",
+)  # fmt: skip
+
+# Sizes for `amoeboid paper` (quick: under a minute in all) and for the lessons (`--full`).
+SIZES = {
+    "quick": {"random_games": 20_000, "bot_games": 100, "rounds": 10, "symmetry_games": 5_000, "walks": 20_000,
+              "case_I_games": 1_000, "case_II_bases": (1, 10, 40), "case_III_turns": 4, "case_IV_turns": 8},
+    "full": {"random_games": 100_000, "bot_games": 1_000, "rounds": 30, "symmetry_games": 50_000, "walks": 200_000,
+             "case_I_games": 10_000, "case_II_bases": (1, 10, 40, 1000), "case_III_turns": 6, "case_IV_turns": 8},
+}  # fmt: skip
+
+
+def check_all(full: bool = False, seed: int | str = 0, only: tuple[str, ...] = ITEMS):
+    """Yield the :class:`Verdict` of each item in ``only`` (in :data:`ITEMS` order), computed now."""
+    size = SIZES["full" if full else "quick"]
+    results = None
+    if {"advantage-1-claim", "advantage-2-claim"} & set(only):
+        results = final_results(size["random_games"], size["bot_games"], seed)
+    runners = {
+        "advantage-1-claim": lambda: advantage_1_claim(results=results),
+        "symmetry-theorem": lambda: symmetry_theorem(size["rounds"], size["symmetry_games"], seed),
+        "unboundedness-conjecture": lambda: unboundedness_conjecture(walks=size["walks"], seed=seed),
+        "advantage-2-claim": lambda: advantage_2_claim(results=results),
+        "case-I": lambda: case_I(games=size["case_I_games"], seed=seed),
+        "case-II": lambda: case_II(size["case_II_bases"]),
+        "case-III": lambda: case_III(turns=size["case_III_turns"]),
+        "case-IV": lambda: case_IV(a_turns=size["case_IV_turns"]),
+        "example-game": example_game_check,
+    }
+    for item in ITEMS:
+        if item in only:
+            yield runners[item]()
