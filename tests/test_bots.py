@@ -1,0 +1,120 @@
+"""The baseline bots: legal, deterministic, the paper's Cases as written, and stronger than chance."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from amoeboid_edu import Position, apply, is_legal, random_playout, seeded_rng
+from amoeboid_edu.bots import BOTS, greedy, paper, paper_case
+
+
+def wilson_lower(wins: int, games: int, z: float = 1.96) -> float:
+    """The lower end of the 95% Wilson interval of a win rate (computed here, independently of the lab)."""
+    p = wins / games
+    centre = p + z * z / (2 * games)
+    spread = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games))
+    return (centre - spread) / (1 + z * z / games)
+
+
+def sample_positions(count: int) -> list[Position]:
+    """Ongoing positions from seeded random games, early and late, for legality checks."""
+    positions = []
+    for index in range(count):
+        rng = seeded_rng("bots-test", "sample", index)
+        playout = random_playout(Position.start(3), rng, max_turns=rng.randint(1, 30))
+        if not playout.final.is_over:
+            positions.append(playout.final)
+    return positions
+
+
+POSITIONS = sample_positions(60)
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_every_bot_returns_a_legal_turn_and_is_reproducible(name):
+    bot = BOTS[name]
+    for index, position in enumerate(POSITIONS[:25] if name == "expectimax" else POSITIONS):
+        roll = index % 6 + 1
+        turn = bot(position, roll, seeded_rng("bots-test", name, index))
+        assert is_legal(position, turn), f"{name} chose {turn} in {position} for roll {roll}"
+        assert turn.roll == roll
+        assert bot(position, roll, seeded_rng("bots-test", name, index)) == turn
+
+
+def test_greedy_takes_a_win_and_the_biggest_gain():
+    # B (0,3) can be eaten from b2 after any roll; eating it ends the game.
+    position = Position.parse(". . . / . (4,0) (0,3) / . . . A")
+    assert apply(position, greedy(position, 1, seeded_rng(0))).result == "A"
+    # Two B amoebae in reach: eating the bigger one gains more Delta.
+    position = Position.parse("(0,2) . . / . (9,0) (0,5) / . . (0,1) A")
+    turn = greedy(position, 1, seeded_rng(0))
+    assert (turn.src, turn.dst) == ("b2", "c2")
+
+
+def test_paper_case_names_the_opening_cases():
+    start = Position.start(3)
+    assert [paper_case(start, roll) for roll in range(1, 7)] == ["I", "I", "I", "II", "II", "II"]
+    assert paper_case(start) == "I"
+    assert paper_case(Position.parse("(10,0) . . / . . . / . . (0,4) A"), 1) == "III"  # delta = 11 - 4
+    assert paper_case(Position.parse("(50,0) . . / . . . / . . (0,4) A"), 6) == "IV"  # delta = 56 - 4 > 44
+    assert paper_case(Position.parse("(4,0) . . / . . . / . . (0,50) B"), 6) == "IV"  # B's side: 56 - 4
+    assert paper_case(Position.parse("(50,0) . . / . . . / . . (0,4) B"), 6) == "I"  # B is behind: stall
+    assert paper_case(Position.parse(". . . / . (4,0) (0,3) / . . . A"), 1) is None  # adjacent
+    assert paper_case(Position.parse("(2,1) . . / . . . / . . (0,4) A"), 1) is None  # something was eaten
+
+
+def test_paper_case_i_stalls_away_from_the_enemy():
+    position = Position.start(3)
+    for seed in range(10):
+        turn = paper(position, 2, seeded_rng(seed))
+        assert turn.src == "a1" and turn.dst in ("b1", "a2")  # b2 touches c3: the paper rules it out
+
+
+def test_paper_case_iii_moves_to_the_centre():
+    position = Position.parse(". (12,0) . / . . . / . (0,4) . A")
+    assert str(paper(position, 3, seeded_rng(0))) == "3 b1 b1-b2 15,0"
+
+
+CASE_IV_LINE = [  # the paper's Case IV example: position before A's turn, A's roll, the turn the paper plays
+    (". . . / . (60,0) (0,11) / . . (0,11) A", 1, "1 b2 b2-c2 11,0"),  # step 2: eat the bigger with just as big
+    ("(6,6) (7,7) (7,7) / (0,6) (25,0) (9,9) / (0,6) . (11,11) A", 1, "1 b2 b2-a2 7,0"),  # step 4: one empty cell
+    ("(6,6) (7,7) (7,7) / (7,6) (19,0) (9,9) / (0,6) (0,6) (11,11) A", 1, "1 b2 b2-a3 7,0"),  # board full
+]
+
+
+@pytest.mark.parametrize("text, roll, expected", CASE_IV_LINE)
+def test_paper_plays_the_case_iv_line(text, roll, expected):
+    assert str(paper(Position.parse(text), roll, seeded_rng(0))) == expected
+
+
+def test_paper_finishes_the_case_iv_line():
+    position = Position.parse("(6,6) (7,7) (7,7) / (7,6) (13,0) (9,9) / (7,6) (0,12) (11,11) A")
+    for roll in range(1, 7):
+        assert apply(position, paper(position, roll, seeded_rng(0))).result == "A"
+
+
+def play_pairs(first, second, pairs: int, seed: str) -> tuple[int, int]:
+    """``first``'s wins over ``2 * pairs`` games, each dice seed played with both seatings."""
+    wins = games = 0
+    for pair in range(pairs):
+        for first_seat in ("A", "B"):
+            dice = seeded_rng(seed, "dice", pair)
+            players = {first_seat: first, ("B" if first_seat == "A" else "A"): second}
+            rngs = {seat: seeded_rng(seed, "player", pair, first_seat, seat) for seat in "AB"}
+            position = Position.start(3)
+            for _ in range(300):
+                if position.is_over:
+                    break
+                roll = dice.randint(1, 6)
+                position = apply(position, players[position.to_move](position, roll, rngs[position.to_move]))
+            wins += position.result == first_seat
+            games += 1
+    return wins, games
+
+
+@pytest.mark.parametrize("name, pairs", [("greedy", 100), ("paper", 100)])
+def test_bot_beats_random_clearly(name, pairs):
+    wins, games = play_pairs(BOTS[name], BOTS["random"], pairs, f"beats-random-{name}")
+    assert wilson_lower(wins, games) > 0.55, (wins, games)
