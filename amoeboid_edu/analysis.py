@@ -136,7 +136,7 @@ def random_results(games: int, *, seed: int | str = 0, board: int | Board = 3, m
     rows = []
     for i in range(games):
         playout = random_playout(start, seeded_rng(seed, "random-game", i), max_turns)
-        rows.append(final_row(playout.final, i, playout.turns, "random v random"))
+        rows.append(final_row(playout.final, i, playout.turns, "random_turn v random_turn"))
     return pd.DataFrame(rows)
 
 

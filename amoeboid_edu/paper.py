@@ -22,9 +22,10 @@ from typing import Callable
 import pandas as pd
 
 from . import analysis
+from .examples import PAPER_EXAMPLE_MATRICES, PAPER_EXAMPLE_RECORD, PAPER_EXAMPLE_WINNER
 from .game import Game, random_playout, seeded_rng
 from .rules import Amoeba, Position, Turn, apply, legal_move_pairs, legal_turns, resolve
-from .strategy import as_function, candidate_turns, strategy_name
+from .strategy import as_function, candidate_turns
 
 VERDICTS = ("confirmed", "refuted", "confirmed with a correction", "verified up to a bound")
 
@@ -64,19 +65,30 @@ class Verdict:
 # --------------------------------------------------------------------------- 1. the Advantage claims
 
 
-def final_results(random_games: int = 20_000, bot_games: int = 200, seed: int | str = 0) -> pd.DataFrame:
-    """Final rows of seeded random games plus ``bot_games`` games of every bot pairing (shared by both claims)."""
+BOT_GAME_TURNS = 100  # bot games end in about 5 turns; the few that stall would cost minutes at 1000
+
+
+def final_results(random_games: int = 20_000, bot_games: int = 100, seed: int | str = 0,
+                  expectimax_games: int = 0) -> pd.DataFrame:  # fmt: skip
+    """Final rows of seeded random games plus the bot pairings' games (shared by both Advantage claims).
+
+    Every bot of the strategy lab plays the random player from both sides and
+    itself, and the paper bot meets greedy from both sides: ``bot_games`` games
+    per pairing, ``expectimax_games`` for pairings with the expectimax bot (about
+    0.1 s a turn; none by default).  A bot game still going after
+    ``BOT_GAME_TURNS`` turns counts as unfinished.
+    """
+    from .bots import BOTS
+
     frames = [analysis.random_results(random_games, seed=seed)]
-    for strategy_a, strategy_b in _bot_pairings():
-        frames.append(analysis.match_results(strategy_a, strategy_b, bot_games, seed=seed))
+    pairings = [(name, "random") for name in BOTS if name != "random"]
+    pairings += [("random", name) for name in BOTS if name != "random"]
+    pairings += [(name, name) for name in BOTS if name != "random"] + [("paper", "greedy"), ("greedy", "paper")]
+    for a, b in pairings:
+        games = expectimax_games if "expectimax" in (a, b) else bot_games
+        if games:
+            frames.append(analysis.match_results(BOTS[a], BOTS[b], games, seed=seed, max_turns=BOT_GAME_TURNS))
     return pd.concat(frames, ignore_index=True)
-
-
-def _bot_pairings() -> list[tuple[Callable, Callable]]:
-    """Each bot against the random player and against itself (the bots come from the strategy lab)."""
-    from .game import random_turn
-
-    return [(random_turn, random_turn)]
 
 
 def _advantage_claim(item: str, column: str, name: str, proof: str, rows: pd.DataFrame) -> Verdict:
@@ -106,7 +118,7 @@ def _advantage_claim(item: str, column: str, name: str, proof: str, rows: pd.Dat
     return Verdict(item, verdict, summary, explanation, evidence)
 
 
-def advantage_1_claim(random_games: int = 20_000, bot_games: int = 200, seed: int | str = 0, *,
+def advantage_1_claim(random_games: int = 20_000, bot_games: int = 100, seed: int | str = 0, *,
                       results: pd.DataFrame | None = None) -> Verdict:  # fmt: skip
     """A winner has delta > 0 (advantage 1), checked over seeded random and bot games (or given ``results``)."""
     proof = (
@@ -118,7 +130,7 @@ def advantage_1_claim(random_games: int = 20_000, bot_games: int = 200, seed: in
     return _advantage_claim("advantage-1-claim", "delta", "advantage 1", proof, rows)
 
 
-def advantage_2_claim(random_games: int = 20_000, bot_games: int = 200, seed: int | str = 0, *,
+def advantage_2_claim(random_games: int = 20_000, bot_games: int = 100, seed: int | str = 0, *,
                       results: pd.DataFrame | None = None) -> Verdict:  # fmt: skip
     """A winner has Delta > 0 (advantage 2), checked over the same games as :func:`advantage_1_claim`."""
     proof = "when A wins B owns nothing, so Sigma_B = 0, and A owns an amoeba, so Sigma_A > 0."
@@ -209,59 +221,23 @@ def unboundedness_conjecture(
 
 # --------------------------------------------------------------------------- 8. the example game
 
-EXAMPLE_GAME = """\
-# The example pen-and-paper game at the end of the paper, one turn per sentence.
-# Counts are not in the prose; these are the ones that give the paper's matrices.
-3 a1 a1-b1      # Player 1 rolls a 3 and moves to the right
-2 c3 c3-b3      # Player 2 rolls a 2 and moves to the left
-3 b1 b1-c1      # Player 1 rolls a 3 and moves to the right again
-1 b3 b3-a3      # Player 2 rolls a 1 and moves to the left again
-2 c1 c1-b2      # Player 1 rolls a 2 and makes a risky move to the center
-4 a3 a3-a2 0,4  # Player 2 rolls a 4 and splits in half upwards
-5 b2 b2-a2      # Player 1 rolls a 5 and eats the amoeba to his left
-2 a3 a3-b3 0,3  # Player 2 rolls a 2 and splits his amoeba in half to the right
-4 a2 a2-b2      # Player 1 rolls a 4 and moves to the center
-4 b3 b3-c3      # Player 2 rolls a 4 and moves that piece to the right
-6 b2 b2-c3 8,1  # Player 1 rolls a 6 and neutralizes the bottom right amoeba
-4 a3 a3-a2 0,4  # Player 2 rolls a 4 and splits upwards
-1 b2 b2-a2 5,1  # Player 1 rolls a 1 and neutralizes the amoeba to its left
-6 a3 a3-b3 0,4  # Player 2 rolls a 6 and splits to the right
-5 b2 b2-b3 11,0 # Player 1 rolls a 5, splits and eats the piece under it
-4 a3 a3-b2      # Player 2 rolls a 4 and eats player 1's center amoeba
-5 b3 b3-b2      # Player 1 rolls a 5 and eats player 2's center amoeba winning the game
-"""
-
-# The matrices printed in the paper, transcribed to notation: (turns played, position).
-EXAMPLE_MATRICES = (
-    (0, "(1,0) . . / . . . / . . (0,1) A"),
-    (2, ". (4,0) . / . . . / . (0,3) . A"),
-    (4, ". . (7,0) / . . . / (0,4) . . A"),
-    (6, ". . . / (0,4) (9,0) . / (0,4) . . A"),
-    (8, ". . . / (14,4) . . / (0,3) (0,3) . A"),
-    (10, ". . . / . (18,4) . / (0,3) . (0,7) A"),
-    (12, ". . . / (0,4) (16,3) . / (0,3) . (8,8) A"),
-    (14, ". . . / (5,5) (12,2) . / (0,5) (0,4) (8,8) A"),
-    (16, ". . . / (5,5) (6,11) . / . (11,4) (8,8) A"),
-)
-
-
 def example_game() -> Game:
     """The paper's example game, replayed through the rules (every turn checked)."""
-    return Game.parse(EXAMPLE_GAME)
+    return Game.parse(PAPER_EXAMPLE_RECORD)
 
 
 def example_game_check() -> Verdict:
     """Replay the paper's example game and match each of its matrices; evidence for :func:`analysis.delta_chart`."""
     game = example_game()
     rows = []
-    for turns, text in EXAMPLE_MATRICES:
-        printed = Position.parse(text)
+    for turns, text in PAPER_EXAMPLE_MATRICES:
         replayed = game.positions[turns]
+        printed = Position.parse(f"{text} {replayed.to_move}")  # the paper's matrices do not say whose turn it is
         rows.append({"after turn": turns, "paper": str(printed), "replayed": str(replayed),
                      "matches": printed == replayed})  # fmt: skip
     evidence = pd.DataFrame(rows)
     matched = int(evidence["matches"].sum())
-    verdict = "confirmed" if matched == len(rows) and game.result == "A" else "refuted"
+    verdict = "confirmed" if matched == len(rows) and game.result == PAPER_EXAMPLE_WINNER else "refuted"
     summary = f"{len(game)} legal turns, {matched}/{len(rows)} matrices match, result {game.result} (paper: player 1 wins)"
     explanation = (
         f"The game's prose was written as {len(game)} turns in notation and replayed through the rules, each turn "
@@ -384,16 +360,20 @@ CASE_I_OPTIONS = {  # the paper's three options from the opening, as A's move af
 }
 
 
-def case_I_table(rolls: tuple[int, ...] = (1, 2, 3), games: int = 1_000, continuation: Callable | None = None,
+def case_I_table(rolls: tuple[int, ...] = (1, 2, 3), games: int = 500, continuation: str = "greedy",
                  seed: int | str = 0) -> pd.DataFrame:  # fmt: skip
     """The three opening options for each A roll r (delta = r < 3.5), by exact lookahead and by simulation.
 
     Exact, over B's next roll and every legal B reply: the chance B can win or tie
     at once, and A's Delta after B's reply that minimises it, averaged over B's
     roll.  Simulated: A's score (win 1, tie 1/2) over ``games`` seeded games from
-    the position after A's option, both sides then playing ``continuation``
-    (default: the random player); game i uses the same dice for every option.
+    the position after A's option, both sides then playing the strategy lab's bot
+    named ``continuation`` (``"random"`` uses the fast random playouts); game i
+    uses the same dice for every option.
     """
+    from .bots import BOTS
+
+    strategy = BOTS[continuation]
     start = Position.start(3)
     rows = []
     for r in rolls:
@@ -408,10 +388,10 @@ def case_I_table(rolls: tuple[int, ...] = (1, 2, 3), games: int = 1_000, continu
                 b_wins += p * ("B" in results)
                 b_ties += p * ("tie" in results and "B" not in results)
                 worst_delta += p * min(reply.Delta for reply in replies)
-            if continuation is None:  # the random player, on the fast playout path
+            if continuation == "random":  # the same player as BOTS["random"], on the fast playout path
                 results = [random_playout(after, seeded_rng(seed, "case-I", r, i)).result for i in range(games)]
             else:
-                results = [analysis.play_game(continuation, continuation, seed=f"{seed}:case-I:{r}", index=i,
+                results = [analysis.play_game(strategy, strategy, seed=f"{seed}:case-I:{r}", index=i,
                                               start=after).result for i in range(games)]  # fmt: skip
             score = sum((result == "A") + 0.5 * (result == "tie") for result in results) / games
             low, high = analysis.wilson_interval(round(score * games), games)
@@ -421,7 +401,7 @@ def case_I_table(rolls: tuple[int, ...] = (1, 2, 3), games: int = 1_000, continu
     return pd.DataFrame(rows)
 
 
-def case_I(rolls: tuple[int, ...] = (1, 2, 3), games: int = 1_000, continuation: Callable | None = None,
+def case_I(rolls: tuple[int, ...] = (1, 2, 3), games: int = 500, continuation: str = "greedy",
            seed: int | str = 0) -> Verdict:  # fmt: skip
     """Case I (delta < 3.5): stall, move next to B, or split — which do the numbers favour?"""
     table = case_I_table(rolls, games, continuation, seed)
@@ -438,15 +418,15 @@ def case_I(rolls: tuple[int, ...] = (1, 2, 3), games: int = 1_000, continuation:
     stall = pooled.loc["stall"]
     others = pooled.drop(index="stall")
     beaten = others[others["high"] < stall["low"]].index.tolist()
-    level = others[others["high"] >= stall["low"]].index.tolist()
     better = others[others["low"] > stall["high"]].index.tolist()
+    level = [option for option in others.index if option not in beaten + better]
     if better:
         verdict = "refuted"
     elif level:
         verdict = "confirmed with a correction"
     else:
         verdict = "confirmed"
-    name = "the random player" if continuation is None else strategy_name(continuation)
+    name = f"the {continuation} bot"
     scores = ", ".join(f"{option} {row.score:.3f}" for option, row in pooled.iterrows())
     summary = f"A's score after each option ({name} afterwards): {scores}; favoured: {best}"
     explanation = (
@@ -461,8 +441,13 @@ def case_I(rolls: tuple[int, ...] = (1, 2, 3), games: int = 1_000, continuation:
         f"{games:,} seeded games per roll and option, both sides playing {name} afterwards (the same dice "
         f"streams for every option). Stalling clearly beats: {', '.join(beaten) or 'nothing'}; not separated from "
         f"stalling (overlapping 95% intervals): {', '.join(level) or 'nothing'}; clearly better than stalling: "
-        f"{', '.join(better) or 'nothing'}. So the numbers confirm that moving next to B is a mistake"
-        + (", but do not show that splitting is worse than stalling." if "split" in level else ".")
+        f"{', '.join(better) or 'nothing'}. The exact lookahead rules out moving next to B"
+        + (", but these numbers do not show splitting worse than stalling" if "split" in level else "")
+        + (", and splitting does better than stalling: the paper's argument against splitting (one of the two "
+           "pieces is smaller than B's amoeba) does not hold against this opponent" if "split" in better else "")
+        + "."
+        + " The simulation's answer depends on how both sides play afterwards (continuation='random' uses the "
+        "random player)."
     )
     evidence = table
     return Verdict("case-I", verdict, summary, explanation, evidence)
@@ -798,11 +783,11 @@ ITEMS = (
 
 # Sizes for `amoeboid paper` (quick: under a minute in all) and for the lessons (`--full`).
 SIZES = {
-    "quick": {"random_games": 20_000, "bot_games": 100, "rounds": 10, "symmetry_games": 5_000, "walks": 20_000,
-              "case_I_games": 1_000, "case_II_bases": (1, 10, 40), "case_III_setups": ((7,), (1,)),
+    "quick": {"random_games": 20_000, "bot_games": 100, "expectimax_games": 0, "rounds": 10, "symmetry_games": 5_000, "walks": 20_000,
+              "case_I_games": 500, "case_II_bases": (1, 10, 40), "case_III_setups": ((7,), (1,)),
               "case_IV_free_depths": (4, 3)},
-    "full": {"random_games": 100_000, "bot_games": 1_000, "rounds": 30, "symmetry_games": 50_000, "walks": 200_000,
-             "case_I_games": 10_000, "case_II_bases": (1, 10, 40, 1000), "case_III_setups": ((7, 10), (1, 6)),
+    "full": {"random_games": 100_000, "bot_games": 1_000, "expectimax_games": 30, "rounds": 30, "symmetry_games": 50_000, "walks": 200_000,
+             "case_I_games": 5_000, "case_II_bases": (1, 10, 40, 1000), "case_III_setups": ((7, 10), (1, 6)),
              "case_IV_free_depths": (4, 4)},
 }  # fmt: skip
 
@@ -812,7 +797,7 @@ def check_all(full: bool = False, seed: int | str = 0, only: tuple[str, ...] = I
     size = SIZES["full" if full else "quick"]
     results = None
     if {"advantage-1-claim", "advantage-2-claim"} & set(only):
-        results = final_results(size["random_games"], size["bot_games"], seed)
+        results = final_results(size["random_games"], size["bot_games"], seed, size["expectimax_games"])
     runners = {
         "advantage-1-claim": lambda: advantage_1_claim(results=results),
         "symmetry-theorem": lambda: symmetry_theorem(size["rounds"], size["symmetry_games"], seed),

@@ -13,9 +13,9 @@ import pandas as pd
 import pytest
 
 from amoeboid_edu import Game, Position, analysis, legal_turns
-from amoeboid_edu.paper import EXAMPLE_GAME
+from amoeboid_edu.examples import PAPER_EXAMPLE_RECORD
 
-EXAMPLE = Game.parse(EXAMPLE_GAME)
+EXAMPLE = Game.parse(PAPER_EXAMPLE_RECORD)
 
 
 def first_legal(position, roll, rng):
@@ -177,8 +177,8 @@ def test_delta_chart_refuses_many_games():
 
 def test_chart_specs_are_identical_in_a_fresh_process():
     code = (
-        "import json; from amoeboid_edu import Game, analysis; from amoeboid_edu.paper import EXAMPLE_GAME; "
-        "print(json.dumps(analysis.delta_chart(analysis.game_frame(Game.parse(EXAMPLE_GAME))).to_dict(), "
+        "import json; from amoeboid_edu import Game, analysis; from amoeboid_edu.examples import PAPER_EXAMPLE_RECORD; "
+        "print(json.dumps(analysis.delta_chart(analysis.game_frame(Game.parse(PAPER_EXAMPLE_RECORD))).to_dict(), "
         "sort_keys=True))"
     )
     here = json.dumps(analysis.delta_chart(analysis.game_frame(EXAMPLE)).to_dict(), sort_keys=True)
@@ -213,7 +213,7 @@ def test_win_rate_and_score_card_specs():
     assert [layer["name"] for layer in spec["layer"]] == ["rate_bars", "rate_intervals"]
     assert spec["layer"][1]["encoding"]["x2"]["field"] == "high"
     card = analysis.score_card(results)
-    assert set(card["A"]) == {"first_legal", "random"} and card["games"].tolist() == [5, 30]
+    assert set(card["A"]) == {"first_legal", "random_turn"} and card["games"].tolist() == [5, 30]
     spec = analysis.score_card_chart(card).to_dict()
     assert spec["layer"][0]["encoding"]["color"]["field"] == "score"
 

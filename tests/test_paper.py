@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from amoeboid_edu import Position, analysis, apply, legal_turns, paper
+from amoeboid_edu.examples import PAPER_EXAMPLE_MATRICES
 from amoeboid_edu.paper import VERDICTS, Verdict
 from amoeboid_edu.strategy import candidate_turns
 
@@ -173,7 +174,7 @@ def test_case_IV_paper_line_refutation_replays():
 def test_example_game_matches_every_matrix():
     verdict = paper.example_game_check()
     assert verdict.verdict == "confirmed"
-    assert verdict.evidence["matches"].all() and len(verdict.evidence) == len(paper.EXAMPLE_MATRICES)
+    assert verdict.evidence["matches"].all() and len(verdict.evidence) == len(PAPER_EXAMPLE_MATRICES)
     assert paper.example_game().result == "A"
 
 
