@@ -842,3 +842,32 @@ def check_all(full: bool = False, seed: int | str = 0, only: tuple[str, ...] = I
     for item in ITEMS:
         if item in only:
             yield runners[item]()
+
+
+# --------------------------------------------------------------------------- the charts that show each item
+
+
+def advantage_chart(results: pd.DataFrame | None = None, seed: int | str = 0):
+    """Win rates with 95% intervals for the games behind the Advantage claims (item 1)."""
+    results = final_results(2_000, 50, seed) if results is None else results
+    return analysis.win_rate_chart(analysis.win_rates(results), title="Who wins (the games behind the Advantage claims)")
+
+
+def symmetry_chart(rounds: int = 5, walks: int = 100_000, seed: int | str = 0):
+    """delta after ``rounds`` rounds: the exact symmetric law against seeded dice walks (item 2)."""
+    frame = analysis.delta_samples_frame(rounds, walks, seed=seed)
+    return analysis.delta_distribution_chart(frame, title=f"delta after {rounds} full rounds: symmetric, mean 0")
+
+
+def unboundedness_chart(levels: tuple[int, ...] = (10, 20, 50), turns: int = 20_000, points: int = 400,
+                        walks: int = 20_000, mc_turns: int = 2_000, seed: int | str = 0):  # fmt: skip
+    """P_M(n) curves approaching 1 (exact DP, ``points`` samples per curve) with Monte Carlo points (item 3)."""
+    exact = analysis.exceedance_frame(levels, turns, every=max(1, turns // points))
+    sampled = analysis.exceedance_monte_carlo(levels, mc_turns, walks, seed=seed)
+    sampled = sampled[sampled["turn"] % max(1, mc_turns // 50) == 0]
+    return analysis.exceedance_chart(pd.concat([exact, sampled], ignore_index=True))
+
+
+def example_game_chart():
+    """delta and Delta over the paper's example game, eats and neutralisations marked (item 8)."""
+    return analysis.delta_chart(analysis.game_frame(example_game()), title="The paper's example game")

@@ -191,3 +191,21 @@ def test_cli_paper_rejects_unknown_items_in_one_line():
     run = subprocess.run([sys.executable, "-m", "amoeboid_edu", "paper", "case-V"], capture_output=True, text=True)
     assert run.returncode == 2 and run.stdout == ""
     assert run.stderr.count("\n") == 1 and run.stderr.startswith("error: unknown item 'case-V'")
+
+
+def test_item_charts_are_built_from_the_computations():
+    results = paper.final_results(random_games=100, bot_games=2, seed=1)
+    spec = paper.advantage_chart(results).to_dict()
+    (rows,) = spec["datasets"].values()
+    assert {row["players"] for row in rows} == set(results["players"])
+    spec = paper.unboundedness_chart(levels=(3,), turns=400, points=40, walks=500, mc_turns=100).to_dict()
+    (rows,) = spec["datasets"].values()
+    exact = [row for row in rows if row["method"] == "exact (DP)"]
+    assert len(exact) == 41 and exact[-1]["turn"] == 400
+    assert exact[-1]["probability"] == pytest.approx(analysis.exceedance_curve(3, 400)[-1])
+    spec = paper.symmetry_chart(rounds=2, walks=1_000).to_dict()
+    (rows,) = spec["datasets"].values()
+    law = {row["delta"]: row["probability"] for row in rows if row["source"] == "exact"}
+    assert all(law[k] == pytest.approx(law[-k]) for k in law)
+    spec = paper.example_game_chart().to_dict()
+    assert spec["name"] == "delta_over_game" and spec["title"] == "The paper's example game"
