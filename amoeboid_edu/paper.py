@@ -238,7 +238,9 @@ def example_game_check() -> Verdict:
     evidence = pd.DataFrame(rows)
     matched = int(evidence["matches"].sum())
     verdict = "confirmed" if matched == len(rows) and game.result == PAPER_EXAMPLE_WINNER else "refuted"
-    summary = f"{len(game)} legal turns, {matched}/{len(rows)} matrices match, result {game.result} (paper: player 1 wins)"
+    summary = (
+        f"{len(game)} legal turns, {matched}/{len(rows)} matrices match, result {game.result} (paper: player 1 wins)"
+    )
     explanation = (
         f"The game's prose was written as {len(game)} turns in notation and replayed through the rules, each turn "
         "checked for legality (king adjacency: move 16 eats diagonally from a3). The counts moved are not in the "
@@ -492,13 +494,14 @@ class ForcedWinSearch:
     budget: int = 2_000_000
     nodes: int = 0
     memo: dict = field(default_factory=dict)
+    symmetries: list = field(default_factory=list, repr=False)  # index permutations, filled from the first board
 
     def _key(self, position: Position, a_turns: int) -> tuple:
-        if not hasattr(self, "_symmetries"):
-            self._symmetries = _grid_symmetries(position.board) if position.board.is_grid else [
-                tuple(range(len(position.board)))]  # fmt: skip
+        board = position.board
+        if not self.symmetries:
+            self.symmetries = _grid_symmetries(board) if board.is_grid else [tuple(range(len(board)))]
         cells = position.cells
-        return min(tuple(cells[i] or (0, 0) for i in perm) for perm in self._symmetries), position.to_move, a_turns
+        return min(tuple(cells[i] or (0, 0) for i in perm) for perm in self.symmetries), position.to_move, a_turns
 
     def wins(self, position: Position, a_turns: int) -> bool:
         """True if A (to move) wins within ``a_turns`` A turns against every roll and reply."""
@@ -720,7 +723,8 @@ def case_IV_position(delta: int = 45, b_size: int = 16) -> Position:
     return opening_position(b_size + delta - 1, b_size)
 
 
-def _search(position: Position, a_options, b_replies, a_turns: int, budget: int) -> dict:
+def forced_win_report(position: Position, a_options, b_replies, a_turns: int, budget: int = 400_000) -> dict:
+    """One :class:`ForcedWinSearch` as a row: the answer (None when the budget ran out), its cost, a refutation."""
     search = ForcedWinSearch(a_options, b_replies, budget=budget)
     try:
         wins = search.wins(position, a_turns)
@@ -741,7 +745,8 @@ def smallest_forcing_delta(b_size: int = 16, a_turns: int = 4, deltas: range = r
     """
     rows = []
     for delta in deltas:
-        row = _search(case_IV_position(delta, b_size), line_then_candidates, candidate_turns, a_turns, budget)
+        start = case_IV_position(delta, b_size)
+        row = forced_win_report(start, line_then_candidates, candidate_turns, a_turns, budget)
         rows.append({"delta": delta, "forced win": row["forced win"], "B replies visited": row["B replies visited"]})
         if row["forced win"]:
             return delta, pd.DataFrame(rows)
@@ -759,12 +764,13 @@ def case_IV(delta: int = 45, b_size: int = 16, a_turns: int = 8, free_depths: tu
         ("the paper's line only", "every legal B turn", a_turns, only_the_line, legal_turns),
         ("line first, then any candidate turn", "B's candidate turns", free_depths[0], line_then_candidates,
          candidate_turns),
-        ("line first, then any candidate turn", "every legal B turn", free_depths[1], line_then_candidates, legal_turns),
+        ("line first, then any candidate turn", "every legal B turn", free_depths[1], line_then_candidates,
+         legal_turns),
     ]  # fmt: skip
     rows = []
     for a_plays, b_plays, depth, a_options, b_replies in runs:
         rows.append({"A plays": a_plays, "B plays": b_plays, "A turns": depth,
-                     **_search(start, a_options, b_replies, depth, budget)})  # fmt: skip
+                     **forced_win_report(start, a_options, b_replies, depth, budget)})  # fmt: skip
     extra = ""
     if find_smallest:
         smallest, scan = smallest_forcing_delta(b_size, free_depths[0], budget=budget)
@@ -817,12 +823,16 @@ ITEMS = (
 
 # Sizes for `amoeboid paper` (quick: under a minute in all) and for the lessons (`--full`).
 SIZES = {
-    "quick": {"random_games": 20_000, "bot_games": 100, "expectimax_games": 0, "rounds": 10, "symmetry_games": 5_000, "walks": 20_000,
-              "case_I_games": 500, "case_II_bases": (1, 10, 40), "case_III_setups": ((7,), (1,)),
-              "case_IV_free_depths": (4, 3), "case_IV_smallest": False},
-    "full": {"random_games": 100_000, "bot_games": 1_000, "expectimax_games": 30, "rounds": 30, "symmetry_games": 50_000, "walks": 200_000,
-             "case_I_games": 5_000, "case_II_bases": (1, 10, 40, 1000), "case_III_setups": ((7, 10), (1, 6)),
-             "case_IV_free_depths": (4, 4), "case_IV_smallest": True},
+    "quick": {
+        "random_games": 20_000, "bot_games": 100, "expectimax_games": 0, "rounds": 10, "symmetry_games": 5_000,
+        "walks": 20_000, "case_I_games": 500, "case_II_bases": (1, 10, 40), "case_III_setups": ((7,), (1,)),
+        "case_IV_free_depths": (4, 3), "case_IV_smallest": False,
+    },
+    "full": {
+        "random_games": 100_000, "bot_games": 1_000, "expectimax_games": 30, "rounds": 30, "symmetry_games": 50_000,
+        "walks": 200_000, "case_I_games": 5_000, "case_II_bases": (1, 10, 40, 1000),
+        "case_III_setups": ((7, 10), (1, 6)), "case_IV_free_depths": (4, 4), "case_IV_smallest": True,
+    },
 }  # fmt: skip
 
 
@@ -840,7 +850,9 @@ def check_all(full: bool = False, seed: int | str = 0, only: tuple[str, ...] = I
         "case-I": lambda: case_I(games=size["case_I_games"], seed=seed),
         "case-II": lambda: case_II(size["case_II_bases"]),
         "case-III": lambda: case_III(*size["case_III_setups"]),
-        "case-IV": lambda: case_IV(free_depths=size["case_IV_free_depths"], find_smallest=size["case_IV_smallest"]),
+        "case-IV": lambda: case_IV(
+            free_depths=size["case_IV_free_depths"], find_smallest=size["case_IV_smallest"]
+        ),
         "example-game": example_game_check,
     }
     for item in ITEMS:
@@ -854,7 +866,8 @@ def check_all(full: bool = False, seed: int | str = 0, only: tuple[str, ...] = I
 def advantage_chart(results: pd.DataFrame | None = None, seed: int | str = 0):
     """Win rates with 95% intervals for the games behind the Advantage claims (item 1)."""
     results = final_results(2_000, 50, seed) if results is None else results
-    return analysis.win_rate_chart(analysis.win_rates(results), title="Who wins (the games behind the Advantage claims)")
+    title = "Who wins (the games behind the Advantage claims)"
+    return analysis.win_rate_chart(analysis.win_rates(results), title=title)
 
 
 def symmetry_chart(rounds: int = 5, walks: int = 100_000, seed: int | str = 0):

@@ -48,12 +48,12 @@ def main() -> None:
         paper.case_II_table()
     start = paper.case_IV_position()
     with timed("Case IV: paper's line, every legal B turn, 8 A turns"):
-        paper._search(start, paper.only_the_line, legal_turns, 8, 400_000)
+        paper.forced_win_report(start, paper.only_the_line, legal_turns, 8, 400_000)
     with timed("Case IV: A candidates, B candidates, 4 A turns"):
-        row = paper._search(start, paper.line_then_candidates, candidate_turns, 4, 400_000)
+        row = paper.forced_win_report(start, paper.line_then_candidates, candidate_turns, 4, 400_000)
     print(f"    forced win: {row['forced win']}, B replies visited: {row['B replies visited']:,}")
     with timed("Case IV: A candidates, every legal B turn, 4 A turns"):
-        row = paper._search(start, paper.line_then_candidates, legal_turns, 4, 400_000)
+        row = paper.forced_win_report(start, paper.line_then_candidates, legal_turns, 4, 400_000)
     print(f"    forced win: {row['forced win']}, B replies visited: {row['B replies visited']:,}")
     with timed("Case III: 4 turns, every legal B turn, delta 7, B size 1"):
         paper.case_III_table((7,), (1,), 4)

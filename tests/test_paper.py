@@ -155,7 +155,7 @@ def test_case_III_short_horizon():
 
 def test_case_IV_paper_line_refutation_replays():
     start = paper.case_IV_position()
-    row = paper._search(start, paper.only_the_line, legal_turns, 8, 100_000)
+    row = paper.forced_win_report(start, paper.only_the_line, legal_turns, 8, 100_000)
     if row["forced win"] is not False:
         pytest.skip("the paper's line is not refuted by this engine: nothing to replay")
     # replay the refutation through the rules: A moved 8 times at most and has not won
