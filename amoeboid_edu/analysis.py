@@ -136,7 +136,7 @@ def random_results(games: int, *, seed: int | str = 0, board: int | Board = 3, m
     rows = []
     for i in range(games):
         playout = random_playout(start, seeded_rng(seed, "random-game", i), max_turns)
-        rows.append(final_row(playout.final, i, playout.turns, "random v random"))
+        rows.append(final_row(playout.final, i, playout.turns, "random_turn v random_turn"))
     return pd.DataFrame(rows)
 
 
@@ -232,7 +232,7 @@ def exceedance_exact(level: int, turns: int, rules: Rules = DEFAULT_RULES) -> li
     Dynamic programming over the walk with the walks that have passed ``level``
     absorbed.  Exact but slow (Fractions): for short horizons and cross-checks.
     """
-    law = {0: Fraction(1)}
+    law = {0: Fraction(1)} if level >= 0 else {}  # below 0 the level is passed before the first turn
     passed = Fraction(1) if level < 0 else Fraction(0)
     curve = [passed]
     outcomes = rules.dice_outcomes()
@@ -331,7 +331,9 @@ def exceedance_monte_carlo(
     return pd.DataFrame(rows)
 
 
-def exceedance_frame(levels: Sequence[int], turns: int, rules: Rules = DEFAULT_RULES, *, every: int = 1) -> pd.DataFrame:
+def exceedance_frame(
+    levels: Sequence[int], turns: int, rules: Rules = DEFAULT_RULES, *, every: int = 1
+) -> pd.DataFrame:
     """The exact (dynamic programming) P_M(n) curves as rows ``turn, M, probability, method``."""
     rows = []
     for level in levels:
@@ -393,7 +395,7 @@ def delta_chart(frame: pd.DataFrame, title: str = "Advantage over the game") -> 
 
 
 def delta_distribution_chart(frame: pd.DataFrame, title: str = "delta after n rounds") -> alt.LayerChart:
-    """Exact law of delta (bars) against Monte Carlo frequencies (points); ``frame`` from :func:`delta_samples_frame`."""
+    """Exact law of delta (bars) against Monte Carlo frequencies (points), from :func:`delta_samples_frame`."""
     x = alt.X("delta:Q", title="delta = sigma_A - sigma_B")
     y = alt.Y("probability:Q", title="probability")
     tooltip = [alt.Tooltip("delta:Q"), alt.Tooltip("source:N"), alt.Tooltip("probability:Q", format=".4f")]
@@ -434,7 +436,9 @@ def exceedance_chart(frame: pd.DataFrame, title: str = "P_M(n): delta has passed
     return alt.layer(exact, sampled, data=frame).properties(name="exceedance", title=title, width=480)
 
 
-def win_rate_chart(frame: pd.DataFrame, by: str = "players", title: str = "Win rates (95% intervals)") -> alt.LayerChart:
+def win_rate_chart(
+    frame: pd.DataFrame, by: str = "players", title: str = "Win rates (95% intervals)"
+) -> alt.LayerChart:
     """Rates of A wins, B wins and ties per group with Wilson intervals; ``frame`` from :func:`win_rates`."""
     y = alt.Y(f"{by}:N", title=None)
     x = alt.X("rate:Q", title="rate", scale=alt.Scale(domain=[0, 1]))
@@ -461,7 +465,9 @@ def score_card_chart(frame: pd.DataFrame, title: str = "Score card: A's score (w
     cells = alt.Chart(name="card_cells").mark_rect().encode(
         x=x, y=y, color=alt.Color("score:Q", scale=alt.Scale(domain=[0, 1], scheme="redblue")), tooltip=tooltip
     )
-    labels = alt.Chart(name="card_labels").mark_text(fontSize=14).encode(x=x, y=y, text=alt.Text("score:Q", format=".2f"))
+    labels = alt.Chart(name="card_labels").mark_text(fontSize=14).encode(
+        x=x, y=y, text=alt.Text("score:Q", format=".2f")
+    )
     return alt.layer(cells, labels, data=frame).properties(name="score_card", title=title)
 
 
