@@ -73,18 +73,19 @@ both.head(8)
 # one amoeba, where a > b. Adding over all amoebae: σ_A + 1 > σ_B + 1, that is δ > 0. ∎
 #
 # The proof also shows that a **tie** needs δ = 0 (every amoeba neutral). A computer cannot prove a claim by
-# examples, but it can catch a wrong proof: here are the final positions of 20,000 seeded random games.
+# examples, but it can catch a wrong proof: here are the final positions of 5,000 seeded games between random
+# players, and 30 games of each pairing of the strategy lab's quicker bots (`greedy`, `paper`, `random`).
 
 # %%
-results = analysis.random_results(20_000, seed=3)
+results = paper.final_results(5_000, 30, seed=3)
 results.groupby("result")["delta"].agg(["count", "min", "max"])
 
 # %% [markdown]
 # Every game won by A ends with δ ≥ 1, every game won by B with δ ≤ −1, every tie with δ = 0. (An `ongoing` game hit
-# the limit of 1,000 turns.) The theory module checks the same claim on its own games and states the verdict:
+# the turn limit.) The theory module checks the claim on the same games, pairing by pairing, and states the verdict:
 
 # %%
-paper.advantage_1_claim()
+paper.advantage_1_claim(results=results)
 
 # %% [markdown]
 # ## The symmetry theorem, exactly
@@ -129,7 +130,7 @@ laws.assign(mean=laws["mean"].astype(str), variance=laws["variance"].astype(str)
             **{"P(delta>0)": laws["P(delta>0)"].astype(str)})
 
 # %%
-paper.symmetry_theorem()
+paper.symmetry_theorem(games=2_000)
 
 # %% [markdown]
 # So the theorem is right at the end of every round, but not "always". It matters: a game can end after A's turn,
@@ -160,7 +161,7 @@ analysis.exceedance_chart(curves)
 # and passes every level M with probability 1.
 
 # %%
-paper.unboundedness_conjecture()
+paper.unboundedness_conjecture(walks=5_000)
 
 # %% [markdown]
 # **Exercise 3.** Using `analysis.exceedance_curve(M, turns)` (it returns P_M(n) for n = 0..turns) and

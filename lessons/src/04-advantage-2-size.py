@@ -64,7 +64,7 @@ for turn in ["1 b2 b2-c3 7,0", "1 b2 b2-c3 5,0", "1 b2 b2-c1 3,0"]:
 # ownership. The computational check, on the same seeded games as lesson 3's:
 
 # %%
-paper.advantage_2_claim()
+paper.advantage_2_claim(results=paper.final_results(5_000, 30, seed=3))
 
 # %% [markdown]
 # ## δ and Δ in real games

@@ -62,21 +62,22 @@ print(*stalling, sep="\n")
 
 # %% [markdown]
 # The theory module checks Case I two ways: an **exact one-turn lookahead** (every B roll, every legal B reply: can B
-# win at once, and what is A's Δ after B's best reply?) and a **simulation** (1,000 seeded games per option and roll,
-# both sides then playing randomly, with the same dice for every option).
+# win at once, and what is A's Δ after B's best reply?) and a **simulation** (200 seeded games per option and roll,
+# both sides then playing the `greedy` bot, with the same dice for every option).
 
 # %%
-case_1 = paper.case_I()
+case_1 = paper.case_I(games=200)
 case_1
 
 # %%
 case_1.evidence[["A roll", "option", "turn", "P(B can win next)", "E[Delta] after B's best reply", "A score (sim)"]]
 
 # %% [markdown]
-# Moving next to B is clearly a mistake: B wins at once with probability 1/2 to 5/6. Stalling is favoured, but
-# splitting is not clearly worse against a random continuation: a piece left behind is not in danger when B is far
-# away and plays randomly. The paper's argument against splitting is about a *strong* opponent; lesson 9 lets you
-# test it with better strategies.
+# Moving next to B is clearly a mistake: B wins at once with probability 1/2 to 5/6, and the simulation agrees. But
+# the numbers do **not** show that splitting is worse than stalling: their intervals overlap (splitting even scores a
+# little higher here). The paper's argument ("at least one of your amoebae is smaller than the opponent's") is about
+# the next turns; over a whole game played by `greedy`, the extra amoeba seems to cost nothing. The verdict's
+# "correction" is exactly this. Lesson 9 lets you test it with other strategies.
 
 # %% [markdown]
 # ## Case II: not adjacent, δ = 4, 5 or 6
@@ -117,8 +118,8 @@ paper.case_II_table((5,), (1,))
 # %% [markdown]
 # ## Summary
 #
-# - Case I (δ < 3.5): moving next to the opponent loses often (exactly computed); stalling is best, and splitting is
-#   no better, though against a random opponent not clearly worse.
+# - Case I (δ < 3.5): moving next to the opponent loses often (exactly computed); stalling beats it, but the
+#   simulations cannot tell stalling from splitting: the paper's case against splitting is not confirmed.
 # - Case II: going to the centre fails with probability exactly 1/2, 1/3 and 1/6 for δ = 4, 5, 6; otherwise A eats at
 #   least half of B. The paper's numbers are exact, not just bounds.
 # - Next: [lesson 6](06-case-3-neutralisation.ipynb), what to do with a big advantage: neutralise.

@@ -161,12 +161,12 @@ check(my_answer, int(checks.loc[checks["turn"] == 10, "B can eat a neutral piece
 # ## Does the plan work against other opponents?
 #
 # One line is one story. The strategy lab's `paper` bot plays the paper's Cases I-IV, Case III included. From our
-# start position, let it play A against each baseline bot as B, 30 seeded games each:
+# start position, let it play A against each baseline bot as B, 16 seeded games each:
 
 # %%
 rows = []
 for name in ["random", "greedy", "paper", "expectimax"]:
-    results = [game.result for game in analysis.play_games(paper_bot, BOTS[name], 30, seed=6, start=start)]
+    results = [game.result for game in analysis.play_games(paper_bot, BOTS[name], 16, seed=6, start=start)]
     rows.append({"B plays": name, "games": len(results), "A wins": results.count("A"), "B wins": results.count("B"),
                  "ties": results.count("tie")})
 pd.DataFrame(rows)

@@ -19,6 +19,7 @@ from IPython.display import display
 
 from amoeboid_edu import analysis, paper, seeded_rng
 from amoeboid_edu.bots import expectimax
+from amoeboid_edu.examples import PAPER_EXAMPLE_MATRICES, PAPER_EXAMPLE_RECORD
 from amoeboid_edu.exercises import check
 from amoeboid_edu.strategy import advantage_after
 from amoeboid_edu.widget import Replay
@@ -33,7 +34,7 @@ _ = alt.renderers.enable("svg")
 # counts that reproduce the paper's next matrix (the comments quote the paper):
 
 # %%
-print(paper.EXAMPLE_GAME)
+print(PAPER_EXAMPLE_RECORD)
 
 # %% [markdown]
 # `paper.example_game()` replays this record through the rules: an illegal turn would stop it with the turn number.
@@ -43,7 +44,7 @@ print(paper.EXAMPLE_GAME)
 # %%
 game = paper.example_game()
 replay = Replay(game)
-matrices = dict(paper.EXAMPLE_MATRICES)
+matrices = dict(PAPER_EXAMPLE_MATRICES)
 paper_matrix = widgets.Label()
 
 

@@ -71,7 +71,7 @@ playout.final
 # %% [markdown]
 # ## Does moving first help? It depends on the board
 #
-# For each board we play 1,000 seeded games between two random players and count A's wins, B's wins and ties. The
+# For each board we play 600 seeded games between two random players and count A's wins, B's wins and ties. The
 # bars show the rates and the whiskers 95% intervals (Wilson): two bars whose whiskers do not overlap differ for
 # real, not by luck of the dice.
 
@@ -81,7 +81,7 @@ variants = {
 }
 variants["ring of 6"] = ring_board
 results = pd.concat(
-    [analysis.random_results(1_000, seed=10, board=board).assign(board=name) for name, board in variants.items()],
+    [analysis.random_results(600, seed=10, board=board).assign(board=name) for name, board in variants.items()],
     ignore_index=True,
 )
 rates = analysis.win_rates(results, by="board")

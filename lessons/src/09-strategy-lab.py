@@ -1,0 +1,184 @@
+# %% [markdown]
+# # Lesson 9: The strategy lab
+#
+# Everything so far was about *understanding* positions. Now you write a player. A **strategy** is a Python function
+# `strategy(position, roll, rng)` that returns a turn: the lab plays it against the baseline bots, many times, with
+# fair dice, and shows a score card. The paper's *Analysis* is full of advice (stall, take the centre, neutralise);
+# here you turn that advice into code and measure it.
+#
+# **Learning goals**
+#
+# - Write a strategy with the helpers of `amoeboid_edu.strategy`, and score it against the baseline bots.
+# - Read a score card: win rates with 95% intervals, and why the dice are *paired*.
+# - Grow a strategy step by step from the paper's opening cases (stalling, centre control, neutralising) and run a
+#   tournament between the steps.
+
+# %%
+import altair as alt
+
+from amoeboid_edu import Position, apply, other, seeded_rng
+from amoeboid_edu.bots import greedy
+from amoeboid_edu.exercises import check
+from amoeboid_edu.lab import score, tournament
+from amoeboid_edu.strategy import candidate_turns, neighbours
+
+_ = alt.renderers.enable("svg")  # charts as SVG drawn in the kernel: offline and reproducible
+rng = seeded_rng(9, "lesson 9 checks")  # the random generator the checks below hand to a strategy
+
+# %% [markdown]
+# ## What a strategy sees
+#
+# The lab calls your function with the position (you are `position.to_move`), your roll, and a seeded random
+# generator `rng` of your own. You return a turn, as a `Turn` or as notation text. `candidate_turns(position, roll)`
+# lists the *meaningful* legal turns (whole amoeba, half, just enough to eat, capture or neutralise) so you never
+# have to enumerate every split. The baseline bots: `random`, `greedy` (best Δ after its turn), `paper` (the paper's
+# opening cases, then greedy) and `expectimax` (a two-turn search).
+
+# %%
+position = Position.parse("(5,0) . . / . . . / . . (0,3) A")
+for turn in candidate_turns(position, 2):
+    print(turn)
+
+# %% [markdown]
+# ## Growing a strategy from the paper
+#
+# Each step adds one rule from the paper on top of the previous step, and falls back to the `greedy` bot.
+#
+# **Step 1: stalling (Case I).** In the opening (one amoeba each), move the whole amoeba to an empty cell that no
+# enemy amoeba touches.
+
+# %%
+def touches_enemy(position, cell):
+    """Whether an amoeba of the opponent is next to ``cell``."""
+    enemy = other(position.to_move)
+    return any(position[n] is not None and position[n].owner == enemy for n in neighbours(position, cell))
+
+
+def whole_moves(position, roll):
+    """The candidate turns that grow an amoeba and move all of it."""
+    for turn in candidate_turns(position, roll):
+        if not turn.is_pass and turn.src == turn.grow and turn.a + turn.b == position[turn.src].size + roll:
+            yield turn
+
+
+def stalling(position, roll, rng):
+    """Step 1 (paper, Case I): in the opening, step to a cell no enemy touches; otherwise play greedy."""
+    if len(position.amoebae()) == 2:
+        for turn in whole_moves(position, roll):
+            if position[turn.dst] is None and not touches_enemy(position, turn.dst):
+                return turn
+    return greedy(position, roll, rng)
+
+
+turn = stalling(position, 2, rng)
+check(touches_enemy(position, turn.dst), False, hint="the stall must not end next to B",
+      why=f"{turn} ends on {turn.dst}, away from B.")
+
+# %% [markdown]
+# **Step 2: centre control (Case III).** With a lead in dice of more than 6 (after your roll), take the centre `b2`
+# with the whole amoeba; otherwise stall.
+
+# %%
+def centre_control(position, roll, rng):
+    """Step 2 (paper, Case III): in the opening with delta > 6 after the roll, move to the centre; else stall."""
+    lead = (position.delta if position.to_move == "A" else -position.delta) + roll
+    if len(position.amoebae()) == 2 and lead > 6:
+        for turn in whole_moves(position, roll):
+            if turn.dst == "b2":
+                return turn
+    return stalling(position, roll, rng)
+
+
+case_III = Position.parse("(14,0) . . / . . . / . . (0,5) A")
+check(centre_control(case_III, 3, rng).dst, "b2", hint="δ = 9 here: Case III says take the centre")
+
+# %% [markdown]
+# **Step 3: neutralising (Case III).** While Δ > 6, answer every enemy amoeba next to you by neutralising it with
+# exactly its size; otherwise play step 2.
+
+# %%
+def neutraliser(position, roll, rng):
+    """Step 3 (paper, Case III): with Delta > 6, neutralise an enemy amoeba next to yours; else step 2."""
+    lead = position.Delta if position.to_move == "A" else -position.Delta
+    if lead > 6:
+        for turn in candidate_turns(position, roll):
+            target = None if turn.is_pass else position[turn.dst]
+            if target is None or target.owner != other(position.to_move):
+                continue
+            if apply(position, turn)[turn.dst].is_neutral:
+                return turn
+    return centre_control(position, roll, rng)
+
+
+after_split = Position.parse(". . . / . (20,0) (0,4) / . . (0,5) A")
+turn = neutraliser(after_split, 3, rng)
+check(apply(after_split, turn)[turn.dst].is_neutral, True, hint="move exactly as many units as the enemy amoeba holds",
+      why=f"{turn} leaves {apply(after_split, turn)[turn.dst]} on {turn.dst}.")
+
+# %% [markdown]
+# ## ✎ Your strategy
+#
+# **This is your cell.** It starts as step 3; change it, then run the cells below to score it. Ideas: the paper's
+# second Case III branch (when Δ is no longer above 6, *eat* one of the enemy's split amoebae; the helper
+# `smallest_capture` from `amoeboid_edu.strategy` gives the counts), or avoid moving next to an amoeba that could grow
+# bigger than yours.
+
+# %%
+def my_strategy(position, roll, rng):
+    """My strategy: for now, step 3 of the paper's plan."""
+    return neutraliser(position, roll, rng)
+
+# %% [markdown]
+# **Exercise.** Lesson 5 showed that with δ = 6 after your roll, moving to the centre never loses (B can at best tie,
+# with a 6) and otherwise wins half of B. Steps 2 and 3 only take the centre with δ > 6. Make `my_strategy` take the
+# centre with δ = 6 too. The check below fails until you do.
+
+# %%
+case_II = Position.parse("(6,0) . . / . . . / . . (0,1) A")  # δ = 5, and A rolls 1
+check(my_strategy(case_II, 1, rng).dst, "b2", hint="with δ = 6 after the roll, move the whole amoeba to b2")
+
+# %% [markdown]
+# ## The score card
+#
+# `score` plays your strategy against each opponent. Each dice seed is played **twice with the seats swapped**, so
+# both sides meet exactly the same luck (like duplicate bridge); your strategy runs in a separate process, so a bug
+# or an endless loop costs a game, not your notebook. Win rates come with 95% intervals: differences smaller than the
+# intervals may be luck. More games give narrower intervals (try `games=200`, it takes longer).
+
+# %%
+card = score(my_strategy, games=16, seed=9, opponents=["random", "greedy", "paper"], progress=False)
+card
+
+# %%
+card.chart()
+
+# %% [markdown]
+# ## A tournament of the steps
+#
+# Every pair of strategies plays the same number of paired games; the table ranks them by win rate.
+
+# %%
+result = tournament([stalling, centre_control, neutraliser, my_strategy, "greedy", "paper"], games=8, seed=9,
+                    progress=False)
+result
+
+# %%
+result.chart()
+
+# %% [markdown]
+# Read the table from the bottom. Stalling alone never attacks: two stallers walk around each other until the lab
+# stops the game (after 500 turns, counted as a tie), which is why its games are so long. Taking the centre changes
+# little on its own, because the opening rarely reaches δ > 6 before someone attacks. Neutralising is what makes the
+# plan competitive. The `paper` bot adds the rest of the paper (Cases II and IV, captures) and comes out on top.
+#
+# With 8 games per pairing the intervals are wide: strategies whose intervals overlap may swap places with another
+# seed. Play more games before you believe a small difference, and remember that a strategy tuned against one
+# opponent can lose to another.
+
+# %% [markdown]
+# ## Summary
+#
+# - A strategy is a function `(position, roll, rng) -> turn`; `candidate_turns` and the other helpers keep it short.
+# - `score` gives a fair score card (paired dice, separate process, intervals); `tournament` ranks several strategies.
+# - The paper's advice becomes code one rule at a time, and the lab measures each rule. Next:
+#   [lesson 10](10-variants.ipynb) changes the board itself.
