@@ -17,7 +17,7 @@ import altair as alt
 import pandas as pd
 from IPython.display import display
 
-from amoeboid_edu import Game, Position, analysis, apply, legal_turns
+from amoeboid_edu import Game, Position, analysis, apply, legal_turns, paper
 from amoeboid_edu.bots import BOTS
 from amoeboid_edu.bots import paper as paper_bot
 from amoeboid_edu.course import LiveChart
@@ -147,6 +147,14 @@ checks.groupby("turn")[["B can win", "B can tie", "B can eat a neutral piece"]].
 
 # %%
 checks[(checks["turn"] == 4)]
+
+# %% [markdown]
+# The theory module checks the paper's plan more generally: from Case III starts, A plays the plan (as the strategy
+# lab's `paper` bot plays it) and B plays *anything*: every roll and every legal turn, 4 turns deep, with the best B
+# strategy computed exactly.
+
+# %%
+paper.case_III()
 
 # %% [markdown]
 # **Exercise 2.** On turn 10 B rolled 2 and had to pass. With how many of the six rolls could B have eaten a neutral

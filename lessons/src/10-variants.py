@@ -85,15 +85,15 @@ results = pd.concat(
     ignore_index=True,
 )
 rates = analysis.win_rates(results, by="board")
-rates[rates["outcome"] != "ongoing"].pivot(index="board", columns="outcome", values="rate").loc[list(variants)]
+rates[rates["outcome"] != "ongoing"].pivot(index="board", columns="outcome", values="rate").loc[list(variants)].round(3)
 
 # %%
 analysis.win_rate_chart(rates, by="board", title="Random players: who wins, by board")
 
 # %% [markdown]
 # With king adjacency, moving first is a big advantage on a 2×2 board (every cell touches every other, so A's very first move can eat B) and
-# shrinks as the board grows. With rook adjacency it is reversed on small boards: A cannot reach B at once, B grows
-# second and can often eat first. (`ongoing` games reached the limit of 1,000 turns: on bigger boards random players
+# shrinks as the board grows. With rook adjacency it is reversed on the smallest board: A cannot reach B at once, B
+# grows second and can often eat first. (`ongoing` games reached the limit of 1,000 turns: on bigger boards random players
 # rarely finish, so we stop at 4×4.)
 #
 # **Exercise 2.** Does A win more often on the 2×2 king board than on the 3×3 king board? Answer `True` or `False`.
