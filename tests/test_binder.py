@@ -76,7 +76,8 @@ def test_postbuild_is_executable_and_installs_the_package_itself():
 
 def _run(command: list, **kwargs) -> subprocess.CompletedProcess:
     result = subprocess.run(command, capture_output=True, text=True, **kwargs)
-    assert result.returncode == 0, f"{' '.join(map(str, command))} failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
+    shown = " ".join(map(str, command))
+    assert result.returncode == 0, f"{shown} failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
     return result
 
 
@@ -101,7 +102,8 @@ def test_a_binder_build_from_binder_files_runs_every_lesson(tmp_path):
     _run([bin_dir / "python", "-m", "pip", "install", "--quiet", "-r", "binder/requirements.txt"], cwd=ROOT, env=env)
     _run([BINDER / "postBuild"], cwd=ROOT, env=env)
     _run([bin_dir / "python", "-m", "pip", "check"], env=env)
-    located = _run([bin_dir / "python", "-c", "import amoeboid_edu; print(amoeboid_edu.__file__)"], cwd=tmp_path, env=env)
+    where = "import amoeboid_edu; print(amoeboid_edu.__file__)"
+    located = _run([bin_dir / "python", "-c", where], cwd=tmp_path, env=env)
     assert located.stdout.startswith(str(venv)), "the lessons must run against the installed wheel"
     course = _run([bin_dir / "python", ROOT / "scripts" / "build_lessons.py", "--check"], cwd=ROOT, env=env)
     print(course.stdout)  # per-lesson seconds and peak memory, shown with pytest -s

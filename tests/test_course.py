@@ -39,7 +39,8 @@ def test_the_delta_chart_spec_plots_both_advantages_per_turn():
     board.next()
     spec = delta_chart(board.game).to_dict()
     encodings = [layer.get("encoding", {}) for layer in spec["layer"]]
-    assert any(enc.get("x", {}).get("field") == "turn" and enc.get("y", {}).get("field") == "value" for enc in encodings)
+    axes = [(enc.get("x", {}).get("field"), enc.get("y", {}).get("field")) for enc in encodings]
+    assert ("turn", "value") in axes
     (values,) = spec["datasets"].values()
     after = board.game.position  # (8,0) in the centre, (2,2) neutral: delta 9 - 2, Delta 8 - 1
     assert {(row["quantity"], row["value"]) for row in values} == {("delta", after.delta), ("Delta", after.Delta)}

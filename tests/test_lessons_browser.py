@@ -50,16 +50,19 @@ def lab(tmp_path_factory):
     for name in LESSONS:
         shutil.copy(ROOT / "lessons" / name, root / name)
     settings = root / ".settings"
-    for name, content in {
-        "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false", "checkForUpdates": False},
-        "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {"autosave": False},
-        "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},  # every cell in the DOM
-    }.items():
+    quiet = {
+        "apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
+        "docmanager-extension/plugin": {"autosave": False},
+        "notebook-extension/tracker": {"windowingMode": "none"},  # every cell in the DOM, not only the visible ones
+    }
+    for plugin, content in quiet.items():
+        name = f"@jupyterlab/{plugin}.jupyterlab-settings"
         (settings / name).parent.mkdir(parents=True, exist_ok=True)
         (settings / name).write_text(json.dumps(content))
     (root / ".workspaces").mkdir()
     port, token = free_port(), "amoeboid-course-test"
-    env = {**os.environ, "JUPYTERLAB_SETTINGS_DIR": str(settings), "JUPYTERLAB_WORKSPACES_DIR": str(root / ".workspaces")}
+    env = {**os.environ, "JUPYTERLAB_SETTINGS_DIR": str(settings),
+           "JUPYTERLAB_WORKSPACES_DIR": str(root / ".workspaces")}  # fmt: skip
     command = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--port={port}",
                f"--ServerApp.token={token}", f"--ServerApp.root_dir={root}", "--LabApp.expose_app_in_browser=True"]
     if os.geteuid() == 0:

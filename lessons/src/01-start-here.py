@@ -137,8 +137,8 @@ game.position
 # | Lesson | What you do | Paper section |
 # |---|---|---|
 # | [1 Start here](01-start-here.ipynb) | play a first game | Rules |
-# | [2 Rules and definitions](02-rules-and-definitions.ipynb) | amoeba, owner, turn, notation; predict-then-check | Rules, Definitions |
-# | [3 Advantage 1 (δ)](03-advantage-1-delta.ipynb) | the dice difference: claim, symmetry, unboundedness | Analysis, Advantage 1 |
+# | [2 Rules and definitions](02-rules-and-definitions.ipynb) | amoeba, owner, turn, notation | Rules, Definitions |
+# | [3 Advantage 1 (δ)](03-advantage-1-delta.ipynb) | claim, symmetry, unboundedness | Analysis, Advantage 1 |
 # | [4 Advantage 2 (Δ)](04-advantage-2-size.ipynb) | the size difference, δ vs Δ in real games | Analysis, Advantage 2 |
 # | [5 Opening Cases I and II](05-opening-cases-1-2.ipynb) | stalling, splitting, δ = 4, 5, 6 | Opening strategies |
 # | [6 Case III: neutralisation](06-case-3-neutralisation.ipynb) | classroom demo | Case III |
@@ -152,7 +152,8 @@ game.position
 # ## Running the course
 #
 # - **On Binder** (nothing to install): open the Binder link in the project's README. It starts JupyterLab on this
-#   lesson with everything installed. Binder forgets your changes when you close the tab: download what you want to keep.
+#   lesson with everything installed. Binder forgets your changes when you close the tab: download what you want
+#   to keep.
 # - **On your machine** (Python 3.11 or newer): in a copy of the repository run `./dev.sh course`. It creates a
 #   virtual environment, installs the package and opens this lesson in JupyterLab.
 # - Everything works offline: the charts are drawn in the notebook itself.

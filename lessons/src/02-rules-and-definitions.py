@@ -98,7 +98,8 @@ check(my_answer, apply(start, "4 a1 a1-a2 2,0"), hint="a1 has 1 + 4 units of A b
 duel = Position.parse(". . . / . (6,0) . / . . (0,5) A")
 for counts in ["7,0", "5,0", "4,0"]:
     turn = f"1 b2 b2-c3 {counts}"
-    print(f"{turn:18}", "legal" if is_legal(duel, turn) else "illegal", "->", apply(duel, turn) if is_legal(duel, turn) else "")
+    outcome = apply(duel, turn) if is_legal(duel, turn) else "illegal"
+    print(f"{turn:18} -> {outcome}")
 
 # %% [markdown]
 # Eating with all 7 units makes `(7,5)`, which A owns: B owns nothing and **A wins**. Eating with exactly 5 units
@@ -113,7 +114,8 @@ except ValueError as error:
 
 # %% [markdown]
 # **Exercise 3.** In `duel`, how many different legal turns does A have with a roll of 1? (Count every choice of
-# grow, source, destination and numbers of units.) Make a guess first, then look at the count of turns by destination below.
+# grow, source, destination and numbers of units.) Make a guess first, then look at the count of turns by destination
+# below.
 
 # %%
 my_answer = ...

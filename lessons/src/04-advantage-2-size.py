@@ -87,7 +87,8 @@ analysis.delta_chart(frame, title="δ and Δ in one random game")
 # %%
 turns = analysis.games_frame(games)
 disagree = (turns["delta"] * turns["Delta"]) < 0
-print(f"{len(turns)} turns in {turns['game'].nunique()} games; δ and Δ disagree in sign after {disagree.mean():.1%} of them")
+games_played = turns["game"].nunique()
+print(f"{len(turns)} turns in {games_played} games; δ and Δ disagree in sign after {disagree.mean():.1%} of them")
 
 # %% [markdown]
 # **Exercise 2.** In the final positions of these 200 games, does the winner always have *both* advantages? Predict
@@ -117,7 +118,7 @@ from amoeboid_edu.course import LiveChart
 from amoeboid_edu.widget import play
 
 board = play("random", seed=44)
-live_chart = LiveChart(board, lambda game: analysis.delta_chart(analysis.game_frame(game), title="δ and Δ in your game"))
+live_chart = LiveChart(board, lambda game: analysis.delta_chart(analysis.game_frame(game), title="δ and Δ, your game"))
 display(board, live_chart)
 
 # %% [markdown]

@@ -97,7 +97,8 @@ case_2 = paper.case_II()
 case_2
 
 # %%
-case_2.evidence[["delta", "base", "P(B can win)", "P(B can tie, not win)", "P(A not winning)", "otherwise A eats at least"]]
+columns = ["delta", "base", "P(B can win)", "P(B can tie, not win)", "P(A not winning)", "otherwise A eats at least"]
+case_2.evidence[columns]
 
 # %% [markdown]
 # **Exercise 2.** With δ = 5, what is the probability that A does *not* win at once? (The paper says "at least 1/3".)

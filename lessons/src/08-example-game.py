@@ -113,10 +113,10 @@ comparison
 # Read the table turn by turn. The bot agrees with the authors on most of the opening and on A's first eat
 # (turn 7). At turn 5, the paper's "risky move to the center", the bot stays on the edge instead. At turns 11 and 13,
 # where the authors neutralise, the bot *captures*: at turn 11 it moves 8 units onto B's `(0,7)` and owns the result;
-# at turn 13 it pours most of its centre amoeba onto the neutral `(8,8)`. Measured by Δ right after the turn, the bot's turns
-# for A are never worse than the paper's and often much better; but Δ is not all it weighs: it also counts how exposed
-# its amoebae are to B's next roll. Whether capturing beats neutralising in the long run is exactly the kind of
-# question lesson 9 lets you settle by playing many games.
+# at turn 13 it pours most of its centre amoeba onto the neutral `(8,8)`. Measured by Δ right after the turn, the
+# bot's turns for A are never worse than the paper's and often much better; but Δ is not all it weighs: it also
+# counts how exposed its amoebae are to B's next roll. Whether capturing beats neutralising in the long run is
+# exactly the kind of question lesson 9 lets you settle by playing many games.
 
 # %%
 print(f"the bot agrees with the paper on {comparison['same'].sum()} of {len(comparison)} turns")

@@ -45,7 +45,8 @@ print("rook neighbours of b2:", rook_start.board.neighbours_of("b2"))
 
 # %%
 my_answer = ...
-check(my_answer, len(rook_start.board.neighbours_of("a1")), hint="from a corner, only two of the four directions stay on the board")
+corner_moves = len(rook_start.board.neighbours_of("a1"))
+check(my_answer, corner_moves, hint="from a corner, two of the four directions leave the board")
 
 # %% [markdown]
 # ## A graph board
@@ -91,10 +92,10 @@ rates[rates["outcome"] != "ongoing"].pivot(index="board", columns="outcome", val
 analysis.win_rate_chart(rates, by="board", title="Random players: who wins, by board")
 
 # %% [markdown]
-# With king adjacency, moving first is a big advantage on a 2×2 board (every cell touches every other, so A's very first move can eat B) and
-# shrinks as the board grows. With rook adjacency it is reversed on the smallest board: A cannot reach B at once, B
-# grows second and can often eat first. (`ongoing` games reached the limit of 1,000 turns: on bigger boards random players
-# rarely finish, so we stop at 4×4.)
+# With king adjacency, moving first is a big advantage on a 2×2 board (every cell touches every other, so A's very
+# first move can eat B), and it shrinks as the board grows. With rook adjacency it is reversed on the smallest board:
+# A cannot reach B at once, B grows second and can often eat first. (`ongoing` games reached the limit of 1,000
+# turns: on bigger boards random players rarely finish, so we stop at 4×4.)
 #
 # **Exercise 2.** Does A win more often on the 2×2 king board than on the 3×3 king board? Answer `True` or `False`.
 
