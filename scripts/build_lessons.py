@@ -105,12 +105,22 @@ def execute(notebook: nbformat.NotebookNode) -> tuple[nbformat.NotebookNode, flo
     return clean(notebook), seconds, peak_mb
 
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
 def clean(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """Drop what would make a committed notebook big or unreproducible: widget state, run metadata."""
+    """Drop what would make a committed notebook big or unreproducible: widget state, model ids, run metadata.
+
+    A stored widget view only points at a model that no longer exists once the
+    kernel is gone (and its id changes every run); without it a widget output
+    shows its static fallback (the board as SVG, its text) until the cell is run.
+    """
     notebook.metadata.pop("widgets", None)
     notebook.metadata["language_info"] = {"name": "python"}
     for cell in notebook.cells:
         cell.metadata.pop("execution", None)
+        for output in cell.get("outputs", []):
+            output.get("data", {}).pop(WIDGET_VIEW, None)
     return notebook
 
 

@@ -58,6 +58,7 @@ class TestCommittedLesson:
             for output in cell.get("outputs", []):
                 assert output.output_type != "error", f"{cell.source}\n{output.get('evalue')}"
                 assert "application/vnd.jupyter.widget-state+json" not in output.get("data", {})
+                assert build.WIDGET_VIEW not in output.get("data", {}), "a stale widget model id: rebuild the lesson"
 
     def test_is_small(self, source):
         size = build.notebook_path(source).stat().st_size
