@@ -141,7 +141,7 @@ def test_a_turn_played_on_the_board_in_lesson_4_appears_on_the_live_chart(lab, b
     page.wait_for_function("b => b.dataset.phase === 'destination'", arg=board.element_handle(), timeout=10_000)
     board.locator('[data-cell="b2"]').click()
     cell.locator(".widget-html svg").first.wait_for(timeout=15_000)
-    assert "δ and Δ in your game" in cell.locator(".widget-html").inner_text()
+    assert "δ and Δ, your game" in cell.locator(".widget-html").inner_text()
     assert "4 a1 a1-b2" in board.locator(".amb-record").input_value()
     page.close()
 
