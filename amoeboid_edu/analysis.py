@@ -298,14 +298,15 @@ def dice_walks(walks: int, turns: int, *, seed: int | str = 0, rules: Rules = DE
     """delta after each of ``turns`` turns for ``walks`` independent games' dice, shape (walks, turns).
 
     Column 0 is after A's first roll.  Vectorised (int8 rolls, int16 sums when
-    they fit): a million walks of 100 rounds take a second or two (``bench/theory.py``).
+    they fit): a million walks of 100 rounds take about a second (``bench/theory.py``).
     """
+    # generated turn-major so that the running sum adds whole contiguous rows (twice as fast as along rows)
     steps = numpy_rng(seed, "dice-walks", walks, turns).integers(
-        1, rules.die_sides + 1, size=(walks, turns), dtype=np.int8 if rules.die_sides < 128 else np.int32
+        1, rules.die_sides + 1, size=(turns, walks), dtype=np.int8 if rules.die_sides < 128 else np.int32
     )
-    steps[:, 1::2] *= -1  # B's rolls count against A
+    steps[1::2] *= -1  # B's rolls count against A
     total = np.int16 if rules.die_sides * turns < np.iinfo(np.int16).max else np.int64
-    return np.cumsum(steps, axis=1, dtype=total)
+    return np.cumsum(steps, axis=0, dtype=total).T
 
 
 def exceedance_monte_carlo(
