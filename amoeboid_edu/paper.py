@@ -807,7 +807,10 @@ def case_IV(delta: int = 45, b_size: int = 16, a_turns: int = 8, free_depths: tu
         "higher' when one square is left, eat to win) alone, or that line first and then every candidate turn "
         "(whole, half, smallest eat, capture, neutralisation for every grow and move). B's replies are every legal "
         "turn, or B's candidate turns (a pruning, said where used). "
-        + (f"The paper's line fails: {refuted}; ending in {evidence.loc[0, 'refutation ends']}. " if refuted else "")
+        + (f"The paper's line fails: {refuted}; ending in {evidence.loc[0, 'refutation ends']} (the paper assumes "
+           "B splits 'obviously in half'; B need not). " if refuted else "")
+        + "A refutation gives, at each A turn, a roll for which no A option wins in time and the line's turn for it, "
+        "then a B reply that survives. "
         + "Deeper searches with A free and B unrestricted are out of reach of this budget: what is verified is "
         "exactly the rows of the evidence, each at its depth." + extra
     )
