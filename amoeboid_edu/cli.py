@@ -93,6 +93,23 @@ def _bench(args: argparse.Namespace, out: TextIO) -> None:
     print(f"mean_turns: {turns / args.games:.2f}", file=out)
 
 
+def _score(args: argparse.Namespace, out: TextIO) -> None:
+    """Score a student's strategy; whatever the strategy does, the card is printed and the exit status is 0."""
+    from .lab import score  # pandas and the lab load only for this command
+
+    opponents = [name.strip() for name in args.opponents.split(",") if name.strip()]
+    card = score(
+        args.target,
+        games=args.games,
+        seed=args.seed,
+        opponents=opponents,
+        per_move_limit=args.per_move_limit,
+        workers=args.workers,
+        progress=not args.quiet,
+    )
+    print(card, file=out)
+
+
 def _paper(args: argparse.Namespace, out: TextIO) -> None:
     from . import paper  # pandas and Altair load only for this command
 
@@ -105,7 +122,7 @@ def _paper(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="amoeboid", description="Amoeboid, the partisan dice game: replay, list moves, benchmark.")
+    parser = _Parser(prog="amoeboid", description="Amoeboid, the partisan dice game: replay, list moves, benchmark, score a strategy, check the paper.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     replay = commands.add_parser("replay", help="replay a game record; print the final position and the result")
@@ -123,6 +140,16 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--board", type=int, default=3, help="K for a KxK board")
     bench.add_argument("--seed", default="0")
     bench.set_defaults(run=_bench)
+
+    score = commands.add_parser("score", help="score a strategy (MODULE:FUNCTION or FILE.py:FUNCTION) against the bots")
+    score.add_argument("target", help="the strategy: MODULE:FUNCTION or path/to/file.py:FUNCTION")
+    score.add_argument("--games", type=int, default=200, help="games per opponent, even (default 200)")
+    score.add_argument("--seed", default="0")
+    score.add_argument("--opponents", default="random,greedy,paper,expectimax", help="comma-separated bot names")
+    score.add_argument("--per-move-limit", type=float, default=1.0, metavar="SECONDS", help="default 1")
+    score.add_argument("--workers", type=int, default=1, help="processes playing games in parallel")
+    score.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    score.set_defaults(run=_score)
 
     paper = commands.add_parser("paper", help="check each statement of the paper by computation; one line per item")
     paper.add_argument("items", nargs="*", help="only these items (default: all)")

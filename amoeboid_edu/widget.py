@@ -16,14 +16,24 @@ Board((4,0) . . / . . . / . . (0,2) A; A: human, B: human)
 from __future__ import annotations
 
 import pathlib
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 import anywidget
 import traitlets
 
-from .game import Game, random_turn, seeded_rng
+from .game import Game, seeded_rng
 from .render import position_svg
-from .rules import DEFAULT_RULES, IllegalTurnError, NotationError, Position, Rules, Turn, is_legal, legal_move_pairs, resolve
+from .rules import (
+    DEFAULT_RULES,
+    IllegalTurnError,
+    NotationError,
+    Position,
+    Rules,
+    Turn,
+    is_legal,
+    legal_move_pairs,
+    resolve,
+)
 from .strategy import Strategy, as_function, grown, half, smallest_eat, smallest_neutralisation, strategy_name
 
 
@@ -45,10 +55,8 @@ def resolve_opponent(opponent: str | Strategy) -> tuple[str, Callable | None]:
     if opponent == HUMAN:
         return HUMAN, None
     if isinstance(opponent, str):
-        try:
-            from .bots import BOTS
-        except ModuleNotFoundError:  # the strategy lab's bots are not installed: the engine's random player
-            BOTS = {"random": random_turn}
+        from .bots import BOTS  # the strategy lab's bots, imported only when a board asks for one by name
+
         if opponent not in BOTS:
             raise ValueError(f"unknown opponent {opponent!r}: choose 'human', one of {sorted(BOTS)}, or a strategy")
         return opponent, as_function(BOTS[opponent])
@@ -325,7 +333,9 @@ class Board(_BoardWidget):
     def _choose_grow(self, cell: str) -> None:
         pairs = legal_move_pairs(self._game.position, self._roll, cell)
         if not pairs:  # no legal move after this grow: the turn passes
+            mover = self._game.position.to_move
             self._play(Turn(self._roll, cell), show_steps=False)
+            self._notices.append(f"{mover} grew {cell} by {self._roll} and had no legal move, so the turn passed.")
             self._begin_turn()
             return
         self._grow = cell
@@ -338,7 +348,9 @@ class Board(_BoardWidget):
         """The neighbours the current counts may move to, as the engine judges them."""
         pairs = legal_move_pairs(self._game.position, self._roll, self._grow)
         a, b = self._counts
-        return [dst for src, dst in pairs if src == self._src and is_legal(self._game.position, self._turn_to(dst, a, b))]
+        return [
+            dst for src, dst in pairs if src == self._src and is_legal(self._game.position, self._turn_to(dst, a, b))
+        ]
 
     def _turn_to(self, dst: str, a: int, b: int) -> Turn:
         return Turn(self._roll, self._grow, self._src, dst, a, b)
@@ -355,17 +367,23 @@ class Board(_BoardWidget):
             options.append(("eat", dst, smallest_eat(source, target, mover)))
             if target.owner is not None:
                 options.append(("neutralise", dst, smallest_neutralisation(source, target)))
-        presets = []
+        presets: dict[tuple, dict] = {}  # one button per (target, counts): "neutralise" wins over an equal "eat"
         for label, dst, counts in options:
             if counts is None or (dst is not None and not is_legal(self._game.position, self._turn_to(dst, *counts))):
                 continue
-            presets.append({"label": label, "target": dst, "a": counts[0], "b": counts[1]})
-        return presets
+            presets[dst, counts] = {"label": label, "target": dst, "a": counts[0], "b": counts[1]}
+        return list(presets.values())
 
     # -- intents ---------------------------------------------------------------------------
 
     def _intents(self) -> dict[str, Callable[[dict], None]]:
-        return {"cell": self._click, "counts": self._set_counts, "undo": self._undo, "new": self._new, "next": self._next}
+        return {
+            "cell": self._click,
+            "counts": self._set_counts,
+            "undo": self._undo,
+            "new": self._new,
+            "next": self._next,
+        }
 
     def _click(self, content: dict) -> None:
         cell = _field(content, "cell", str)
@@ -407,7 +425,9 @@ class Board(_BoardWidget):
             raise _IntentError("choose an amoeba to move from before choosing counts")
         source = self._mid_position()[self._src]
         if not (0 <= a <= source.a and 0 <= b <= source.b and a + b >= 1):
-            raise _IntentError(f"{self._src} holds {source}: move 0..{source.a} A-units and 0..{source.b} B-units, at least 1")
+            raise _IntentError(
+                f"{self._src} holds {source}: move 0..{source.a} A-units and 0..{source.b} B-units, at least 1"
+            )
         self._counts = (a, b)
 
     def _undo(self, _content: dict) -> None:
@@ -516,7 +536,9 @@ class Board(_BoardWidget):
         self.record = str(game)
 
 
-def play(opponent: str | Strategy = "random", board: int | tuple[int, int] = 3, seed: int | str = 0, **options) -> Board:
+def play(
+    opponent: str | Strategy = "random", board: int | tuple[int, int] = 3, seed: int | str = 0, **options
+) -> Board:
     """A new game on the clickable board: ``play("random")``, ``play("human")``, ``play(my_strategy, board=5)``."""
     return Board(board=board, opponent=opponent, seed=seed, **options)
 

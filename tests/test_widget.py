@@ -5,12 +5,14 @@ Expected positions always come from the engine (``apply``), never from the widge
 
 from __future__ import annotations
 
+import doctest
 import random
 
 import pytest
+from board_players import choose
 
-from amoeboid_edu import Game, Position, Turn, apply, random_turn
-from amoeboid_edu.strategy import advantage_after, candidate_turns
+from amoeboid_edu import Game, Position, Turn, apply, random_turn, widget
+from amoeboid_edu.bots import BOTS
 from amoeboid_edu.widget import STATIC, Board, Replay, play, resolve_opponent
 
 PAPER_OPENING = "3 a1 a1-b1\n2 c3 c3-b3\n3 b1 b1-c1\n1 b3 b3-a3"
@@ -19,13 +21,6 @@ PAPER_OPENING = "3 a1 a1-b1\n2 c3 c3-b3\n3 b1 b1-c1\n1 b3 b3-a3"
 def snapshot(board: Board) -> tuple:
     """Everything an intent may change (the error message aside)."""
     return (board.version, board.position, board.view, board.record, board.message, board.game.pending_roll)
-
-
-def choose(position: Position, roll: int, rng: random.Random) -> Turn:
-    """The test's player: the best one-ply advantage among the meaningful turns, ties broken at random."""
-    turns = list(candidate_turns(position, roll))
-    best = max(advantage_after(position, turn)[::-1] for turn in turns)
-    return rng.choice([turn for turn in turns if advantage_after(position, turn)[::-1] == best])
 
 
 def play_by_intents(board: Board, turn: Turn) -> None:
@@ -91,11 +86,23 @@ def test_against_the_random_bot_every_turn_is_legal_and_reproducible():
     assert again.record == board.record
 
 
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_every_baseline_bot_plays_on_the_board_by_name(name):
+    board = play(name, seed=7)
+    rng = random.Random(7)
+    while not board.game.is_over and len(board.game) < 30:
+        human_turn(board, rng)
+    assert board.players == {"A": "human", "B": name}
+    assert Game.parse(board.record).positions == board.game.positions  # every bot turn was legal
+
+
 def test_bot_steps_describe_the_grow_and_the_move():
     board = Board(opponent=random_turn, human="B", seed=3)  # the bot (A) moves first
     (step,) = board.view["steps"]
     turn = board.game.turns[0]
-    assert step["turn"] == str(turn) and step["grow"] == turn.grow and (step["src"], step["dst"]) == (turn.src, turn.dst)
+    assert (
+        step["turn"] == str(turn) and step["grow"] == turn.grow and (step["src"], step["dst"]) == (turn.src, turn.dst)
+    )
     start = Position.start()
     assert step["before"] == [None if c is None else list(c) for c in start.cells]
     assert step["before"] != step["grown"]
@@ -175,7 +182,9 @@ def test_stale_and_bad_count_intents_mid_turn_are_rejected():
     assert not board.click("c3")  # B's amoeba is neither adjacent nor smaller: not a destination
     assert snapshot(board) == before
     assert board.click("b2") and board.game.position["b2"] == (grown, 0)
-    assert not board.handle_intent({"kind": "cell", "cell": "b1", "version": before[0]})  # the click made before the move
+    assert not board.handle_intent(
+        {"kind": "cell", "cell": "b1", "version": before[0]}
+    )  # the click made before the move
 
 
 def test_grow_with_several_amoebae_and_undo():
@@ -211,6 +220,7 @@ def test_a_pass_is_played_by_the_board_and_said():
     board = Board.from_position("(1,0) . . / . (9,0) (9,0) / . (9,0) (0,1) B", seed=0)
     assert board.game.turns and board.game.turns[0].is_pass
     assert board.game.position.to_move == "A" and board.history == [str(board.game.turns[0])]
+    assert "B grew c3 by" in board.message and "no legal move, so the turn passed" in board.message
 
 
 def test_queue_steps_through_a_scripted_line_and_checks_it_first():
@@ -274,7 +284,10 @@ def test_repr_and_static_fallback_are_stable():
     assert repr(board) == "Board((4,0) . . / . . . / . . (0,2) A; A: human, B: human)"
     data, _ = board._repr_mimebundle_()
     assert data["text/plain"] == repr(board)
-    assert data["image/svg+xml"] == Board.from_position("(4,0) . . / . . . / . . (0,2) A", seed=1)._repr_mimebundle_()[0]["image/svg+xml"]
+    assert (
+        data["image/svg+xml"]
+        == Board.from_position("(4,0) . . / . . . / . . (0,2) A", seed=1)._repr_mimebundle_()[0]["image/svg+xml"]
+    )
     assert "<svg" in data["image/svg+xml"] and "application/vnd.jupyter.widget-view+json" in data
 
 
@@ -298,3 +311,8 @@ def test_replay_steps_through_a_record():
 def test_the_module_files_are_found():
     assert (STATIC / "board.js").is_file() and (STATIC / "board.css").is_file()
     assert "export default" in (STATIC / "board.js").read_text()
+
+
+def test_docstring_examples():
+    failures, attempted = doctest.testmod(widget)
+    assert attempted and not failures

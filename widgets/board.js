@@ -17,23 +17,40 @@
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const CELL = 80; // SVG units per cell; the drawing scales to the output's width
+const MAX_CELL_PX = 110; // small boards stay a sensible size; 8x8 fills the 640px-wide board
 const STEP_MS = 450; // each half of a bot's turn stays on screen this long
 
 /** @param {number} x */
 const signed = (x) => (x > 0 ? `+${x}` : `${x}`);
 
 /**
+ * SVG markup for one element (numbers rounded to 0.1 so the markup stays short).
+ * @param {string} tag @param {Record<string, string|number>} attrs @param {string} [inner]
+ */
+function svg(tag, attrs, inner) {
+  const text = Object.entries(attrs)
+    .map(([key, value]) => `${key}="${typeof value === "number" ? Math.round(value * 10) / 10 : value}"`)
+    .join(" ");
+  return inner === undefined ? `<${tag} ${text}/>` : `<${tag} ${text}>${inner}</${tag}>`;
+}
+
+/**
  * A pie slice of `fraction` of a disc, clockwise from 12 o'clock (a full disc when fraction >= 1).
  * @param {number} cx @param {number} cy @param {number} r @param {number} fraction @param {string} cls
  */
 function wedge(cx, cy, r, fraction, cls) {
-  if (fraction >= 1) return `<circle class="${cls}" cx="${cx}" cy="${cy}" r="${r.toFixed(1)}"/>`;
+  if (fraction >= 1) return svg("circle", { class: cls, cx, cy, r });
   const angle = 2 * Math.PI * fraction;
-  const x = cx + r * Math.sin(angle);
-  const y = cy - r * Math.cos(angle);
+  const [x, y] = [cx + r * Math.sin(angle), cy - r * Math.cos(angle)].map((v) => v.toFixed(1));
   const large = fraction > 0.5 ? 1 : 0;
-  return `<path class="${cls}" d="M${cx},${cy} L${cx},${(cy - r).toFixed(1)} A${r.toFixed(1)},${r.toFixed(1)} 0 ${large} 1 ${x.toFixed(1)},${y.toFixed(1)} Z"/>`;
+  return svg("path", { class: cls, d: `M${cx},${cy} V${(cy - r).toFixed(1)} A${r},${r} 0 ${large} 1 ${x},${y} Z` });
 }
+
+const ARROW_HEAD = svg(
+  "marker",
+  { id: "amb-head", viewBox: "0 0 10 10", refX: 6, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto" },
+  svg("path", { d: "M0,0 L10,5 L0,10 z", class: "amb-arrowhead" }),
+);
 
 /**
  * The board as SVG markup: cells, amoebae (area proportional to size, A's share blue, B's orange,
@@ -44,37 +61,47 @@ function wedge(cx, cy, r, fraction, cls) {
 function boardSvg(view, cells, marks, cursor, arrow) {
   const { rows, cols, names } = view;
   const largest = Math.max(1, ...cells.map((c) => (c ? c[0] + c[1] : 0)));
-  const centre = (/** @type {number} */ i) => [(i % cols + 0.5) * CELL, (Math.floor(i / cols) + 0.5) * CELL];
-  const parts = [];
-  names.forEach((name, i) => {
+  const centre = (/** @type {number} */ i) => [((i % cols) + 0.5) * CELL, (Math.floor(i / cols) + 0.5) * CELL];
+  const square = (/** @type {number} */ cx, /** @type {number} */ cy, /** @type {number} */ inset) => ({
+    x: cx - CELL / 2 + inset,
+    y: cy - CELL / 2 + inset,
+    width: CELL - 2 * inset,
+    height: CELL - 2 * inset,
+  });
+  const cellsMarkup = names.map((name, i) => {
     const [cx, cy] = centre(i);
     const cell = cells[i];
-    const label = cell ? `${name} (${cell[0]},${cell[1]})` : `${name} empty`;
-    parts.push(`<g class="amb-cell ${marks[name] || ""}" data-cell="${name}" data-amoeba="${cell ? `(${cell[0]},${cell[1]})` : "."}" role="gridcell" aria-label="${label}">`);
-    parts.push(`<rect class="amb-square" x="${cx - CELL / 2}" y="${cy - CELL / 2}" width="${CELL}" height="${CELL}"/>`);
-    parts.push(`<rect class="amb-mark" x="${cx - CELL / 2 + 4}" y="${cy - CELL / 2 + 4}" width="${CELL - 8}" height="${CELL - 8}" rx="6"/>`);
-    parts.push(`<text class="amb-name" x="${cx - CELL / 2 + 5}" y="${cy - CELL / 2 + 14}">${name}</text>`);
+    const parts = [
+      svg("rect", { class: "amb-square", ...square(cx, cy, 0) }),
+      svg("rect", { class: "amb-mark", rx: 6, ...square(cx, cy, 4) }),
+      svg("text", { class: "amb-name", x: cx - CELL / 2 + 5, y: cy - CELL / 2 + 14 }, name),
+    ];
     if (cell) {
       const [a, b] = cell;
-      const size = a + b;
-      const r = Math.max(8, CELL * 0.36 * Math.sqrt(size / largest));
+      const r = Math.max(8, CELL * 0.36 * Math.sqrt((a + b) / largest));
       if (b) parts.push(wedge(cx, cy, r, 1, "amb-b"));
-      if (a) parts.push(wedge(cx, cy, r, a / size, "amb-a"));
+      if (a) parts.push(wedge(cx, cy, r, a / (a + b), "amb-a"));
       const owner = a > b ? "amb-own-a" : b > a ? "amb-own-b" : "amb-neutral";
-      parts.push(`<circle class="amb-ring ${owner}" cx="${cx}" cy="${cy}" r="${(r + 3).toFixed(1)}"/>`);
-      parts.push(`<text class="amb-label" x="${cx}" y="${cy + 5}">(${a},${b})</text>`);
+      parts.push(svg("circle", { class: `amb-ring ${owner}`, cx, cy, r: r + 3 }));
+      parts.push(svg("text", { class: "amb-label", x: cx, y: cy + 5 }, `(${a},${b})`));
     }
-    if (i === cursor) parts.push(`<rect class="amb-cursor" x="${cx - CELL / 2 + 2}" y="${cy - CELL / 2 + 2}" width="${CELL - 4}" height="${CELL - 4}" rx="8"/>`);
-    parts.push("</g>");
+    if (i === cursor) parts.push(svg("rect", { class: "amb-cursor", rx: 8, ...square(cx, cy, 2) }));
+    const amoeba = cell ? `(${cell[0]},${cell[1]})` : ".";
+    const label = cell ? `${name} ${amoeba}` : `${name} empty`;
+    const shade = (Math.floor(i / cols) + i) % 2 ? "amb-shaded" : "";
+    const attrs = { class: `amb-cell ${shade} ${marks[name] || ""}`, "data-cell": name, "data-amoeba": amoeba };
+    return svg("g", { ...attrs, role: "gridcell", "aria-label": label }, parts.join(""));
   });
   if (arrow && arrow[0] && arrow[1]) {
     const [x1, y1] = centre(names.indexOf(arrow[0]));
     const [x2, y2] = centre(names.indexOf(arrow[1]));
-    const shrink = 0.28;
-    parts.push(`<line class="amb-arrow" marker-end="url(#amb-head)" x1="${x1 + (x2 - x1) * shrink}" y1="${y1 + (y2 - y1) * shrink}" x2="${x2 - (x2 - x1) * shrink}" y2="${y2 - (y2 - y1) * shrink}"/>`);
+    const [dx, dy] = [(x2 - x1) * 0.28, (y2 - y1) * 0.28];
+    const line = { x1: x1 + dx, y1: y1 + dy, x2: x2 - dx, y2: y2 - dy };
+    cellsMarkup.push(svg("line", { class: "amb-arrow", "marker-end": "url(#amb-head)", ...line }));
   }
-  const defs = `<defs><marker id="amb-head" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="5" markerHeight="5" orient="auto"><path d="M0,0 L10,5 L0,10 z" class="amb-arrowhead"/></marker></defs>`;
-  return `<svg xmlns="${SVG_NS}" class="amb-svg" viewBox="0 0 ${cols * CELL} ${rows * CELL}" role="grid" aria-label="Amoeboid board ${view.shown}">${defs}${parts.join("")}</svg>`;
+  const attrs = { xmlns: SVG_NS, class: "amb-svg", style: `max-width: ${cols * MAX_CELL_PX}px` };
+  const frame = { viewBox: `0 0 ${cols * CELL} ${rows * CELL}`, role: "grid", "aria-label": `board ${view.shown}` };
+  return svg("svg", { ...attrs, ...frame }, `<defs>${ARROW_HEAD}</defs>${cellsMarkup.join("")}`);
 }
 
 /** @param {string} tag @param {string} cls @param {string} [text] */
@@ -94,7 +121,10 @@ function button(text, action, title) {
   return node;
 }
 
-/** @type {import("@anywidget/types").Render<{view: View, message: string, error: string, record: string, version: number, mode: string}>} */
+/**
+ * @typedef {{view: View, message: string, error: string, record: string, version: number, mode: string}} Model
+ * @type {import("@anywidget/types").Render<Model>}
+ */
 function render({ model, el }) {
   const root = make("div", "amoeboid-board");
   root.tabIndex = 0;
@@ -116,7 +146,8 @@ function render({ model, el }) {
   root.append(status, boardBox, controls, message, error, buttons, historyBox);
   el.append(root);
 
-  let cursor = -1; // keyboard cursor (a cell index), -1 until an arrow key is pressed
+  let cursor = -1; // keyboard cursor (a cell index), drawn once the keyboard is used
+  let keyboardUsed = false;
   /** @type {number[]} */
   let timers = [];
   let animatedVersion = -1;
@@ -150,17 +181,20 @@ function render({ model, el }) {
 
   const drawBoard = (/** @type {View} */ view) => {
     const arrow = view.move || null;
-    boardBox.innerHTML = boardSvg(view, view.cells, liveMarks(view), cursor, arrow);
+    boardBox.innerHTML = boardSvg(view, view.cells, liveMarks(view), keyboardUsed ? cursor : -1, arrow);
     root.dataset.position = view.shown;
   };
 
   const drawStatus = (/** @type {View} */ view) => {
     const s = view.stats;
     const players = view.players ? ` (${view.players[view.to_move]})` : "";
-    const turn = view.result === "ongoing" ? `<b class="amb-player-${view.to_move}">${view.to_move}</b>${players} to move` : `<b>result: ${view.result}</b>`;
+    const mover = `<b class="amb-player-${view.to_move}">${view.to_move}</b>${players} to move`;
+    const turn = view.result === "ongoing" ? mover : `<b>result: ${view.result}</b>`;
     const roll = view.roll ? ` · roll <b class="amb-roll">${view.roll}</b>` : "";
     const last = view.last_turn ? ` · last turn <code>${view.last_turn}</code>` : "";
-    status.innerHTML = `${turn}${roll}${last}<br>σ<sub>A</sub> ${s.sigma_A} · σ<sub>B</sub> ${s.sigma_B} · δ ${signed(s.delta)} · Σ<sub>A</sub> ${s.Sigma_A} · Σ<sub>B</sub> ${s.Sigma_B} · Δ ${signed(s.Delta)}`;
+    const sums = `σ<sub>A</sub> ${s.sigma_A} · σ<sub>B</sub> ${s.sigma_B} · δ ${signed(s.delta)}`;
+    const sizes = `Σ<sub>A</sub> ${s.Sigma_A} · Σ<sub>B</sub> ${s.Sigma_B} · Δ ${signed(s.Delta)}`;
+    status.innerHTML = `${turn}${roll}${last}<br>${sums} · ${sizes}`;
   };
 
   const drawControls = (/** @type {View} */ view) => {
@@ -173,12 +207,13 @@ function render({ model, el }) {
       const plus = button("+", `plus-${side}`, `one ${side}-unit more`);
       minus.disabled = value <= 0;
       plus.disabled = value >= max;
-      stepper.append(make("span", "amb-stepper-label", `${side}-units`), minus, make("output", "amb-count", String(value)), plus);
+      const label = make("span", "amb-stepper-label", `${side}-units`);
+      stepper.append(label, minus, make("output", "amb-count", String(value)), plus);
       controls.append(stepper);
     }
     for (const preset of view.presets || []) {
-      const text = preset.target ? `${preset.label} ${preset.target}: ${preset.a},${preset.b}` : `${preset.label}: ${preset.a},${preset.b}`;
-      const node = button(text, "preset");
+      const name = preset.target ? `${preset.label} ${preset.target}` : preset.label;
+      const node = button(`${name}: ${preset.a},${preset.b}`, "preset");
       node.dataset.a = String(preset.a);
       node.dataset.b = String(preset.b);
       node.classList.toggle("amb-chosen", preset.a === a && preset.b === b);
@@ -226,7 +261,8 @@ function render({ model, el }) {
         const marks = { [step.grow]: "amb-grow" };
         if (step.src && step.dst) Object.assign(marks, { [step.src]: "amb-source", [step.dst]: "amb-target" });
         boardBox.innerHTML = boardSvg(view, step.grown, marks, -1, step.src ? [step.src, step.dst || ""] : null);
-        message.textContent = `${step.player} plays ${step.turn}: ${step.src ? `moves ${step.src}-${step.dst}` : "no legal move"}`;
+        const move = step.src ? `moves ${step.src}-${step.dst}` : "no legal move";
+        message.textContent = `${step.player} plays ${step.turn}: ${move}`;
       }, delay));
       delay += STEP_MS;
     }
@@ -300,6 +336,7 @@ function render({ model, el }) {
     const moves = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
     const move = moves[/** @type {keyof typeof moves} */ (event.key)];
     if (move) {
+      keyboardUsed = true;
       const here = cursor < 0 ? 0 : cursor;
       const row = Math.min(view.rows - 1, Math.max(0, Math.floor(here / view.cols) + move[0]));
       const col = Math.min(view.cols - 1, Math.max(0, (here % view.cols) + move[1]));

@@ -1,0 +1,101 @@
+"""How fast the lab scores a student's strategy, and how long expectimax thinks (prints figures, asserts nothing).
+
+    .venv/bin/python bench/scoring.py [--games 1000] [--seed 0] [--workers 1] [--all]
+
+The target (issue 3): scoring a simple strategy over 1,000 games against each of
+random, greedy and paper in under 10 s wall on one core.  Pin the run to one
+core with ``taskset -c 0`` to see the Binder figure.  The strategies below are
+defined here, in ``__main__``, so they travel to the worker exactly as a
+notebook cell's would (cloudpickle, by value).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from amoeboid_edu import Position, legal_move_pairs, random_playout, seeded_rng
+from amoeboid_edu.bots import BOTS, expectimax
+from amoeboid_edu.lab import score
+from amoeboid_edu.strategy import advantage_after, candidate_turns
+
+
+def wander(position, roll, rng):
+    """A five-line student strategy: grow any amoeba, move all of it anywhere legal (returns notation)."""
+    grow = rng.choice(position.owned())
+    pairs = legal_move_pairs(position, roll, grow)
+    if not pairs:
+        return f"{roll} {grow} -"
+    src, dst = rng.choice(pairs)
+    return f"{roll} {grow} {src}-{dst}"
+
+
+def random_candidate(position, roll, rng):
+    """The simplest sensible strategy: any meaningful turn, uniformly."""
+    return rng.choice(list(candidate_turns(position, roll)))
+
+
+def eat_or_wander(position, roll, rng):
+    """A typical first student strategy: the best Delta after the turn, ties at random."""
+    return max(candidate_turns(position, roll), key=lambda turn: (advantage_after(position, turn)[1], rng.random()))
+
+
+def time_score(strategy, games: int, seed, workers: int, isolated: bool = True) -> float:
+    """Score ``strategy`` and print the figures; ``isolated=False`` registers it as a trusted bot (no worker)."""
+    if not isolated:
+        BOTS[strategy.__name__] = strategy  # the lab calls registered bots in-process: the no-isolation floor
+    try:
+        began = time.perf_counter()
+        card = score(strategy, games=games, seed=seed, opponents=["random", "greedy", "paper"], workers=workers,
+                     progress=False)
+        wall = time.perf_counter() - began
+    finally:
+        BOTS.pop(strategy.__name__, None)
+    summary = card.summary()
+    total = int(summary["games"].sum())
+    turns = float((summary["games"] * summary["mean_turns"]).sum())
+    how = "in a worker" if isolated else "in-process, NOT isolated (reference)"
+    print(f"{strategy.__name__} {how}: {total} games ({games} per opponent), {wall:.2f} s wall, "
+          f"{total / wall:.0f} games/s, {turns / wall:.0f} turns/s, workers={workers}")
+    if isolated:
+        for row in summary.itertuples(index=False):
+            print(f"    vs {row.opponent:<7} mean {row.mean_turns:6.1f} turns  win rate {row.win_rate:.3f}")
+    return wall
+
+
+def time_expectimax(turns: int, seed) -> None:
+    """Per-turn time of the expectimax bot on positions from seeded random games."""
+    samples = []
+    index = 0
+    while len(samples) < turns:
+        rng = seeded_rng(seed, "bench-expectimax", index)
+        index += 1
+        position = random_playout(Position.start(3), rng, max_turns=rng.randint(0, 40)).final
+        if position.is_over:
+            continue
+        began = time.process_time()
+        expectimax(position, rng.randint(1, 6), rng)
+        samples.append(time.process_time() - began)
+    samples.sort()
+    print(f"expectimax: {turns} turns, CPU per turn mean {statistics.mean(samples) * 1000:.1f} ms, "
+          f"median {statistics.median(samples) * 1000:.1f} ms, max {samples[-1] * 1000:.1f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000, help="games per opponent (even)")
+    parser.add_argument("--seed", default="0")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--expectimax-turns", type=int, default=200)
+    parser.add_argument("--all", action="store_true", help="also the slower strategies (about 2 minutes)")
+    args = parser.parse_args()
+    for strategy in (wander, random_candidate, eat_or_wander) if args.all else (wander,):
+        isolated = time_score(strategy, args.games, args.seed, args.workers)
+        floor = time_score(strategy, args.games, args.seed, args.workers, isolated=False)
+        print(f"    isolation costs {isolated - floor:.2f} s ({isolated / floor:.1f}x the in-process time)")
+    time_expectimax(args.expectimax_turns, args.seed)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,239 @@
+"""The strategy lab: fair, reproducible scoring that a student's code cannot break or fool."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import hostile
+from amoeboid_edu import Position, seeded_rng
+from amoeboid_edu.bots import BOTS, greedy
+from amoeboid_edu.lab import score, tournament, wilson_interval
+
+STRATEGIES = Path(__file__).parent / "strategies"
+FAST = dict(opponents=["random", "greedy"], progress=False, per_move_limit=5.0)
+
+
+def test_wilson_interval_matches_known_values():
+    # Reference values from the closed form (Wilson 1927), e.g. Brown, Cai & DasGupta (2001), table values.
+    low, high = wilson_interval(5, 10)
+    assert (round(low, 4), round(high, 4)) == (0.2366, 0.7634)
+    low, high = wilson_interval(0, 10)
+    assert (round(low, 4), round(high, 4)) == (0.0, 0.2775)
+    low, high = wilson_interval(10, 10)
+    assert (round(low, 4), round(high, 4)) == (0.7225, 1.0)
+
+
+def test_score_pairs_every_dice_seed_with_seats_swapped():
+    card = score(hostile.plays_fair, games=6, seed=3, **FAST)
+    frame = card.to_frame()
+    assert len(frame) == 12
+    assert sorted(frame.groupby(["opponent", "pair"])["seat"].apply("".join).unique()) == ["AB"]
+    summary = card.summary()
+    assert summary["games"].tolist() == [6, 6]
+    assert (summary["wins"] + summary["ties"] + summary["losses"] == 6).all()
+    assert not frame["forfeit"].notna().any()
+
+
+def test_same_seed_same_card_serial_or_parallel():
+    serial = score(hostile.plays_fair, games=10, seed=11, **FAST)
+    again = score(hostile.plays_fair, games=10, seed=11, **FAST)
+    parallel = score(hostile.plays_fair, games=10, seed=11, workers=2, **FAST)
+    other_seed = score(hostile.plays_fair, games=10, seed=12, **FAST)
+    assert serial.records == again.records == parallel.records
+    assert str(serial) == str(parallel) and serial._repr_html_() == parallel._repr_html_()
+    assert serial.records != other_seed.records
+
+
+def test_strategy_from_a_notebook_cell_travels_by_value():
+    # Like a notebook cell: defined in __main__, helper and constant included, not importable by any worker.
+    cell = '''
+from amoeboid_edu import legal_move_pairs
+WHOLE = "{roll} {grow} {src}-{dst}"
+
+def whole_move(roll, grow, pair):
+    return WHOLE.format(roll=roll, grow=grow, src=pair[0], dst=pair[1])
+
+def wander(position, roll, rng):
+    grow = rng.choice(position.owned())
+    pairs = legal_move_pairs(position, roll, grow)
+    return whole_move(roll, grow, rng.choice(pairs)) if pairs else f"{roll} {grow} -"
+
+class Wanderer:
+    def choose(self, position, roll, rng):
+        return wander(position, roll, rng)
+'''
+    namespace = {"__name__": "__main__"}
+    exec(compile(cell, "<notebook cell>", "exec"), namespace)
+    assert namespace["wander"].__module__ == "__main__"
+    function_card = score(namespace["wander"], games=4, seed=5, **FAST)
+    object_card = score(namespace["Wanderer"](), games=4, seed=5, **FAST)
+    assert function_card.forfeits().empty and object_card.forfeits().empty
+    # The same play from the same streams, whatever the strategy is called.
+    assert function_card.to_frame()[["result", "turns"]].equals(object_card.to_frame()[["result", "turns"]])
+    assert function_card.records == score(hostile.plays_fair, games=4, seed=5, name="wander", **FAST).records
+
+
+HOSTILE = [
+    (hostile.raises, "exception", "RuntimeError: boom"),
+    (hostile.loops_forever, "timeout", "no answer within"),
+    (hostile.returns_garbage, "malformed", "42"),
+    (hostile.returns_nonsense_text, "malformed", "move my amoeba please"),
+    (hostile.returns_illegal, "illegal", "-"),
+    (hostile.mutates_and_cheats, "illegal", "1,1"),
+    (hostile.snoops_for_dice, "exception", "LookupError: no dice generator in reach"),
+    (hostile.prints_a_megabyte, "exception", "ValueError: after the megabyte"),
+    (hostile.exits, "crash", "the worker exited"),
+]
+
+
+@pytest.mark.parametrize("strategy, reason, value", HOSTILE, ids=[s.__name__ for s, _, _ in HOSTILE])
+def test_hostile_strategy_forfeits_with_the_right_reason(strategy, reason, value, capfd):
+    limit = 0.5 if reason == "timeout" else 5.0
+    card = score(strategy, games=2, seed=1, opponents=["random", "greedy"], per_move_limit=limit, progress=False)
+    frame = card.to_frame()
+    assert len(frame) == 4  # the run completed: every game was played
+    assert (frame["forfeit"] == "player").all() and (frame["result"] == "loss").all()
+    assert set(frame["reason"]) == {reason}
+    assert all(value in text for text in frame["value"])
+    forfeits = card.forfeits()
+    assert forfeits["reason"].tolist() == [reason] and forfeits["games"].tolist() == [4]
+    assert reason in str(card) and reason in card._repr_html_()
+    out, err = capfd.readouterr()
+    assert "xxxx" not in out + err  # printing is captured, never spilled into the notebook or terminal
+
+
+def test_printed_lines_are_kept_short_and_shown_with_the_forfeit():
+    card = score(hostile.prints_a_megabyte, games=2, opponents=["random"], progress=False)
+    frame = card.to_frame()
+    assert (frame["printed"] > 1_000_000).all()
+    last_lines = frame["output"].iloc[0].splitlines()
+    assert last_lines[-1] == "last words before the forfeit"
+    assert len(frame["output"].iloc[0]) < 5000
+    assert "last words before the forfeit" in str(card)
+
+
+def test_printing_alone_is_no_forfeit():
+    card = score(hostile.prints_a_megabyte_and_plays, games=2, opponents=["random"], progress=False)
+    assert card.forfeits().empty
+
+
+def test_what_a_strategy_does_to_its_copy_or_to_random_changes_nothing():
+    honest = score(hostile.plays_fair, games=6, seed=2, **FAST).to_frame()
+    for strategy in (hostile.mutates_then_plays, hostile.reseeds_global_random):
+        frame = score(strategy, games=6, seed=2, **FAST).to_frame()
+        assert frame[["result", "turns"]].equals(honest[["result", "turns"]]), strategy.__name__
+
+
+def test_the_snooper_would_find_dice_in_reach():
+    """Control for the isolation test: run in this process, next to a generator, the snooper does find it."""
+    dice = random.Random(0)
+    assert hostile.snoops_for_dice(Position.start(3), 3, seeded_rng(0)) is not None
+    del dice
+
+
+def test_a_timeout_kills_only_that_game_and_the_worker_is_restarted():
+    calls = '''
+import time
+from amoeboid_edu import legal_turns
+
+def sometimes_slow(position, roll, rng):
+    if roll == 6 and position.to_move == "A":
+        while True:
+            time.sleep(1)
+    return next(legal_turns(position, roll))
+'''
+    namespace = {"__name__": "__main__"}
+    exec(calls, namespace)
+    card = score(namespace["sometimes_slow"], games=8, seed=4, opponents=["random"], per_move_limit=0.3,
+                 progress=False)
+    frame = card.to_frame()
+    timeouts = frame[frame["reason"] == "timeout"]
+    assert 0 < len(timeouts) < len(frame)
+    assert (timeouts["seat"] == "A").all()
+    assert frame[frame["reason"].isna()]["turns"].min() > 1  # the other games went on past the kill
+
+
+def test_bad_arguments_are_clear_errors():
+    with pytest.raises(ValueError, match="even"):
+        score(hostile.plays_fair, games=3, progress=False)
+    with pytest.raises(ValueError, match="opponents"):
+        score(hostile.plays_fair, games=2, opponents=["grandmaster"], progress=False)
+    with pytest.raises(TypeError, match="strategy"):
+        score(42, games=2, progress=False)
+    with pytest.raises(ValueError, match="MODULE:FUNCTION"):
+        score("no colon here", games=2, progress=False)
+
+
+def test_baselines_beat_random_clearly_through_the_lab():
+    for name in ("greedy", "paper"):
+        summary = score(BOTS[name], games=200, seed="vs-random", opponents=["random"], progress=False).summary()
+        assert summary["ci_low"].iloc[0] > 0.55, (name, summary.to_dict("records"))
+
+
+def test_expectimax_beats_random_and_greedy():
+    # Games still going after 150 turns count as ties (capped): expectimax must win more than it loses.
+    results = tournament([BOTS["expectimax"], greedy], games=40, seed="expectimax", progress=False, workers=2,
+                         max_turns=150)
+    table = results.table().set_index("player")
+    wins, losses = table.loc["expectimax", "wins"], table.loc["expectimax", "losses"]
+    assert table.loc["expectimax", "rank"] == 1
+    assert wilson_interval(wins, wins + losses)[0] > 0.6, table.to_dict("index")
+    summary = score(BOTS["expectimax"], games=40, seed="expectimax", opponents=["random"], workers=2,
+                    max_turns=150, progress=False).summary()
+    assert summary["ci_low"].iloc[0] > 0.55, summary.to_dict("records")
+
+
+def test_tournament_ranks_with_intervals_and_matches_serial_in_parallel():
+    entrants = [hostile.plays_fair, "random", greedy, hostile.Chooser()]
+    serial = tournament(entrants, games=6, seed=9, progress=False)
+    parallel = tournament(entrants, games=6, seed=9, progress=False, workers=2)
+    assert serial.records == parallel.records
+    table = serial.table()
+    assert table["win_rate"].is_monotonic_decreasing and table["rank"].tolist() == [1, 2, 3, 4]
+    assert set(table["player"]) == {"plays_fair", "random", "greedy", "chooser"}
+    assert (table["games"] == 18).all()
+    assert len(serial.records) == 6 * 6
+    assert serial.chart().to_dict()["layer"]
+
+
+def test_card_renders_as_table_and_chart():
+    card = score(hostile.plays_fair, games=4, **FAST)
+    html = card._repr_html_()
+    assert "<table" in html and "win_rate" in html and "greedy" in html
+    spec = card.chart().to_dict()
+    assert len(spec["layer"]) == 3
+    assert [row["opponent"] for row in next(iter(spec["datasets"].values()))] == ["random", "greedy"]
+
+
+def run_cli(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "amoeboid_edu", "score", *args], capture_output=True, text=True,
+                          timeout=120, cwd=cwd)
+
+
+def test_cli_scores_a_file_and_lists_forfeits_with_exit_status_0():
+    done = run_cli(f"{STRATEGIES / 'student.py'}:shout", "--games", "2", "--opponents", "random,greedy", "-q")
+    assert done.returncode == 0, done.stderr
+    assert "shout: 4 games, seed 0" in done.stdout
+    assert "exception x4: 'ValueError: no idea what to do with a" in done.stdout
+    assert "| thinking about (1,0) . . / . . . / . . (0,1) A" in done.stdout
+    broken = run_cli(f"{STRATEGIES / 'broken.py'}:broken", "--games", "2", "--opponents", "random", "-q")
+    assert broken.returncode == 0 and "load x2: \"SyntaxError" in broken.stdout
+
+
+def test_cli_imports_module_targets_in_the_worker():
+    # As a student runs it, next to their module: the workers import it from the current directory.
+    done = run_cli("student:wander", "--games", "4", "--seed", "7", "--opponents", "random", "--workers", "2", "-q",
+                   cwd=STRATEGIES)
+    assert done.returncode == 0, done.stderr
+    assert "wander: 4 games, seed 7" in done.stdout and "forfeits:" not in done.stdout
+
+
+def test_cli_usage_errors_are_one_line_with_status_2():
+    for args in (["missing.py:f"], ["nocolon"], [f"{STRATEGIES / 'student.py'}:wander", "--games", "3"]):
+        done = run_cli(*args)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1 and done.stderr.startswith("error: ")
