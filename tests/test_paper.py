@@ -84,8 +84,13 @@ def test_case_I_lookahead_matches_hand_reasoning_from_the_rules():
         assert row["P(B can win next)"] == str(Fraction(6 - r, 6))
         assert row["P(B can only tie next)"] == str(Fraction(1, 6))
     assert set(table.loc[table["option"] != "adjacent", "P(B can win next)"]) == {"0"}
+    assert set(table["continuation"]) == {"random", "greedy"}
+    # the same seeded games whatever else is computed: the random continuation alone gives the same scores
+    alone = paper.case_I_table(rolls=(1, 2), games=30, continuations=("random",), seed=1)
+    both = table[table["continuation"] == "random"].reset_index(drop=True)
+    assert alone["A score (sim)"].tolist() == both["A score (sim)"].tolist()
     verdict = paper.case_I(rolls=(1, 2), games=30, seed=1)
-    assert verdict.verdict in VERDICTS and "favoured" in verdict.summary
+    assert verdict.verdict in VERDICTS and "greedy afterwards" in verdict.summary
 
 
 def test_case_II_agrees_with_the_paper():
