@@ -609,8 +609,12 @@ def _html(title: str, table, forfeits) -> str:
 
     parts = [f"<div><strong>{escape(title)}</strong>", table.to_html(index=False, formatters=_FORMATS)]
     if len(forfeits):
-        shown = forfeits.assign(**{"last output": forfeits["last output"].map(lambda text: text[-400:])})
-        parts += ["<p>Forfeits</p>", shown.to_html(index=False)]
+        def pre(text: str) -> str:
+            return f'<pre style="margin:0; text-align:left">{escape(str(text)[-600:])}</pre>'
+
+        formatters = {column: (lambda text: escape(str(text))) for column in forfeits.columns}
+        formatters.update({"value": pre, "last output": pre})
+        parts += ["<p>Forfeits</p>", forfeits.to_html(index=False, escape=False, formatters=formatters)]
     return "\n".join(parts) + "</div>"
 
 

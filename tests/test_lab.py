@@ -88,6 +88,7 @@ HOSTILE = [
     (hostile.snoops_for_dice, "exception", "LookupError: no dice generator in reach"),
     (hostile.prints_a_megabyte, "exception", "ValueError: after the megabyte"),
     (hostile.exits, "crash", "the worker exited"),
+    (hostile.hoards_memory, "exception", "MemoryError"),
 ]
 
 
