@@ -39,6 +39,17 @@ def test_score_pairs_every_dice_seed_with_seats_swapped():
     assert not frame["forfeit"].notna().any()
 
 
+def test_both_games_of_a_pair_deal_the_same_dice_to_the_same_seat():
+    # Whoever sits at A forfeits on the first turn, naming the roll it was dealt: the seat, not the player, gets it.
+    results = tournament([hostile.reports_first_roll, hostile.reports_first_roll], games=40, seed=8, progress=False)
+    first_rolls: dict[int, list[str]] = {}
+    for record in results.records:
+        assert record.forfeit_by == ("first" if record.first_seat == "A" else "second") and record.turns == 0
+        first_rolls.setdefault(record.pair, []).append(record.value)
+    assert all(len(set(rolls)) == 1 for rolls in first_rolls.values())
+    assert len({rolls[0] for rolls in first_rolls.values()}) == 6  # and the dice differ from pair to pair
+
+
 def test_same_seed_same_card_serial_or_parallel():
     serial = score(hostile.plays_fair, games=10, seed=11, **FAST)
     again = score(hostile.plays_fair, games=10, seed=11, **FAST)

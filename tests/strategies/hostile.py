@@ -107,6 +107,11 @@ def exits(position, roll, rng):
     os._exit(3)
 
 
+def reports_first_roll(position, roll, rng):
+    """Forfeits at once, telling which roll it was dealt."""
+    raise RuntimeError(f"rolled {roll}")
+
+
 class Chooser:
     """An object strategy: ``choose`` is what the lab calls."""
 
