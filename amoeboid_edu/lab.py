@@ -44,6 +44,7 @@ import math
 import os
 import pickle
 import queue
+import signal
 import socket
 import subprocess
 import sys
@@ -225,7 +226,7 @@ class Sandbox:
         """Stop the worker (SIGKILL to its whole process group: no signal handler can refuse)."""
         if self.process is not None:
             try:
-                os.killpg(self.process.pid, 9)
+                os.killpg(self.process.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
             self.process.wait()
