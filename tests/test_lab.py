@@ -249,3 +249,30 @@ def test_cli_usage_errors_are_one_line_with_status_2():
     for args in (["missing.py:f"], ["nocolon"], [f"{STRATEGIES / 'student.py'}:wander", "--games", "3"]):
         done = run_cli(*args)
         assert done.returncode == 2 and done.stderr.count("\n") == 1 and done.stderr.startswith("error: ")
+
+
+def test_score_in_a_notebook_kernel_with_a_cell_strategy():
+    """As in class: the strategy is a notebook cell, the card is the cell's output, its prints stay out."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [
+        nbformat.v4.new_code_cell(
+            "from amoeboid_edu import legal_move_pairs\n"
+            "from amoeboid_edu.lab import score\n"
+            "\n"
+            "def wander(position, roll, rng):\n"
+            "    grow = rng.choice(position.owned())\n"
+            "    pairs = legal_move_pairs(position, roll, grow)\n"
+            "    print('thinking out loud about', grow)\n"
+            "    return f\"{roll} {grow} {'-'.join(rng.choice(pairs))}\" if pairs else f'{roll} {grow} -'"
+        ),
+        nbformat.v4.new_code_cell('score(wander, games=10, opponents=["random", "greedy"], workers=2)'),
+    ]
+    NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
+    outputs = notebook.cells[1]["outputs"]
+    assert [output["output_type"] for output in outputs] == ["execute_result"]
+    html = outputs[0]["data"]["text/html"]
+    assert "wander: 20 games, seed 0" in html and "<table" in html and "greedy" in html
+    assert not any("thinking out loud" in str(cell.get("outputs")) for cell in notebook.cells)
