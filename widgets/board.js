@@ -292,12 +292,11 @@ function render({ model, el }) {
 
   const onClick = (/** @type {MouseEvent} */ event) => {
     const target = /** @type {Element} */ (event.target);
-    if (root.classList.contains("amb-animating")) {
-      update(); // a click skips the animation to the live board
-      animatedVersion = model.get("version");
-      return;
-    }
     const cell = target.closest("[data-cell]");
+    if (root.classList.contains("amb-animating")) {
+      update(); // a click skips the animation to the live board; buttons act as well
+      if (cell) return; // the cell was clicked on a picture of the past
+    }
     if (cell) {
       cursor = model.get("view").names.indexOf(/** @type {HTMLElement} */ (cell).dataset.cell);
       send({ kind: "cell", cell: /** @type {HTMLElement} */ (cell).dataset.cell });
