@@ -155,9 +155,19 @@ def serve(connection: Connection) -> None:
         connection.send_bytes(json.dumps(answer).encode())
 
 
+MEMORY_LIMIT = 4 << 30
+"""Address space the worker may use (4 GiB): a runaway allocation is a MemoryError, not a frozen machine."""
+
+
 def main() -> None:
     # The harness starts us with stdin, stdout and stderr on /dev/null: what the strategy
     # writes to file descriptors directly goes nowhere; what it prints goes to the tail.
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    except (ImportError, ValueError, OSError):  # not on this platform, or already lower
+        pass
     serve(Connection(int(sys.argv[1])))
 
 
