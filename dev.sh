@@ -19,7 +19,9 @@ setup_venv() {
   want=$(cat pyproject.toml requirements/constraints.txt | sha256sum | cut -d' ' -f1)
   if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     echo "==> installing amoeboid_edu and its pinned dependencies into $VENV"
-    "$PY" -m pip install --quiet --disable-pip-version-check -c requirements/constraints.txt -e ".[course,test]"
+    # (the filter drops this machine's harmless pip notes about missing local mirrors)
+    "$PY" -m pip install --quiet --disable-pip-version-check -c requirements/constraints.txt -e ".[course,test]" 2>&1 |
+      { grep -v "is ignored: it is neither a file nor a directory" || true; }
     echo "$want" >"$stamp"
   fi
 }

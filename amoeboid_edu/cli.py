@@ -110,8 +110,19 @@ def _score(args: argparse.Namespace, out: TextIO) -> None:
     print(card, file=out)
 
 
+def _paper(args: argparse.Namespace, out: TextIO) -> None:
+    from . import paper  # pandas and Altair load only for this command
+
+    unknown = [item for item in args.items if item not in paper.ITEMS]
+    if unknown:
+        raise CommandError(f"unknown item {unknown[0]!r}; the items are {', '.join(paper.ITEMS)}")
+    for verdict in paper.check_all(full=args.full, seed=args.seed, only=tuple(args.items) or paper.ITEMS):
+        print(verdict.line, file=out)
+        out.flush()
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="amoeboid", description="Amoeboid, the partisan dice game: replay, list moves, benchmark.")
+    parser = _Parser(prog="amoeboid", description="Amoeboid, the partisan dice game: replay, list moves, benchmark, score a strategy, check the paper.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     replay = commands.add_parser("replay", help="replay a game record; print the final position and the result")
@@ -139,6 +150,12 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--workers", type=int, default=1, help="processes playing games in parallel")
     score.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     score.set_defaults(run=_score)
+
+    paper = commands.add_parser("paper", help="check each statement of the paper by computation; one line per item")
+    paper.add_argument("items", nargs="*", help="only these items (default: all)")
+    paper.add_argument("--full", action="store_true", help="the lessons' sizes (minutes) instead of the quick ones")
+    paper.add_argument("--seed", default="0")
+    paper.set_defaults(run=_paper)
     return parser
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+from bisect import insort
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -108,15 +109,15 @@ def random_playout(position: Position, rng: random.Random, max_turns: int = MAX_
     getrandbits, random_float = rng.getrandbits, rng.random
     side_bits = sides.bit_length()
     mover_is_a = position.to_move == "A"
-    owned_a = [i for i in cell_range if a[i] > b[i]]
-    owned_b = [i for i in cell_range if b[i] > a[i]]
+    owner = [(x > y) - (y > x) for x, y in zip(a, b)]  # +1 A, -1 B, 0 neutral or empty
+    owned_by = {1: [i for i in cell_range if owner[i] == 1], -1: [i for i in cell_range if owner[i] == -1]}
     turns = 0
     while turns < max_turns:
         r = getrandbits(side_bits)
         while r >= sides:
             r = getrandbits(side_bits)
         roll = r + 1
-        owned = owned_a if mover_is_a else owned_b
+        owned = owned_by[1 if mover_is_a else -1]
         count = len(owned)
         k = count.bit_length()
         r = getrandbits(k)
@@ -151,11 +152,17 @@ def random_playout(position: Position, rng: random.Random, max_turns: int = MAX_
             b[dst] += y
             size[src] -= x + y
             size[dst] += x + y
-            owned_a = [i for i in cell_range if a[i] > b[i]]
-            owned_b = [i for i in cell_range if b[i] > a[i]]
+            for cell in (src, dst):  # only these two can change hands; keep the lists in board order
+                now = (a[cell] > b[cell]) - (b[cell] > a[cell])
+                if now != owner[cell]:
+                    if owner[cell]:
+                        owned_by[owner[cell]].remove(cell)
+                    if now:
+                        insort(owned_by[now], cell)
+                    owner[cell] = now
         turns += 1
         mover_is_a = not mover_is_a
-        if not (owned_a and owned_b):
+        if not (owned_by[1] and owned_by[-1]):
             break
     cells = tuple(None if a[i] + b[i] == 0 else (a[i], b[i]) for i in cell_range)
     final = Position(board, cells, "A" if mover_is_a else "B", position.rules)
@@ -169,9 +176,12 @@ class Game:
     """A game being played or replayed: start, rolls, turns, undo, and its record.
 
     >>> game = Game(seed=1)
-    >>> roll = game.roll()                      # the game's own seeded die
-    >>> game.play(next(game.legal_turns()))     # any legal turn for that roll
-    >>> game.undo(); game.roll() == roll        # undo never re-rolls the die
+    >>> roll = game.roll()                          # the game's own seeded die
+    >>> game.play(next(game.legal_turns()))         # any legal turn for that roll
+    Position.parse('(2,0) (1,0) . / . . . / . . (0,1) B')
+    >>> game.undo()
+    Turn.parse('2 a1 a1-b1 1,0')
+    >>> game.roll() == roll                         # undo never re-rolls the die
     True
     """
 

@@ -1,0 +1,604 @@
+"""The clickable board: an anywidget students play on, and a replayer for game records.
+
+Python is authoritative.  The browser (``widgets/board.js``) only draws the
+synced ``view`` and sends *intents* -- a clicked cell, requested unit counts,
+a button press -- each stamped with the ``version`` of the board it was made
+on.  Every intent is checked here with the engine; a stale or malformed one
+is rejected with a message in ``error`` and changes nothing.  So there is one
+rules implementation, and a test can play whole games through
+:meth:`Board.handle_intent` without a browser.
+
+>>> board = Board.from_position("(4,0) . . / . . . / . . (0,2) A", seed=1)
+>>> board
+Board((4,0) . . / . . . / . . (0,2) A; A: human, B: human)
+"""
+
+from __future__ import annotations
+
+import pathlib
+from collections.abc import Callable, Iterable
+
+import anywidget
+import traitlets
+
+from .game import Game, seeded_rng
+from .render import position_svg
+from .rules import (
+    DEFAULT_RULES,
+    IllegalTurnError,
+    NotationError,
+    Position,
+    Rules,
+    Turn,
+    is_legal,
+    legal_move_pairs,
+    resolve,
+)
+from .strategy import Strategy, as_function, grown, half, smallest_eat, smallest_neutralisation, strategy_name
+
+
+def _static_dir() -> pathlib.Path:
+    """Where board.js and board.css live: ``amoeboid_edu/_static`` in a wheel, the repo's ``widgets/`` when editable."""
+    packaged = pathlib.Path(__file__).with_name("_static")
+    if (packaged / "board.js").is_file():
+        return packaged
+    return pathlib.Path(__file__).resolve().parent.parent / "widgets"
+
+
+STATIC = _static_dir()
+HUMAN = "human"
+TurnObserver = Callable[[Position, Turn], object]
+
+
+def resolve_opponent(opponent: str | Strategy) -> tuple[str, Callable | None]:
+    """``(name, strategy function)`` for ``"human"`` (no function), a bot name, or any strategy."""
+    if opponent == HUMAN:
+        return HUMAN, None
+    if isinstance(opponent, str):
+        from .bots import BOTS  # the strategy lab's bots, imported only when a board asks for one by name
+
+        if opponent not in BOTS:
+            raise ValueError(f"unknown opponent {opponent!r}: choose 'human', one of {sorted(BOTS)}, or a strategy")
+        return opponent, as_function(BOTS[opponent])
+    return strategy_name(opponent), as_function(opponent)
+
+
+def _cells(position: Position) -> list:
+    return [None if cell is None else [cell.a, cell.b] for cell in position.cells]
+
+
+def _stats(position: Position) -> dict:
+    names = ("sigma_A", "sigma_B", "delta", "Sigma_A", "Sigma_B", "Delta")
+    return {name: getattr(position, name) for name in names}
+
+
+def _grid_view(position: Position) -> dict:
+    board = position.board
+    if not board.is_grid:
+        raise ValueError("the clickable board draws grid boards; show a graph position with its static SVG")
+    return {"rows": board.rows, "cols": board.cols, "names": list(board.names)}
+
+
+def _turn_step(before: Position, turn: Turn, player: str) -> dict:
+    """What the browser needs to show a turn in two steps: the grow, then the move."""
+    return {
+        "turn": str(turn),
+        "player": player,
+        "grow": turn.grow,
+        "src": turn.src,
+        "dst": turn.dst,
+        "before": _cells(before),
+        "grown": _cells(grown(before, turn.grow, turn.roll)),
+    }
+
+
+class _IntentError(ValueError):
+    """An intent that cannot be carried out: its message is shown on the board."""
+
+
+class _BoardWidget(anywidget.AnyWidget):
+    """What both widgets share: the ES module, the intent channel, and the versioned view."""
+
+    _esm = STATIC / "board.js"
+    _css = STATIC / "board.css"
+    mode = traitlets.Unicode("play").tag(sync=True)
+    view = traitlets.Dict().tag(sync=True)
+    message = traitlets.Unicode("").tag(sync=True)
+    error = traitlets.Unicode("").tag(sync=True)
+    history = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    record = traitlets.Unicode("").tag(sync=True)
+    position = traitlets.Unicode("").tag(sync=True)
+    version = traitlets.Int(0).tag(sync=True)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.on_msg(lambda _widget, content, _buffers: self.handle_intent(content))
+
+    def handle_intent(self, content: object) -> bool:
+        """Carry out one intent from the browser; False (and ``error`` set) if it was rejected.
+
+        An intent is ``{"kind": ..., "version": N, ...}``; it must be made on the
+        current version, so a click on an out-of-date board is never applied.
+        """
+        try:
+            if not isinstance(content, dict):
+                raise _IntentError(f"ignored a malformed intent: expected an object, got {type(content).__name__}")
+            kind, version = content.get("kind"), content.get("version")
+            if type(version) is not int:
+                raise _IntentError(f"ignored a malformed {kind!r} intent: it has no board version")
+            if version != self.version:
+                raise _IntentError(f"ignored a click made on an older board (version {version}, now {self.version})")
+            handler = self._intents().get(kind) if isinstance(kind, str) else None
+            if handler is None:
+                raise _IntentError(f"ignored an intent of unknown kind {kind!r}")
+            handler(content)
+        except _IntentError as rejection:
+            self.error = str(rejection)
+            return False
+        self._publish()
+        return True
+
+    def _intents(self) -> dict[str, Callable[[dict], None]]:
+        raise NotImplementedError
+
+    def _publish(self) -> None:
+        with self.hold_sync():
+            self._update()
+            self.error = ""
+            self.version += 1
+
+    def _update(self) -> None:
+        raise NotImplementedError
+
+    def _repr_mimebundle_(self, **kwargs):
+        """The widget for a live frontend; the full text repr and a static SVG board for everything else."""
+        data, metadata = super()._repr_mimebundle_(**kwargs)
+        data["text/plain"] = repr(self)
+        data["image/svg+xml"] = position_svg(self._shown_position())
+        return data, metadata
+
+    def _shown_position(self) -> Position:
+        raise NotImplementedError
+
+
+def _field(content: dict, key: str, kind: type) -> object:
+    value = content.get(key)
+    if type(value) is not kind:
+        raise _IntentError(f"ignored a malformed {content.get('kind')!r} intent: {key!r} must be {kind.__name__}")
+    return value
+
+
+class Board(_BoardWidget):
+    """A game students play by clicking: hot seat, or against a bot or their own strategy.
+
+    ``opponent`` plays the side that is not ``human`` ("A" or "B"): ``"human"``
+    for two players at one screen, a bot name (``"random"``, ...), or any
+    strategy ``(position, roll, rng) -> Turn | str``.  The dice come from the
+    game's seeded die and each bot turn from ``seeded_rng(seed, game, ply)``,
+    so the same clicks always give the same game.
+    """
+
+    def __init__(
+        self,
+        start: Position | str | None = None,
+        *,
+        board: int | tuple[int, int] = 3,
+        opponent: str | Strategy = HUMAN,
+        human: str = "A",
+        seed: int | str = 0,
+        rules: Rules = DEFAULT_RULES,
+    ) -> None:
+        if human not in ("A", "B"):
+            raise ValueError(f"human plays 'A' or 'B', not {human!r}")
+        super().__init__()
+        opponent_name, opponent_strategy = resolve_opponent(opponent)
+        other = "B" if human == "A" else "A"
+        self.players = {human: HUMAN, other: opponent_name}
+        self._strategies = {human: None, other: opponent_strategy}
+        self.seed = seed
+        self._games_started = 0
+        self._new_game = lambda game_seed: Game(start, board=board, rules=rules, seed=game_seed)
+        self._observers: list[TurnObserver] = []
+        self._queue: list[Turn] = []
+        self._steps: list[dict] = []  # turns played since the last publish that the browser shows step by step
+        self._notices: list[str] = []  # observer failures, shown once with the next view
+        self._start_game()
+        self._publish()
+
+    @classmethod
+    def from_position(cls, text: str, **options) -> Board:
+        """A board starting from a position in notation, e.g. pasted from a slide."""
+        return cls(Position.parse(text, options.get("rules", DEFAULT_RULES)), **options)
+
+    # -- the teacher's API ---------------------------------------------------------------
+
+    @property
+    def game(self) -> Game:
+        """The game being played (its record, rows, positions); change it only through the board."""
+        return self._game
+
+    @property
+    def phase(self) -> str:
+        """``grow``, ``source``, ``destination``, ``queued``, ``over`` or ``stuck`` (a bot failed)."""
+        return self.view["phase"]
+
+    def observe_turns(self, callback: TurnObserver) -> TurnObserver:
+        """Call ``callback(position_after, turn)`` after every applied turn (usable as a decorator)."""
+        self._observers.append(callback)
+        return callback
+
+    def unobserve_turns(self, callback: TurnObserver) -> None:
+        self._observers.remove(callback)
+
+    def queue(self, turns: str | Iterable[Turn | str]) -> None:
+        """Queue a scripted line (turns, or one turn per line) to step through with the Next button.
+
+        Every turn is checked now, in order from the current position, so a
+        typo fails in the teacher's cell (``ValueError`` naming the turn) and
+        the board is left as it was.  The queued turns bring their own rolls.
+        """
+        if isinstance(turns, str):
+            turns = [line.split("#")[0] for line in turns.splitlines()]
+            turns = [line for line in turns if line.strip()]
+        position, checked = self._game.position, []
+        for number, turn in enumerate(turns, start=1):
+            try:
+                turn = resolve(position, turn)
+                after = position.apply(turn)
+            except (NotationError, IllegalTurnError, TypeError) as error:
+                raise ValueError(f"queued turn {number}: {error}") from None
+            checked.append(turn)
+            position = after
+        self._queue = checked
+        # The die's pending roll is not used: each queued turn brings its own.
+        self._game.pending_roll = None
+        self._begin_turn()
+        self._publish()
+
+    def next(self) -> Turn:
+        """Play the next queued turn (what the Next button does)."""
+        if not self._queue:
+            raise IndexError("no queued turn: queue some with board.queue(...)")
+        turn = self._queue[0]
+        self._next({})
+        self._publish()
+        return turn
+
+    def click(self, cell: str) -> bool:
+        """Click ``cell`` as the browser would (handy in tests and lessons)."""
+        return self.handle_intent({"kind": "cell", "cell": cell, "version": self.version})
+
+    def __repr__(self) -> str:
+        players = ", ".join(f"{side}: {self.players[side]}" for side in ("A", "B"))
+        return f"Board({self._game.position}; {players})"
+
+    # -- turns -----------------------------------------------------------------------------
+
+    def _start_game(self) -> None:
+        game_seed = self.seed if self._games_started == 0 else f"{self.seed}:{self._games_started}"
+        self._games_started += 1
+        self._game = self._new_game(game_seed)
+        self._queue = []
+        self._steps = []
+        self._begin_turn()
+
+    def _begin_turn(self) -> None:
+        """Reset the selection; let bots move; roll for a human; grow automatically when there is one choice."""
+        self._roll = self._grow = self._src = self._counts = None
+        self._auto_grow = False
+        self._stuck = ""
+        game = self._game
+        while not game.is_over and not self._queue:
+            strategy = self._strategies[game.position.to_move]
+            if strategy is None:
+                break
+            if not self._play_bot(strategy):
+                return
+        if game.is_over or self._queue:
+            return
+        self._roll = game.roll()
+        owned = game.position.owned()
+        if len(owned) == 1:
+            self._auto_grow = True
+            self._choose_grow(owned[0])
+
+    def _play_bot(self, strategy: Callable) -> bool:
+        game = self._game
+        mover = game.position.to_move
+        roll = game.roll()
+        rng = seeded_rng(self.seed, "bot", self._games_started, len(game))
+        try:
+            turn = strategy(game.position, roll, rng)
+            self._play(turn, show_steps=True)
+        except Exception as error:  # noqa: BLE001 - a student's strategy may fail in any way; the board must survive
+            self._stuck = f"{self.players[mover]} ({mover}) could not play: {error}. Undo or start a new game."
+            return False
+        return True
+
+    def _play(self, turn: Turn | str, *, show_steps: bool) -> None:
+        before = self._game.position
+        self._game.play(turn)
+        turn = self._game.turns[-1]
+        if show_steps:
+            self._steps.append(_turn_step(before, turn, before.to_move))
+        for callback in list(self._observers):
+            try:
+                callback(self._game.position, turn)
+            except Exception as error:  # noqa: BLE001 - a lesson's callback must not break the game
+                self._notices.append(f"turn observer {getattr(callback, '__name__', callback)!r} failed: {error!r}")
+
+    def _mid_position(self) -> Position:
+        return grown(self._game.position, self._grow, self._roll)
+
+    def _choose_grow(self, cell: str) -> None:
+        pairs = legal_move_pairs(self._game.position, self._roll, cell)
+        if not pairs:  # no legal move after this grow: the turn passes
+            mover = self._game.position.to_move
+            self._play(Turn(self._roll, cell), show_steps=False)
+            self._notices.append(f"{mover} grew {cell} by {self._roll} and had no legal move, so the turn passed.")
+            self._begin_turn()
+            return
+        self._grow = cell
+
+    def _sources(self) -> list[str]:
+        pairs = legal_move_pairs(self._game.position, self._roll, self._grow)
+        return list(dict.fromkeys(src for src, _ in pairs))
+
+    def _destinations(self) -> list[str]:
+        """The neighbours the current counts may move to, as the engine judges them."""
+        pairs = legal_move_pairs(self._game.position, self._roll, self._grow)
+        a, b = self._counts
+        return [
+            dst for src, dst in pairs if src == self._src and is_legal(self._game.position, self._turn_to(dst, a, b))
+        ]
+
+    def _turn_to(self, dst: str, a: int, b: int) -> Turn:
+        return Turn(self._roll, self._grow, self._src, dst, a, b)
+
+    def _presets(self) -> list[dict]:
+        """One-click counts: the whole amoeba, half, and just enough to eat or neutralise a neighbour."""
+        mid, mover = self._mid_position(), self._game.position.to_move
+        source = mid[self._src]
+        options = [("whole", None, (source.a, source.b)), ("half", None, half(source))]
+        for src, dst in legal_move_pairs(self._game.position, self._roll, self._grow):
+            target = mid[dst]
+            if src != self._src or target is None or target.owner == mover:
+                continue
+            options.append(("eat", dst, smallest_eat(source, target, mover)))
+            if target.owner is not None:
+                options.append(("neutralise", dst, smallest_neutralisation(source, target)))
+        presets: dict[tuple, dict] = {}  # one button per (target, counts): "neutralise" wins over an equal "eat"
+        for label, dst, counts in options:
+            if counts is None or (dst is not None and not is_legal(self._game.position, self._turn_to(dst, *counts))):
+                continue
+            presets[dst, counts] = {"label": label, "target": dst, "a": counts[0], "b": counts[1]}
+        return list(presets.values())
+
+    # -- intents ---------------------------------------------------------------------------
+
+    def _intents(self) -> dict[str, Callable[[dict], None]]:
+        return {
+            "cell": self._click,
+            "counts": self._set_counts,
+            "undo": self._undo,
+            "new": self._new,
+            "next": self._next,
+        }
+
+    def _click(self, content: dict) -> None:
+        cell = _field(content, "cell", str)
+        position = self._game.position
+        if cell not in position.board.index:
+            raise _IntentError(f"there is no cell {cell!r} on this board")
+        phase = self.view["phase"]
+        if phase in ("over", "queued", "stuck"):
+            raise _IntentError(self.view["prompt"])
+        if phase == "grow":
+            if cell not in position.owned():
+                raise _IntentError(f"{position.to_move} grows one of their own amoebae, and {cell} is not one")
+            self._choose_grow(cell)
+        elif phase == "destination" and cell in self._destinations():  # a move (or a merge into your own amoeba)
+            self._play(self._turn_to(cell, *self._counts), show_steps=False)
+            self._begin_turn()
+        elif phase == "destination" and cell == self._src:
+            self._src = self._counts = None
+        elif cell in self._sources():
+            self._src = cell
+            source = self._mid_position()[cell]
+            self._counts = (source.a, source.b)
+        elif phase == "source":
+            raise _IntentError(f"{cell} has no legal move after the grow: choose a highlighted amoeba")
+        else:
+            raise _IntentError(self._why_not(cell))
+
+    def _why_not(self, cell: str) -> str:
+        """The engine's own reason a move of the current counts to ``cell`` is illegal."""
+        try:
+            self._game.position.apply(self._turn_to(cell, *self._counts))
+        except IllegalTurnError as error:
+            return str(error).split(": ", 1)[-1]
+        return f"{cell} is not a legal destination"
+
+    def _set_counts(self, content: dict) -> None:
+        a, b = _field(content, "a", int), _field(content, "b", int)
+        if self.view["phase"] != "destination":
+            raise _IntentError("choose an amoeba to move from before choosing counts")
+        source = self._mid_position()[self._src]
+        if not (0 <= a <= source.a and 0 <= b <= source.b and a + b >= 1):
+            raise _IntentError(
+                f"{self._src} holds {source}: move 0..{source.a} A-units and 0..{source.b} B-units, at least 1"
+            )
+        self._counts = (a, b)
+
+    def _undo(self, _content: dict) -> None:
+        """Cancel a half-made turn; otherwise take back turns until a human is to move again."""
+        if self._src is not None or (self._grow is not None and not self._auto_grow):
+            self._begin_turn()
+            return
+        game = self._game
+        if not len(game):
+            raise _IntentError("nothing to undo")
+        replaying = bool(self._queue)
+        taken_back = [game.undo()]
+        while len(game) and self._strategies[game.position.to_move] is not None:
+            taken_back.append(game.undo())
+        if replaying:  # in a scripted demo, Undo steps back through the line
+            self._queue[:0] = reversed(taken_back)
+        self._steps = []
+        self._begin_turn()
+
+    def _new(self, _content: dict) -> None:
+        self._start_game()
+
+    def _next(self, _content: dict) -> None:
+        if not self._queue:
+            raise _IntentError("no queued turn")
+        self._play(self._queue.pop(0), show_steps=True)
+        self._begin_turn()
+
+    # -- the view --------------------------------------------------------------------------
+
+    def _phase(self) -> str:
+        if self._stuck:
+            return "stuck"
+        if self._game.is_over:
+            return "over"
+        if self._queue:
+            return "queued"
+        if self._grow is None:
+            return "grow"
+        return "source" if self._src is None else "destination"
+
+    def _prompt(self, phase: str) -> str:
+        position, mover = self._game.position, self._game.position.to_move
+        who = f"{mover} ({self.players[mover]})"
+        if phase == "stuck":
+            return self._stuck
+        if phase == "over":
+            result = position.result
+            return "The game is a tie." if result == "tie" else f"{result} wins: the other side owns no amoeba."
+        if phase == "queued":
+            return f"Scripted line: {len(self._queue)} turn(s) queued. Press Next to play {self._queue[0]}."
+        if phase == "grow":
+            return f"{who} rolled {self._roll}: click one of your amoebae to grow it."
+        grown_to = self._mid_position()[self._grow]
+        grew = f"{who} rolled {self._roll} and grew {self._grow} to {grown_to}"
+        if phase == "source":
+            return f"{grew}: click an amoeba to move from."
+        a, b = self._counts
+        return f"{grew}. Move {a},{b} from {self._src}: click a highlighted cell."
+
+    def _shown_position(self) -> Position:
+        return self._mid_position() if self._grow is not None else self._game.position
+
+    def _update(self) -> None:
+        game, phase = self._game, self._phase()
+        shown = self._shown_position()
+        selectable, targets, counts, presets = [], [], None, []
+        if phase == "grow":
+            selectable = game.position.owned()
+        elif phase == "source":
+            selectable = self._sources()
+        elif phase == "destination":
+            targets = self._destinations()
+            selectable = self._sources() + targets
+            source = shown[self._src]
+            counts = {"a": self._counts[0], "b": self._counts[1], "max_a": source.a, "max_b": source.b}
+            presets = self._presets()
+        last = game.turns[-1] if len(game) else None
+        self.view = {
+            **_grid_view(shown),
+            "cells": _cells(shown),
+            "shown": str(shown),
+            "to_move": shown.to_move,
+            "players": self.players,
+            "phase": phase,
+            "prompt": self._prompt(phase),
+            "roll": self._roll,
+            "last_turn": None if last is None else str(last),
+            "grow": self._grow,
+            "src": self._src,
+            "selectable": selectable,
+            "targets": targets,
+            "counts": counts,
+            "presets": presets,
+            "stats": _stats(game.position),
+            "result": game.result,
+            "steps": self._steps,
+            "queued": [str(turn) for turn in self._queue],
+            "can_undo": len(game) > 0 or self._src is not None or (self._grow is not None and not self._auto_grow),
+        }
+        self._steps = []
+        self.message = " ".join([self.view["prompt"], *self._notices])
+        self._notices = []
+        self.position = str(game.position)
+        self.history = [str(turn) for turn in game.turns]
+        self.record = str(game)
+
+
+def play(
+    opponent: str | Strategy = "random", board: int | tuple[int, int] = 3, seed: int | str = 0, **options
+) -> Board:
+    """A new game on the clickable board: ``play("random")``, ``play("human")``, ``play(my_strategy, board=5)``."""
+    return Board(board=board, opponent=opponent, seed=seed, **options)
+
+
+class Replay(_BoardWidget):
+    """Step forwards and backwards through a game record (text or a :class:`Game`) with a slider."""
+
+    def __init__(self, record: str | Game, *, ply: int = 0) -> None:
+        super().__init__(mode="replay")
+        self._game = Game.parse(record) if isinstance(record, str) else record
+        self._positions = self._game.positions
+        self._turns = self._game.turns
+        _grid_view(self._positions[0])  # fail now, in the teacher's cell, for a board it cannot draw
+        self.ply = self._checked_ply(ply)
+        self._publish()
+
+    def seek(self, ply: int) -> None:
+        """Show the position after ``ply`` turns (0 is the start)."""
+        self.ply = self._checked_ply(ply)
+        self._publish()
+
+    def _checked_ply(self, ply: object) -> int:
+        if type(ply) is not int or not 0 <= ply <= len(self._turns):
+            raise _IntentError(f"a ply is a whole number from 0 to {len(self._turns)}, not {ply!r}")
+        return ply
+
+    def _intents(self) -> dict[str, Callable[[dict], None]]:
+        def seek(content: dict) -> None:
+            self.ply = self._checked_ply(content.get("ply"))
+
+        return {"seek": seek}
+
+    def _shown_position(self) -> Position:
+        return self._positions[self.ply]
+
+    def _update(self) -> None:
+        shown, ply = self._shown_position(), self.ply
+        last = self._turns[ply - 1] if ply else None
+        self.view = {
+            **_grid_view(shown),
+            "cells": _cells(shown),
+            "shown": str(shown),
+            "to_move": shown.to_move,
+            "phase": "replay",
+            "ply": ply,
+            "plies": len(self._turns),
+            "prompt": f"After turn {ply} of {len(self._turns)}" + (f": {last}" if last else " (the start)"),
+            "last_turn": None if last is None else str(last),
+            "grow": None if last is None else last.grow,
+            "move": None if last is None or last.is_pass else [last.src, last.dst],
+            "stats": _stats(shown),
+            "result": shown.result,
+        }
+        self.message = self.view["prompt"]
+        self.position = str(shown)
+        self.history = [str(turn) for turn in self._turns]
+        self.record = str(self._game)
+
+    def __repr__(self) -> str:
+        return f"Replay(turn {self.ply} of {len(self._turns)}: {self._shown_position()})"
+
+
+__all__ = ["Board", "Replay", "play", "resolve_opponent"]

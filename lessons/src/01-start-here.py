@@ -1,0 +1,166 @@
+# %% [markdown]
+# # Start here: Amoeboid, a dice game of growing and eating
+#
+# *Amoeboid* is a two-player game invented by Sebastien Dabdoub and Santiago Cuellar for MIT's course
+# SP.268 *The Mathematics in Toys and Games*. This course teaches their paper by letting you play the game,
+# then check every definition, claim and opening case of the paper with code you can run and change.
+#
+# **Learning goals**
+#
+# - Know what the game is about after five minutes, and play a first game on the board against a random bot.
+# - Read a position on the board and in text notation.
+# - Know how the course is organised and how to run it on your own machine or on Binder.
+#
+# **How to use a lesson:** run the cells from top to bottom (*Run → Run All Cells*, or Shift+Enter cell by
+# cell). Every random thing in the course takes a *seed*, so you see exactly what the text describes; change
+# the seed to see something new.
+
+# %% [markdown]
+# ## The game in one minute (paper, *Rules*)
+#
+# Two players, **A** (blue) and **B** (orange), each start with one *amoeba* of size 1 in opposite corners of
+# a 3×3 board. An amoeba is a little pile of unit amoebae: `(a,b)` means `a` units belong to A and `b` to B.
+# Whoever has more units *owns* the amoeba; if both numbers are equal the amoeba is **neutral** and nobody owns it.
+#
+# A turn has two steps:
+#
+# 1. **Grow.** Roll a die and add the number to one of your amoebae (your part of it grows).
+# 2. **Move.** Take some or all of the units of an amoeba you own and move them, as one new amoeba, to an
+#    adjacent cell (the 8 surrounding cells). The cell must be empty, or hold an amoeba *no bigger* than the one
+#    you move: then you **eat** it, and the two piles merge.
+#
+# The game ends as soon as one player owns no amoeba. If the other player owns one, they win; otherwise it is a tie.
+
+# %%
+from amoeboid_edu import Game, Position, random_turn, seeded_rng
+
+start = Position.start()
+start
+
+# %% [markdown]
+# The picture is the board: each disc is an amoeba, its area is its size, the blue and orange slices are A's and
+# B's shares, and the ring shows the owner (dashed grey: neutral). Under the board: whose turn it is, and the two
+# *advantages* δ and Δ that lessons 3 and 4 are about.
+#
+# The same position in the course's text notation: rows from top to bottom, `.` for an empty cell, then the side
+# to move. You can paste such a line into any lesson.
+
+# %%
+print(start)
+
+# %% [markdown]
+# ## Your first game, on the board
+#
+# You play A (blue) against the random bot, which plays B. Everything you need is on the board:
+#
+# 1. The die is rolled for you (the message says what you rolled). **Click one of your amoebae to grow it**; with
+#    a single amoeba this happens by itself.
+# 2. **Click the amoeba to move from**, then choose how many units move: the `+`/`−` buttons, or a one-click choice
+#    (*whole*, *half*, or just enough to *eat* or *neutralise* a neighbour).
+# 3. **Click a highlighted cell** to move there. The bot answers at once.
+#
+# *Undo* takes your turn back, *New game* starts another one. The board checks every click with the rules, and if
+# a move is not allowed it tells you why.
+
+# %%
+from amoeboid_edu.widget import play
+
+board = play("random", seed=2010)
+board
+
+# %% [markdown]
+# When you have played a few turns, run the next cell: it prints your game as a record, one turn per line.
+
+# %%
+print(board.game)
+
+# %% [markdown]
+# ## The same game, from code
+#
+# Everything the board does, code can do too; the rest of the course mostly uses code. A `Game` keeps the
+# position, rolls its own seeded die and checks every turn you play. First roll the die:
+
+# %%
+game = Game(seed=2010)
+roll = game.roll()
+roll
+
+# %% [markdown]
+# A turn is written `ROLL GROW SRC-DST A,B`: the roll, the cell of the amoeba that grows, the move from one
+# cell to a neighbour, and how many of A's and B's units move (leave it out to move the whole amoeba).
+# These are all the legal turns for this roll:
+
+# %%
+for turn in game.legal_turns():
+    print(turn)
+
+# %% [markdown]
+# Let us grow our amoeba on `a1` and move all of it one step right, to `b1`. The game answers with the new position.
+
+# %%
+game.play(f"{roll} a1 a1-b1")
+
+# %% [markdown]
+# Now the random bot plays for B. It is the engine's simplest strategy: it picks an amoeba to grow and a move at
+# random. It gets its own seeded random generator, so its choices are the same every time you run the lesson.
+
+# %%
+bot_rng = seeded_rng(2010, "random bot")
+game.play(random_turn(game.position, game.roll(), bot_rng))
+
+# %% [markdown]
+# An illegal turn is refused with a message that names the rule, and nothing changes:
+
+# %%
+try:
+    game.play(f"{game.roll()} a1 a1-b1")
+except ValueError as error:
+    print(error)
+
+# %% [markdown]
+# Let both sides play randomly to the end, and look at the game record: one line per turn, A first.
+
+# %%
+game.play_random()
+print(game)
+
+# %%
+game.position
+
+# %% [markdown]
+# **Try it:** change `seed=2010` above to another number and run the lesson again; or replace the bot's turn by
+# one of yours. Lesson 2 explains every rule in detail.
+
+# %% [markdown]
+# ## How the course is organised
+#
+# | Lesson | What you do | Paper section |
+# |---|---|---|
+# | [1 Start here](01-start-here.ipynb) | play a first game | Rules |
+# | [2 Rules and definitions](02-rules-and-definitions.ipynb) | amoeba, owner, turn, notation; predict-then-check | Rules, Definitions |
+# | [3 Advantage 1 (δ)](03-advantage-1-delta.ipynb) | the dice difference: claim, symmetry, unboundedness | Analysis, Advantage 1 |
+# | [4 Advantage 2 (Δ)](04-advantage-2-size.ipynb) | the size difference, δ vs Δ in real games | Analysis, Advantage 2 |
+# | [5 Opening Cases I and II](05-opening-cases-1-2.ipynb) | stalling, splitting, δ = 4, 5, 6 | Opening strategies |
+# | [6 Case III: neutralisation](06-case-3-neutralisation.ipynb) | classroom demo | Case III |
+# | [7 Case IV: the forced win](07-case-4-forced-win.ipynb) | replay the line, check the claim | Case IV |
+# | [8 The paper's example game](08-example-game.ipynb) | replay it turn by turn | Pen and Paper with Example Game |
+# | [9 Strategy lab](09-strategy-lab.ipynb) | write and score your own strategy | all of *Analysis* |
+# | [10 Variants](10-variants.ipynb) | other boards, other neighbours | Set up |
+#
+# The lessons build on each other, but each one runs on its own.
+#
+# ## Running the course
+#
+# - **On Binder** (nothing to install): open the Binder link in the project's README. It starts JupyterLab on this
+#   lesson with everything installed. Binder forgets your changes when you close the tab: download what you want to keep.
+# - **On your machine** (Python 3.11 or newer): in a copy of the repository run `./dev.sh course`. It creates a
+#   virtual environment, installs the package and opens this lesson in JupyterLab.
+# - Everything works offline: the charts are drawn in the notebook itself.
+
+# %% [markdown]
+# ## Summary
+#
+# - Amoebae are piles of A's and B's units; the bigger share owns the amoeba, a tie makes it neutral.
+# - A turn is *grow by the die roll*, then *move* part or all of an amoeba you own to a neighbouring cell,
+#   eating an amoeba there if it is no bigger.
+# - You lose when you own nothing. Next: [lesson 2](02-rules-and-definitions.ipynb) makes all of this precise.

@@ -1,0 +1,183 @@
+# %% [markdown]
+# # Lesson 3: Advantage 1, the dice difference δ
+#
+# The paper's *Analysis* starts with two numbers that "give a good idea of the development of the game". The first
+# one, **δ**, only counts the dice. This lesson states the paper's definition, its claim, its symmetry theorem and
+# its unboundedness conjecture, and checks each one by computation: exactly where the mathematics allows it, by
+# simulation where it helps to see it.
+#
+# **Learning goals**
+#
+# - Compute σ_A, σ_B and δ for any game, and explain why δ depends on the dice only, never on the players' choices.
+# - Prove the claim "a player can only win with advantage 1", and check it on thousands of games.
+# - Read the exact distribution of δ, and spot where the paper's symmetry theorem needs a correction.
+# - Explain why the unboundedness conjecture is in fact a theorem about random walks.
+
+# %%
+import altair as alt
+import pandas as pd
+
+from amoeboid_edu import Game, analysis, legal_turns, paper, random_turn
+from amoeboid_edu.exercises import check
+
+# Charts are drawn as SVG in the kernel (vl-convert): they render offline and reproduce exactly.
+_ = alt.renderers.enable("svg")
+
+# %% [markdown]
+# ## Definition (paper, *Advantage 1*)
+#
+# σ_A and σ_B are the sums of A's and B's rolls so far, and **δ = σ_A − σ_B**. A has *advantage 1* when δ > 0,
+# B when δ < 0. The paper's example: after three turns each, A has rolled 1, 2, 3 and B 4, 5, 6. Let us play such
+# a game (the moves do not matter):
+
+# %%
+game = Game()
+for turn in ["1 a1 a1-b1", "4 c3 c3-b3", "2 b1 b1-c1", "5 b3 b3-a3", "3 c1 c1-b1", "6 a3 a3-b3"]:
+    game.play(turn)
+game.position, game.position.sigma_A, game.position.sigma_B
+
+# %% [markdown]
+# **Exercise 1.** What is δ in this position?
+
+# %%
+my_answer = ...
+check(my_answer, game.position.delta, hint="δ = σ_A − σ_B: A's rolls minus B's rolls")
+
+# %% [markdown]
+# The position remembers the dice because units are only ever created by rolls: moving, splitting and eating just
+# rearrange them. So **δ depends only on the dice**. Two games with the same dice but different players have the
+# same δ after every turn, as long as both last. Here the same seeded dice are played once by two random players
+# and once by two players who always take the first legal turn:
+
+# %%
+def first_legal(position, roll, rng):
+    return next(legal_turns(position, roll))
+
+
+random_game = analysis.play_game(random_turn, random_turn, seed=7)
+stubborn_game = analysis.play_game(first_legal, first_legal, seed=7)
+both = pd.DataFrame({
+    "roll": [row["roll"] for row in random_game.rows()],
+    "δ (random players)": [row["delta"] for row in random_game.rows()],
+    "δ (first-legal players)": [row["delta"] for row in stubborn_game.rows()][: len(random_game)],
+})
+both.head(8)
+
+# %% [markdown]
+# ## The claim: only a player with advantage 1 can win
+#
+# **Claim (paper).** Player A can only win if δ > 0, and B only if δ < 0.
+#
+# **Proof.** Each player starts with one unit, and only rolls add units, so A has σ_A + 1 units on the board and B
+# has σ_B + 1. Suppose A wins. Then B owns no amoeba, so in every amoeba `(a, b)` we have a ≥ b, and A owns at least
+# one amoeba, where a > b. Adding over all amoebae: σ_A + 1 > σ_B + 1, that is δ > 0. ∎
+#
+# The proof also shows that a **tie** needs δ = 0 (every amoeba neutral). A computer cannot prove a claim by
+# examples, but it can catch a wrong proof: here are the final positions of 20,000 seeded random games.
+
+# %%
+results = analysis.random_results(20_000, seed=3)
+results.groupby("result")["delta"].agg(["count", "min", "max"])
+
+# %% [markdown]
+# Every game won by A ends with δ ≥ 1, every game won by B with δ ≤ −1, every tie with δ = 0. (An `ongoing` game hit
+# the limit of 1,000 turns.) The theory module checks the same claim on its own games and states the verdict:
+
+# %%
+paper.advantage_1_claim()
+
+# %% [markdown]
+# ## The symmetry theorem, exactly
+#
+# **Theorem (paper).** The expected value of δ is always 0, because the players "start and play with the same
+# conditions", so P(δ = k) = P(δ = −k).
+#
+# Since δ is a sum of independent die rolls with signs (+ for A's, − for B's), its distribution after n turns can be
+# computed exactly, as fractions. After one full round (A's roll minus B's roll):
+
+# %%
+law = analysis.delta_distribution(2)
+law
+
+# %%
+print("symmetric:", all(law[k] == law[-k] for k in law), "  mean:", sum(k * p for k, p in law.items()))
+
+# %% [markdown]
+# After 5 rounds the law is already bell-shaped. The bars are the exact law; the dots are the frequencies in 20,000
+# seeded simulated games, which scatter around it:
+
+# %%
+analysis.delta_distribution_chart(analysis.delta_samples_frame(5, 20_000, seed=1), title="δ after 5 full rounds")
+
+# %% [markdown]
+# ### The half-round subtlety
+#
+# **Exercise 2.** After A's very first turn, what is the probability that δ > 0? (Give a number or a `Fraction`.)
+
+# %%
+laws = analysis.delta_law_frame(6)
+my_answer = ...
+check(my_answer, laws.loc[1, "P(delta>0)"], hint="after one turn only A has rolled, and a die shows at least 1")
+
+# %% [markdown]
+# The symmetry argument forgets that A rolls first. After every full round (after B's turn) the mean is 0 and the law
+# is symmetric; after A's turn A has rolled once more, the mean is 7/2 (the mean of one die) and A is ahead more
+# often than not:
+
+# %%
+laws.assign(mean=laws["mean"].astype(str), variance=laws["variance"].astype(str),
+            **{"P(delta>0)": laws["P(delta>0)"].astype(str)})
+
+# %%
+paper.symmetry_theorem()
+
+# %% [markdown]
+# So the theorem is right at the end of every round, but not "always". It matters: a game can end after A's turn,
+# and then A has had one roll more. (The verdict above quantifies this at the end of random games.)
+
+# %% [markdown]
+# ## The unboundedness "conjecture"
+#
+# **Conjecture (paper).** Let P_M(n) be the probability that δ > M at some turn among the first n. Then P_M(n) → 1 as
+# n → ∞, for every M. The authors "have run computer modeling that supports this claim".
+#
+# We can do better than modelling: P_M(n) can be computed exactly, turn by turn, by keeping the probability of every
+# value of δ among the walks that have not yet passed M (dynamic programming). Lines: exact curves. Dots: 5,000
+# seeded Monte Carlo walks for M = 10, which agree.
+
+# %%
+curves = pd.concat([
+    analysis.exceedance_frame([5, 10, 20], 600, every=5),
+    analysis.exceedance_monte_carlo([10], 600, 5_000, seed=2).iloc[4::10],
+])
+analysis.exceedance_chart(curves)
+
+# %% [markdown]
+# The curves climb towards 1, slowly: a level twice as high takes about four times as many turns (δ spreads like the
+# square root of the number of turns). And it is a theorem, not a conjecture: over a full round δ changes by A's roll
+# minus B's roll, a step with mean 0 and finite variance 35/6. By the **Chung–Fuchs theorem** such a random walk on
+# the integers is *recurrent*: it comes back to every value infinitely often, so its highest value grows without bound
+# and passes every level M with probability 1.
+
+# %%
+paper.unboundedness_conjecture()
+
+# %% [markdown]
+# **Exercise 3.** Using `analysis.exceedance_curve(M, turns)` (it returns P_M(n) for n = 0..turns) and
+# `analysis.turns_to_reach(curve, probability)`, find how many turns it takes until δ has passed 5 with probability
+# at least 1/2. Predict first: more or fewer than 100 turns?
+
+# %%
+curve = analysis.exceedance_curve(5, 400)
+my_answer = ...
+check(my_answer, analysis.turns_to_reach(curve, 0.5), hint="read it off the M = 5 curve in the chart, then compute it")
+
+# %% [markdown]
+# ## Summary
+#
+# - δ = σ_A − σ_B counts the dice only: no choice of the players changes it.
+# - The claim holds, with a short proof: a winner has δ in their favour (and a tie has δ = 0).
+# - δ's law is a convolution of dice, computable exactly. Its mean is 0 after full rounds, but 7/2 after A's turn:
+#   the symmetry theorem needs "after every full round".
+# - The unboundedness conjecture is a theorem (recurrence of mean-zero random walks), and exact curves show how slowly
+#   P_M(n) approaches 1. Next: [lesson 4](04-advantage-2-size.ipynb), the advantage that choices *do* change.

@@ -1,0 +1,137 @@
+"""The ``amoeboid`` command, run as a subprocess the way a student runs it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from amoeboid_edu import Position, legal_turns
+from amoeboid_edu.examples import PAPER_EXAMPLE_RECORD
+
+
+def amoeboid(*args: str, stdin: str | bytes | None = None) -> subprocess.CompletedProcess:
+    data = stdin.encode() if isinstance(stdin, str) else stdin
+    return subprocess.run(
+        [sys.executable, "-m", "amoeboid_edu", *args], input=data, capture_output=True, timeout=120
+    )
+
+
+def out(result: subprocess.CompletedProcess) -> str:
+    return result.stdout.decode()
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess, *fragments: str) -> None:
+    err = result.stderr.decode()
+    assert result.returncode == 2, err
+    assert err.count("\n") == 1 and err.startswith("error: "), err
+    assert "Traceback" not in err
+    for fragment in fragments:
+        assert fragment in err
+
+
+@pytest.fixture
+def paper_game(tmp_path):
+    path = tmp_path / "paper.txt"
+    path.write_text(PAPER_EXAMPLE_RECORD)
+    return path
+
+
+def test_console_script_is_installed():
+    script = shutil.which("amoeboid", path=os.path.dirname(sys.executable))
+    assert script, "the amoeboid console script is missing from the environment"
+    result = subprocess.run([script, "--help"], capture_output=True, text=True)
+    assert result.returncode == 0 and "replay" in result.stdout
+
+
+def test_replay_paper_example(paper_game):
+    result = amoeboid("replay", str(paper_game))
+    assert result.returncode == 0
+    assert out(result) == ". . . / (5,5) (22,15) . / . . (8,8) B\nresult: A\n"
+
+
+def test_replay_verbose_prints_every_position(paper_game):
+    lines = out(amoeboid("replay", "--verbose", str(paper_game))).splitlines()
+    assert len(lines) == 17 + 1 + 1  # start, 17 positions, result
+    assert lines[0] == "(1,0) . . / . . . / . . (0,1) A"
+    assert lines[1] == ". (4,0) . / . . . / . . (0,1) B"
+    assert lines[-2:] == [". . . / (5,5) (22,15) . / . . (8,8) B", "result: A"]
+
+
+def test_replay_from_stdin_and_empty_file(tmp_path):
+    assert out(amoeboid("replay", "-", stdin="3 a1 a1-b1\n")) == ". (4,0) . / . . . / . . (0,1) B\nresult: ongoing\n"
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    assert out(amoeboid("replay", str(empty))) == "(1,0) . . / . . . / . . (0,1) A\nresult: ongoing\n"
+
+
+def test_replay_errors_are_one_line(tmp_path, paper_game):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("3 a1 a1-b1\n2 c3 c3-a1\n")
+    result = amoeboid("replay", str(bad))
+    assert_one_line_error(result, "error: turn 2: ", "c3-a1", "not adjacent")
+    assert out(result) == ""
+    bad.write_text("3 a1 a1-b1\n2 c3 c3-b3 0,x\n")
+    assert_one_line_error(amoeboid("replay", str(bad)), "error: turn 2: ", "counts")
+    garbage = tmp_path / "garbage.bin"
+    garbage.write_bytes(bytes(range(256)) * 4)
+    assert_one_line_error(amoeboid("replay", str(garbage)), "not a text file")
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes("3 a1 a1-b1 # caf\xe9\n".encode("latin-1"))
+    assert_one_line_error(amoeboid("replay", str(latin)), "not UTF-8")
+    assert_one_line_error(amoeboid("replay", str(tmp_path / "missing.txt")), "cannot read")
+    assert_one_line_error(amoeboid("replay", str(tmp_path)), "cannot read")
+
+
+def test_moves_lists_sorted_canonical_turns():
+    result = amoeboid("moves", "(1,0) . . / . . . / . . (0,1) A", "1")
+    expected = sorted(str(t) for t in legal_turns(Position.start(), 1))
+    assert out(result).splitlines() == expected
+    assert expected == sorted(
+        ["1 a1 a1-b1 1,0", "1 a1 a1-b1 2,0", "1 a1 a1-a2 1,0", "1 a1 a1-a2 2,0", "1 a1 a1-b2 1,0", "1 a1 a1-b2 2,0"]
+    )
+
+
+def test_moves_from_stdin_one_line_per_input_line():
+    lines = [
+        "1 (1,0) . . / . . . / . . (0,1) A",
+        "",
+        "2 (3,1) . / . (2,2) B",  # game over: an empty line
+        "1 (5,0) (0,9) / (0,9) (0,9) A",
+    ]
+    result = amoeboid("moves", "-", stdin="\n".join(lines) + "\n")
+    assert result.returncode == 0, result.stderr
+    got = out(result).split("\n")[:-1]
+    assert len(got) == len(lines)
+    assert got[0] == "; ".join(sorted(str(t) for t in legal_turns(Position.start(), 1)))
+    assert got[1:] == ["", "", "1 a1 -"]
+
+
+@pytest.mark.parametrize(
+    "args, stdin, fragment",
+    [
+        (["moves", "(1,0) . / . x A", "1"], None, "'x' is neither"),
+        (["moves", "(1,0) . . / . . . / . . (0,1) A", "9"], None, "from 1 to 6"),
+        (["moves", "(1,0) . . / . . . / . . (0,1) A", "two"], None, "whole number"),
+        (["moves", "(1,0) . . / . . . / . . (0,1) A"], None, "give a ROLL"),
+        (["moves", "-"], "1 (1,0) . / . (0,1) A\nnonsense\n", "line 2:"),
+        (["bench", "--games", "x"], None, "invalid int value"),
+        (["fly"], None, "invalid choice"),
+        ([], None, "required"),
+    ],
+)
+def test_bad_arguments_are_one_line_errors(args, stdin, fragment):
+    assert_one_line_error(amoeboid(*args, stdin=stdin), fragment)
+
+
+def test_bench_prints_its_three_figures():
+    result = amoeboid("bench", "--games", "200", "--board", "3", "--seed", "4")
+    lines = out(result).splitlines()
+    assert [line.split(":")[0] for line in lines] == ["games_per_s", "turns_per_s", "mean_turns"]
+    assert all(float(line.split(": ")[1]) > 0 for line in lines)
+    again = out(amoeboid("bench", "--games", "200", "--board", "3", "--seed", "4")).splitlines()
+    assert again[2] == lines[2]  # same seed, same games (only the speeds may differ)
+    assert 15 < float(lines[2].split(": ")[1]) < 35  # 3x3 games last about 23 turns

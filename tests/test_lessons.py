@@ -1,0 +1,108 @@
+"""The committed lessons are what students open and what nbval replays: check they are fresh, clean and small.
+
+nbval (``--nbval`` in pyproject's pytest options) re-executes every lesson and
+compares outputs; these tests catch what nbval cannot: a notebook edited by hand
+or out of date with its source, cells run out of order, saved widget state.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSONS = ROOT / "lessons"
+MAX_NOTEBOOK_BYTES = 400_000  # a lesson with inline JS or widget state is megabytes
+
+_spec = importlib.util.spec_from_file_location("build_lessons", ROOT / "scripts" / "build_lessons.py")
+build = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(build)
+
+SOURCES = build.sources()
+
+
+def test_the_course_starts_where_the_readme_says():
+    assert (LESSONS / "01-start-here.ipynb").exists(), "./dev.sh course opens lessons/01-start-here.ipynb"
+
+
+def test_every_notebook_has_a_source_and_every_source_a_notebook():
+    assert sorted(path.stem for path in LESSONS.glob("*.ipynb")) == [path.stem for path in SOURCES]
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda path: path.stem)
+class TestCommittedLesson:
+    def notebook(self, source):
+        return nbformat.read(build.notebook_path(source), as_version=4)
+
+    def test_is_built_from_its_current_source(self, source):
+        built = [(cell.cell_type, cell.source) for cell in build.read_source(source).cells]
+        committed = [(cell.cell_type, cell.source) for cell in self.notebook(source).cells]
+        assert committed == built, f"rebuild it: python scripts/build_lessons.py {source.stem[:2]}"
+
+    def test_was_executed_once_top_to_bottom_in_a_fresh_kernel(self, source):
+        code = [cell for cell in self.notebook(source).cells if cell.cell_type == "code"]
+        assert [cell.execution_count for cell in code] == list(range(1, len(code) + 1))
+        for cell in code:
+            for output in cell.outputs:
+                if "execution_count" in output:
+                    assert output.execution_count == cell.execution_count, cell.source
+
+    def test_has_no_errors_and_no_saved_widget_state(self, source):
+        notebook = self.notebook(source)
+        assert "widgets" not in notebook.metadata
+        for cell in notebook.cells:
+            for output in cell.get("outputs", []):
+                assert output.output_type != "error", f"{cell.source}\n{output.get('evalue')}"
+                assert "application/vnd.jupyter.widget-state+json" not in output.get("data", {})
+
+    def test_is_small(self, source):
+        size = build.notebook_path(source).stat().st_size
+        assert size <= MAX_NOTEBOOK_BYTES, f"{size} bytes: strip inline JS / large outputs"
+
+    def test_opens_with_learning_goals_and_ends_with_a_summary(self, source):
+        cells = self.notebook(source).cells
+        assert cells[0].cell_type == "markdown" and cells[0].source.startswith("# ")
+        assert "**Learning goals**" in cells[0].source
+        assert cells[-1].cell_type == "markdown" and cells[-1].source.startswith("## Summary")
+
+    def test_links_to_other_lessons_resolve(self, source):
+        for cell in self.notebook(source).cells:
+            if cell.cell_type == "markdown":
+                for target in re.findall(r"\]\(([^)#]+\.ipynb)", cell.source):
+                    assert (LESSONS / target).exists(), f"broken link to {target}"
+
+    def test_ignored_outputs_say_why(self, source):
+        for cell in self.notebook(source).cells:
+            lines = [line.strip() for line in cell.source.splitlines()]
+            for number, line in enumerate(lines):
+                if line.startswith("#") and line.lstrip("#").strip() == "NBVAL_IGNORE_OUTPUT":
+                    assert number > 0 and lines[number - 1].startswith("#"), (
+                        f"put a comment saying why just above NBVAL_IGNORE_OUTPUT in:\n{cell.source}"
+                    )
+
+
+def test_a_source_is_split_into_markdown_and_code_cells(tmp_path):
+    source = tmp_path / "99-demo.py"
+    source.write_text("# %% [markdown]\n# # Title\n#\n# Text.\n\n# %%\nx = 1\n\nx\n\n# %%\nprint(x)\n")
+    notebook = build.read_source(source)
+    assert [(cell.cell_type, cell.source) for cell in notebook.cells] == [
+        ("markdown", "# Title\n\nText."),
+        ("code", "x = 1\n\nx"),
+        ("code", "print(x)"),
+    ]
+    assert [cell.id for cell in notebook.cells] == ["cell-01", "cell-02", "cell-03"]
+
+
+@pytest.mark.parametrize(
+    "text, complaint",
+    [("x = 1\n# %%\n", "before the first"), ("# %% [markdown]\nnot a comment\n", "must start with '# '")],
+)
+def test_a_malformed_source_is_refused_with_the_line(tmp_path, text, complaint):
+    source = tmp_path / "99-bad.py"
+    source.write_text(text)
+    with pytest.raises(ValueError, match=complaint):
+        build.read_source(source)

@@ -1,0 +1,167 @@
+"""The course as students and teachers use it: JupyterLab in headless Chromium, Run All, then click.
+
+Lesson 4: play a turn on the board by clicking and see the live delta/Delta chart
+appear. Lesson 6 (the classroom demo): press Next on the board and see the
+chart follow.  The screenshot of lesson 4's board and chart is written to
+``test-artifacts/``; ``docs/course-board-and-chart.png`` (shown in the README)
+is a copy of one such run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from amoeboid_edu import Game
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run", "--disable-quic"]  # fmt: skip
+LESSONS = ["04-advantage-2-size.ipynb", "06-case-3-neutralisation.ipynb"]
+LINE_SHOWN = "6 a1 a1-b2 20,0\n4 c3 c3-c2 0,4\n3 b2 b2-c3 5,0\n3 c2 c2-b1 0,3\n1 b2 b2-c2 4,0\n5 b1 b1-a1 0,4"
+"""The first turns of lesson 6's Case III line: pressing Next must show exactly these positions."""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """JupyterLab serving copies of the lessons, quiet (no news, no autosave)."""
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(f"{CHROMIUM} is missing: ./dev.sh test installs Debian's chromium")
+    root = tmp_path_factory.mktemp("course")
+    for name in LESSONS:
+        shutil.copy(ROOT / "lessons" / name, root / name)
+    settings = root / ".settings"
+    for name, content in {
+        "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false", "checkForUpdates": False},
+        "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {"autosave": False},
+        "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},  # every cell in the DOM
+    }.items():
+        (settings / name).parent.mkdir(parents=True, exist_ok=True)
+        (settings / name).write_text(json.dumps(content))
+    (root / ".workspaces").mkdir()
+    port, token = free_port(), "amoeboid-course-test"
+    env = {**os.environ, "JUPYTERLAB_SETTINGS_DIR": str(settings), "JUPYTERLAB_WORKSPACES_DIR": str(root / ".workspaces")}
+    command = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--port={port}",
+               f"--ServerApp.token={token}", f"--ServerApp.root_dir={root}", "--LabApp.expose_app_in_browser=True"]
+    if os.geteuid() == 0:
+        command.append("--allow-root")
+    log = root / "lab.log"
+    server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=log.open("w"))
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    pytest.fail(f"JupyterLab did not start: {log.read_text()[-2000:]}")
+                time.sleep(0.3)
+        yield lambda name: f"{base}/lab/tree/{name}?reset&token={token}"  # reset: only this lesson open
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def run_all(browser, url: str):
+    """Open a lesson, clear the stored outputs, run every cell; the page once the kernel is done."""
+    page = browser.new_page(viewport={"width": 1200, "height": 1400})
+    page.goto(url)
+    page.wait_for_function("() => window.jupyterapp && document.querySelector('.jp-NotebookPanel')", timeout=60_000)
+    has_kernel = page.evaluate("""async () => {
+        const panel = window.jupyterapp.shell.currentWidget;
+        await panel.context.ready;
+        await panel.sessionContext.ready;
+        return Boolean(panel.sessionContext.session && panel.sessionContext.session.kernel);
+    }""")
+    assert has_kernel, "the lesson opened without starting its kernel"
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
+    page.evaluate("""() => { window.amoeboidRunAll = 'running';
+        window.jupyterapp.commands.execute('notebook:run-all-cells').then(() => window.amoeboidRunAll = 'done'); }""")
+    try:
+        page.wait_for_function("() => window.amoeboidRunAll === 'done'", timeout=120_000)
+    except Exception:
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "run-all-timeout.png"), full_page=True)
+        raise
+    errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+    assert errors.count() == 0, errors.first.inner_text()
+    return page
+
+
+def live_chart_svg(cell) -> int:
+    """How many SVG charts the live chart widget in this cell's output shows."""
+    return cell.locator(".widget-html svg").count()
+
+
+def test_a_turn_played_on_the_board_in_lesson_4_appears_on_the_live_chart(lab, browser):
+    page = run_all(browser, lab(LESSONS[0]))
+    board = page.locator(".amoeboid-board").last
+    cell = page.locator(".jp-CodeCell", has=board)
+    cell.scroll_into_view_if_needed()
+    assert live_chart_svg(cell) == 0 and "Play a turn" in cell.inner_text()
+    page.wait_for_function("b => b.dataset.phase === 'source'", arg=board.element_handle(), timeout=10_000)
+    board.locator('[data-cell="a1"]').click()
+    page.wait_for_function("b => b.dataset.phase === 'destination'", arg=board.element_handle(), timeout=10_000)
+    board.locator('[data-cell="b2"]').click()
+    cell.locator(".widget-html svg").first.wait_for(timeout=15_000)
+    assert "δ and Δ in your game" in cell.locator(".widget-html").inner_text()
+    assert "4 a1 a1-b2" in board.locator(".amb-record").input_value()
+    page.close()
+
+
+def test_next_steps_the_case_III_demo_and_the_chart_follows(lab, browser):
+    page = run_all(browser, lab(LESSONS[1]))
+    board = page.locator(".amoeboid-board").first
+    cell = page.locator(".jp-CodeCell", has=board)
+    cell.scroll_into_view_if_needed()
+    assert board.get_attribute("data-phase") == "queued" and live_chart_svg(cell) == 0
+    line = Game.parse(f"start (14,0) . . / . . . / . . (0,5) A\n{LINE_SHOWN}")
+    for expected in line.positions[1:]:
+        version = board.get_attribute("data-version")
+        board.locator('[data-action="next"]').click()
+        page.wait_for_function("([b, v]) => b.dataset.version !== v", arg=[board.element_handle(), version])
+        page.wait_for_function("([b, p]) => b.dataset.position === p", arg=[board.element_handle(), str(expected)])
+    cell.locator(".widget-html svg").first.wait_for(timeout=15_000)
+    assert "Case III" in cell.locator(".widget-html").inner_text()
+    page.wait_for_timeout(1500)  # the last turn's animation, before the picture
+    ARTIFACTS.mkdir(exist_ok=True)
+    cell.locator(".jp-Cell-outputWrapper").screenshot(path=str(ARTIFACTS / "course-board-and-chart.png"))
+    page.close()
+
+
+def test_the_readme_screenshot_is_committed():
+    assert (ROOT / "docs" / "course-board-and-chart.png").stat().st_size > 10_000

@@ -1,0 +1,318 @@
+"""The board widget driven through intents, as the browser drives it, without a browser.
+
+Expected positions always come from the engine (``apply``), never from the widget.
+"""
+
+from __future__ import annotations
+
+import doctest
+import random
+
+import pytest
+from board_players import choose
+
+from amoeboid_edu import Game, Position, Turn, apply, random_turn, widget
+from amoeboid_edu.bots import BOTS
+from amoeboid_edu.widget import STATIC, Board, Replay, play, resolve_opponent
+
+PAPER_OPENING = "3 a1 a1-b1\n2 c3 c3-b3\n3 b1 b1-c1\n1 b3 b3-a3"
+
+
+def snapshot(board: Board) -> tuple:
+    """Everything an intent may change (the error message aside)."""
+    return (board.version, board.position, board.view, board.record, board.message, board.game.pending_roll)
+
+
+def play_by_intents(board: Board, turn: Turn) -> None:
+    """Make ``turn`` the way a student does: click the grow, the source, set counts, click the destination."""
+    if board.phase == "grow":
+        assert board.click(turn.grow), board.error
+    assert board.view["grow"] == turn.grow
+    if turn.is_pass:
+        return
+    assert board.click(turn.src), board.error
+    counts = board.view["counts"]
+    if (counts["a"], counts["b"]) != (turn.a, turn.b):
+        assert board.handle_intent({"kind": "counts", "a": turn.a, "b": turn.b, "version": board.version}), board.error
+    assert turn.dst in board.view["targets"]
+    assert board.click(turn.dst), board.error
+
+
+def human_turn(board: Board, rng: random.Random) -> tuple[Position, Turn]:
+    before, roll = board.game.position, board.view["roll"]
+    turn = choose(before, roll, rng)
+    if len(before.owned()) == 1 and not turn.is_pass:
+        assert board.phase == "source"  # one amoeba: the grow is automatic
+    play_by_intents(board, turn)
+    return before, turn
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_whole_hot_seat_game_by_intents(seed):
+    board = Board(seed=seed)
+    rng = random.Random(seed)
+    while not board.game.is_over:
+        assert len(board.game) < 200, "the test's greedy players should finish a 3x3 game"
+        ply = len(board.game)
+        before, turn = human_turn(board, rng)
+        if turn.is_pass:  # a pass is played by the board itself, after the grow
+            ply = len(board.game) - 1
+        assert board.game.positions[ply] == before
+        assert board.game.positions[ply + 1] == apply(before, turn)
+        assert board.position == str(board.game.position)
+    assert board.phase == "over"
+    assert board.view["result"] == board.game.result != "ongoing"
+    assert Game.parse(board.record).position == board.game.position
+    assert board.history == [str(turn) for turn in board.game.turns]
+
+
+def test_against_the_random_bot_every_turn_is_legal_and_reproducible():
+    def one_game():
+        board = play("random", seed=5)
+        rng = random.Random(5)
+        shown_bot_turns = []
+        board.observe(lambda change: shown_bot_turns.extend(step["turn"] for step in change["new"]["steps"]), "view")
+        while not board.game.is_over and len(board.game) < 120:
+            assert board.game.position.to_move == "A"
+            human_turn(board, rng)
+        return board, shown_bot_turns
+
+    board, shown = one_game()
+    replayed = Game.parse(board.record)
+    assert replayed.positions == board.game.positions
+    bot_turns = [str(turn) for turn, before in zip(board.game.turns, board.game.positions) if before.to_move == "B"]
+    assert shown == bot_turns  # every bot turn was handed to the browser to show step by step
+    again, _ = one_game()
+    assert again.record == board.record
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_every_baseline_bot_plays_on_the_board_by_name(name):
+    board = play(name, seed=7)
+    rng = random.Random(7)
+    while not board.game.is_over and len(board.game) < 30:
+        human_turn(board, rng)
+    assert board.players == {"A": "human", "B": name}
+    assert Game.parse(board.record).positions == board.game.positions  # every bot turn was legal
+
+
+def test_bot_steps_describe_the_grow_and_the_move():
+    board = Board(opponent=random_turn, human="B", seed=3)  # the bot (A) moves first
+    (step,) = board.view["steps"]
+    turn = board.game.turns[0]
+    assert (
+        step["turn"] == str(turn) and step["grow"] == turn.grow and (step["src"], step["dst"]) == (turn.src, turn.dst)
+    )
+    start = Position.start()
+    assert step["before"] == [None if c is None else list(c) for c in start.cells]
+    assert step["before"] != step["grown"]
+    assert board.game.position.to_move == "B" and board.phase == "source"
+
+
+def test_presets_eat_and_neutralise_use_the_strategy_helpers():
+    board = Board.from_position(". . . / (6,3) (2,3) . / . . . A", seed=0)
+    roll = board.view["roll"]
+    assert board.click("a2")
+    presets = {(p["label"], p["target"]): (p["a"], p["b"]) for p in board.view["presets"]}
+    grown_a = 6 + roll
+    assert presets[("whole", None)] == (grown_a, 3)
+    assert presets[("half", None)] == (grown_a // 2, 1)
+    assert presets[("eat", "b2")] == (5, 0)
+    assert presets[("neutralise", "b2")] == (3, 2)
+    before = board.game.position
+    assert board.handle_intent({"kind": "counts", "a": 3, "b": 2, "version": board.version})
+    assert board.click("b2")
+    assert board.game.position == apply(before, Turn(roll, "a2", "a2", "b2", 3, 2))
+    assert board.game.position["b2"].is_neutral
+
+
+def test_counts_change_the_legal_destinations():
+    board = Board.from_position("(3,0) (0,4) . / . . . / . . . A", seed=0)  # the roll grows a1 to 3 + roll >= 4
+    assert board.click("a1")
+    assert "b1" in board.view["targets"]
+    assert board.handle_intent({"kind": "counts", "a": 1, "b": 0, "version": board.version})
+    assert "b1" not in board.view["targets"] and "a2" in board.view["targets"]
+    before = snapshot(board)
+    assert not board.click("b1")
+    assert "size 4" in board.error and snapshot(board) == before
+
+
+NOW = object()  # stands for the board's current version
+
+
+@pytest.mark.parametrize(
+    "intent, reason",
+    [
+        ("garbage", "expected an object"),
+        ({"kind": "cell", "cell": "a1"}, "no board version"),
+        ({"kind": "cell", "cell": "a1", "version": "0"}, "no board version"),
+        ({"kind": "cell", "cell": "a1", "version": -1}, "older board"),
+        ({"kind": "explode", "version": NOW}, "unknown kind"),
+        ({"kind": None, "version": NOW}, "unknown kind"),
+        ({"kind": "cell", "cell": 7, "version": NOW}, "'cell' must be str"),
+        ({"kind": "cell", "cell": "z9", "version": NOW}, "no cell 'z9'"),
+        ({"kind": "cell", "cell": "c3", "version": NOW}, "c3 is not one"),  # B's amoeba while A is to grow
+        ({"kind": "cell", "cell": "a2", "version": NOW}, "a2 is not one"),  # an empty cell
+        ({"kind": "counts", "a": 1, "b": 0, "version": NOW}, "choose an amoeba to move from"),
+        ({"kind": "seek", "ply": 1, "version": NOW}, "unknown kind"),
+    ],
+)
+def test_malformed_or_illegal_intents_are_rejected_and_change_nothing(intent, reason):
+    board = Board.from_position("(1,0) . (1,0) / . (0,2) . / . . (0,1) A", seed=0)
+    assert board.phase == "grow"
+    if isinstance(intent, dict) and intent.get("version") is NOW:
+        intent = {**intent, "version": board.version}
+    before = snapshot(board)
+    assert not board.handle_intent(intent)
+    assert reason in board.error
+    assert snapshot(board) == before
+
+
+def test_stale_and_bad_count_intents_mid_turn_are_rejected():
+    board = Board(seed=4)
+    assert board.click("a1")
+    stale_version = board.version - 1
+    before = snapshot(board)
+    assert not board.handle_intent({"kind": "cell", "cell": "b1", "version": stale_version})
+    assert "older board" in board.error and snapshot(board) == before
+    grown = board.view["counts"]["max_a"]
+    for bad in ({"a": grown + 1, "b": 0}, {"a": 0, "b": 0}, {"a": -1, "b": 1}, {"a": True, "b": 0}, {"a": 1.0, "b": 0}):
+        assert not board.handle_intent({"kind": "counts", **bad, "version": board.version})
+        assert snapshot(board) == before
+    assert not board.click("c3")  # B's amoeba is neither adjacent nor smaller: not a destination
+    assert snapshot(board) == before
+    assert board.click("b2") and board.game.position["b2"] == (grown, 0)
+    assert not board.handle_intent(
+        {"kind": "cell", "cell": "b1", "version": before[0]}
+    )  # the click made before the move
+
+
+def test_grow_with_several_amoebae_and_undo():
+    board = Board.from_position("(3,0) . . / . . . / . . (0,2) A", seed=0)
+    roll = board.view["roll"]
+    play_by_intents(board, Turn(roll, "a1", "a1", "b2", 1, 0))
+    b_turn = Turn(board.view["roll"], "c3", "c3", "b3")
+    play_by_intents(board, Turn(b_turn.roll, "c3", "c3", "b3", 0, 2 + b_turn.roll))
+    assert board.phase == "grow" and set(board.view["selectable"]) == {"a1", "b2"}
+    roll = board.view["roll"]
+    assert board.click("b2") and board.view["grow"] == "b2"
+    assert board.handle_intent({"kind": "undo", "version": board.version})  # cancels the half-made turn only
+    assert board.phase == "grow" and len(board.game) == 2 and board.view["roll"] == roll
+    assert board.handle_intent({"kind": "undo", "version": board.version})  # takes back B's turn; same roll again
+    assert len(board.game) == 1 and board.view["roll"] == b_turn.roll
+
+
+def test_undo_against_a_bot_goes_back_to_the_humans_turn_and_new_game_reseeds():
+    board = play("random", seed=2)
+    roll = board.view["roll"]
+    play_by_intents(board, choose(board.game.position, roll, random.Random(0)))
+    assert len(board.game) == 2 and board.game.position.to_move == "A"
+    assert board.handle_intent({"kind": "undo", "version": board.version})
+    assert len(board.game) == 0 and board.view["roll"] == roll
+    assert not board.handle_intent({"kind": "undo", "version": board.version})
+    assert "nothing to undo" in board.error
+    assert board.handle_intent({"kind": "new", "version": board.version})
+    assert board.game.seed == "2:1" and len(board.game) == 0
+
+
+def test_a_pass_is_played_by_the_board_and_said():
+    # B's (0,1) in the corner is hemmed in by bigger amoebae: after growing it still cannot move
+    board = Board.from_position("(1,0) . . / . (9,0) (9,0) / . (9,0) (0,1) B", seed=0)
+    assert board.game.turns and board.game.turns[0].is_pass
+    assert board.game.position.to_move == "A" and board.history == [str(board.game.turns[0])]
+    assert "B grew c3 by" in board.message and "no legal move, so the turn passed" in board.message
+
+
+def test_queue_steps_through_a_scripted_line_and_checks_it_first():
+    board = Board(seed=0)
+    turns_seen = []
+    board.observe_turns(lambda position, turn: turns_seen.append((str(position), str(turn))))
+    before = snapshot(board)
+    with pytest.raises(ValueError, match="queued turn 3"):
+        board.queue(["3 a1 a1-b1", "2 c3 c3-b3", "3 c1 c1-c2"])
+    assert snapshot(board) == before
+    board.queue(PAPER_OPENING)
+    assert board.phase == "queued" and board.view["queued"][0] == "3 a1 a1-b1 4,0"
+    assert not board.click("a1") and "Next" in board.error
+    position = Position.start()
+    for line in PAPER_OPENING.splitlines():
+        assert board.handle_intent({"kind": "next", "version": board.version})
+        position = apply(position, line)
+        assert board.game.position == position
+        assert board.view["steps"][0]["turn"] == str(board.game.turns[-1])
+    assert [seen[0] for seen in turns_seen][-1] == str(position) == ". . (7,0) / . . . / (0,4) . . A"
+    assert len(turns_seen) == 4 and board.phase in ("grow", "source")
+    with pytest.raises(IndexError):
+        board.next()
+
+
+def test_observers_that_fail_do_not_break_the_game():
+    board = Board(seed=0)
+
+    @board.observe_turns
+    def broken(position, turn):
+        raise RuntimeError("chart went away")
+
+    play_by_intents(board, Turn(board.view["roll"], "a1", "a1", "b1", board.view["roll"] + 1, 0))
+    assert len(board.game) == 1 and "chart went away" in board.message
+
+
+def test_a_failing_student_strategy_leaves_the_board_usable():
+    def sloppy(position, roll, rng):
+        return "9 a1 -"
+
+    board = Board(opponent=sloppy, human="B", seed=0)
+    assert board.phase == "stuck" and "sloppy (A) could not play" in board.message
+    before = snapshot(board)
+    assert not board.click("c3") and snapshot(board) == before
+    assert board.handle_intent({"kind": "new", "version": board.version}) and board.phase == "stuck"
+
+
+def test_opponents_resolve_by_name_or_function():
+    assert resolve_opponent("human") == ("human", None)
+    name, strategy = resolve_opponent("random")
+    assert name == "random" and callable(strategy)
+    assert resolve_opponent(random_turn)[0] == "random_turn"
+    with pytest.raises(ValueError, match="unknown opponent 'grandmaster'"):
+        Board(opponent="grandmaster")
+    with pytest.raises(ValueError, match="human plays 'A' or 'B'"):
+        Board(human="C")
+
+
+def test_repr_and_static_fallback_are_stable():
+    board = Board.from_position("(4,0) . . / . . . / . . (0,2) A", seed=1)
+    assert repr(board) == "Board((4,0) . . / . . . / . . (0,2) A; A: human, B: human)"
+    data, _ = board._repr_mimebundle_()
+    assert data["text/plain"] == repr(board)
+    assert (
+        data["image/svg+xml"]
+        == Board.from_position("(4,0) . . / . . . / . . (0,2) A", seed=1)._repr_mimebundle_()[0]["image/svg+xml"]
+    )
+    assert "<svg" in data["image/svg+xml"] and "application/vnd.jupyter.widget-view+json" in data
+
+
+def test_replay_steps_through_a_record():
+    game = Game.parse(PAPER_OPENING)
+    replay = Replay(str(game))
+    assert replay.view["ply"] == 0 and replay.position == str(Position.start())
+    assert replay.handle_intent({"kind": "seek", "ply": 4, "version": replay.version})
+    assert replay.position == str(game.position) and replay.view["move"] == ["b3", "a3"]
+    assert repr(replay) == f"Replay(turn 4 of 4: {game.position})"
+    before = (replay.version, replay.view)
+    for bad in (5, -1, "2", None, 1.5):
+        assert not replay.handle_intent({"kind": "seek", "ply": bad, "version": replay.version})
+        assert "a ply is a whole number from 0 to 4" in replay.error
+    assert (replay.version, replay.view) == before
+    assert not replay.handle_intent({"kind": "cell", "cell": "a1", "version": replay.version})
+    replay.seek(1)
+    assert replay.view["grow"] == "a1" and Replay(game).record == replay.record
+
+
+def test_the_module_files_are_found():
+    assert (STATIC / "board.js").is_file() and (STATIC / "board.css").is_file()
+    assert "export default" in (STATIC / "board.js").read_text()
+
+
+def test_docstring_examples():
+    failures, attempted = doctest.testmod(widget)
+    assert attempted and not failures

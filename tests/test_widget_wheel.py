@@ -1,0 +1,63 @@
+"""The built wheel carries the board's ES module and CSS, and a non-editable install loads them.
+
+The wheel is built offline (``--no-build-isolation``) and installed with ``--no-deps`` into a clean
+venv; the dev venv's site-packages is appended to its path (a ``.pth``) only to supply the
+dependencies, so ``amoeboid_edu`` itself can only come from the wheel.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import sysconfig
+import venv
+import zipfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+CHECK = """
+import pathlib, sys
+import amoeboid_edu, amoeboid_edu.widget as widget
+site = pathlib.Path(sys.argv[1]).resolve()
+assert site in pathlib.Path(amoeboid_edu.__file__).resolve().parents, amoeboid_edu.__file__
+assert widget.STATIC.resolve() == site / "amoeboid_edu" / "_static", widget.STATIC
+board = widget.Board()
+assert board._esm == (widget.STATIC / "board.js").read_text() and "export default" in board._esm
+assert board._css == (widget.STATIC / "board.css").read_text() and ".amoeboid-board" in board._css
+print("loaded", widget.STATIC / "board.js")
+"""
+
+
+def run(*command: str | Path, cwd: Path) -> str:
+    done = subprocess.run([str(part) for part in command], cwd=cwd, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+def test_the_wheel_ships_and_loads_the_widget_module(tmp_path):
+    run(
+        sys.executable,
+        "-m",
+        "pip",
+        "wheel",
+        "--no-deps",
+        "--no-build-isolation",
+        "--no-index",
+        "-w",
+        tmp_path,
+        REPO,
+        cwd=tmp_path,
+    )
+    (wheel,) = tmp_path.glob("amoeboid_edu-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        for name in ("board.js", "board.css"):
+            assert archive.read(f"amoeboid_edu/_static/{name}") == (REPO / "widgets" / name).read_bytes()
+
+    env_dir = tmp_path / "clean"
+    venv.create(env_dir, with_pip=False)
+    python = env_dir / "bin" / "python"
+    site = Path(run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])", cwd=tmp_path).strip())
+    (site / "dev-dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    run(sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-index", wheel, cwd=tmp_path)
+    assert "loaded" in run(python, "-c", CHECK, site, cwd=tmp_path)

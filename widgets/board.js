@@ -1,0 +1,375 @@
+// The Amoeboid board (anywidget ES module). It draws the `view` Python sends and sends intents
+// back; it knows no rules. Every intent carries the `version` it was made on, so Python can refuse
+// clicks made on an out-of-date board. No framework, no network: classrooms may be offline.
+
+/**
+ * @typedef {[number, number] | null} Cell  (a, b) control numbers, or null for an empty cell
+ * @typedef {{turn: string, player: string, grow: string, src: string|null, dst: string|null,
+ *            before: Cell[], grown: Cell[]}} Step  a turn to show in two steps (grow, then move)
+ * @typedef {{rows: number, cols: number, names: string[], cells: Cell[], shown: string, to_move: string,
+ *            phase: string, prompt: string, roll?: number|null, last_turn: string|null, grow?: string|null,
+ *            src?: string|null, move?: string[]|null, selectable?: string[], targets?: string[],
+ *            counts?: {a: number, b: number, max_a: number, max_b: number}|null,
+ *            presets?: {label: string, target: string|null, a: number, b: number}[],
+ *            stats: Record<string, number>, result: string, players?: Record<string, string>,
+ *            steps?: Step[], queued?: string[], can_undo?: boolean, ply?: number, plies?: number}} View
+ */
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const CELL = 80; // SVG units per cell; the drawing scales to the output's width
+const MAX_CELL_PX = 110; // small boards stay a sensible size; 8x8 fills the 640px-wide board
+const STEP_MS = 450; // each half of a bot's turn stays on screen this long
+
+/** @param {number} x */
+const signed = (x) => (x > 0 ? `+${x}` : `${x}`);
+
+/**
+ * SVG markup for one element (numbers rounded to 0.1 so the markup stays short).
+ * @param {string} tag @param {Record<string, string|number>} attrs @param {string} [inner]
+ */
+function svg(tag, attrs, inner) {
+  const text = Object.entries(attrs)
+    .map(([key, value]) => `${key}="${typeof value === "number" ? Math.round(value * 10) / 10 : value}"`)
+    .join(" ");
+  return inner === undefined ? `<${tag} ${text}/>` : `<${tag} ${text}>${inner}</${tag}>`;
+}
+
+/**
+ * A pie slice of `fraction` of a disc, clockwise from 12 o'clock (a full disc when fraction >= 1).
+ * @param {number} cx @param {number} cy @param {number} r @param {number} fraction @param {string} cls
+ */
+function wedge(cx, cy, r, fraction, cls) {
+  if (fraction >= 1) return svg("circle", { class: cls, cx, cy, r });
+  const angle = 2 * Math.PI * fraction;
+  const [x, y] = [cx + r * Math.sin(angle), cy - r * Math.cos(angle)].map((v) => v.toFixed(1));
+  const large = fraction > 0.5 ? 1 : 0;
+  return svg("path", { class: cls, d: `M${cx},${cy} V${(cy - r).toFixed(1)} A${r},${r} 0 ${large} 1 ${x},${y} Z` });
+}
+
+const ARROW_HEAD = svg(
+  "marker",
+  { id: "amb-head", viewBox: "0 0 10 10", refX: 6, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto" },
+  svg("path", { d: "M0,0 L10,5 L0,10 z", class: "amb-arrowhead" }),
+);
+
+/**
+ * The board as SVG markup: cells, amoebae (area proportional to size, A's share blue, B's orange,
+ * outline in the owner's colour, neutral dashed), highlights and the keyboard cursor.
+ * @param {View} view @param {Cell[]} cells @param {Record<string, string>} marks cell name -> class list
+ * @param {number} cursor @param {string[]|null} arrow [src, dst] to draw an arrow between
+ */
+function boardSvg(view, cells, marks, cursor, arrow) {
+  const { rows, cols, names } = view;
+  const largest = Math.max(1, ...cells.map((c) => (c ? c[0] + c[1] : 0)));
+  const centre = (/** @type {number} */ i) => [((i % cols) + 0.5) * CELL, (Math.floor(i / cols) + 0.5) * CELL];
+  const square = (/** @type {number} */ cx, /** @type {number} */ cy, /** @type {number} */ inset) => ({
+    x: cx - CELL / 2 + inset,
+    y: cy - CELL / 2 + inset,
+    width: CELL - 2 * inset,
+    height: CELL - 2 * inset,
+  });
+  const cellsMarkup = names.map((name, i) => {
+    const [cx, cy] = centre(i);
+    const cell = cells[i];
+    const parts = [
+      svg("rect", { class: "amb-square", ...square(cx, cy, 0) }),
+      svg("rect", { class: "amb-mark", rx: 6, ...square(cx, cy, 4) }),
+      svg("text", { class: "amb-name", x: cx - CELL / 2 + 5, y: cy - CELL / 2 + 14 }, name),
+    ];
+    if (cell) {
+      const [a, b] = cell;
+      const r = Math.max(8, CELL * 0.36 * Math.sqrt((a + b) / largest));
+      if (b) parts.push(wedge(cx, cy, r, 1, "amb-b"));
+      if (a) parts.push(wedge(cx, cy, r, a / (a + b), "amb-a"));
+      const owner = a > b ? "amb-own-a" : b > a ? "amb-own-b" : "amb-neutral";
+      parts.push(svg("circle", { class: `amb-ring ${owner}`, cx, cy, r: r + 3 }));
+      parts.push(svg("text", { class: "amb-label", x: cx, y: cy + 5 }, `(${a},${b})`));
+    }
+    if (i === cursor) parts.push(svg("rect", { class: "amb-cursor", rx: 8, ...square(cx, cy, 2) }));
+    const amoeba = cell ? `(${cell[0]},${cell[1]})` : ".";
+    const label = cell ? `${name} ${amoeba}` : `${name} empty`;
+    const shade = (Math.floor(i / cols) + i) % 2 ? "amb-shaded" : "";
+    const attrs = { class: `amb-cell ${shade} ${marks[name] || ""}`, "data-cell": name, "data-amoeba": amoeba };
+    return svg("g", { ...attrs, role: "gridcell", "aria-label": label }, parts.join(""));
+  });
+  if (arrow && arrow[0] && arrow[1]) {
+    const [x1, y1] = centre(names.indexOf(arrow[0]));
+    const [x2, y2] = centre(names.indexOf(arrow[1]));
+    const [dx, dy] = [(x2 - x1) * 0.28, (y2 - y1) * 0.28];
+    const line = { x1: x1 + dx, y1: y1 + dy, x2: x2 - dx, y2: y2 - dy };
+    cellsMarkup.push(svg("line", { class: "amb-arrow", "marker-end": "url(#amb-head)", ...line }));
+  }
+  const attrs = { xmlns: SVG_NS, class: "amb-svg", style: `max-width: ${cols * MAX_CELL_PX}px` };
+  const frame = { viewBox: `0 0 ${cols * CELL} ${rows * CELL}`, role: "grid", "aria-label": `board ${view.shown}` };
+  return svg("svg", { ...attrs, ...frame }, `<defs>${ARROW_HEAD}</defs>${cellsMarkup.join("")}`);
+}
+
+/** @param {string} tag @param {string} cls @param {string} [text] */
+function make(tag, cls, text) {
+  const node = document.createElement(tag);
+  node.className = cls;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** @param {string} text @param {string} action @param {string} [title] */
+function button(text, action, title) {
+  const node = make("button", "amb-button", text);
+  node.dataset.action = action;
+  node.type = "button";
+  if (title) node.title = title;
+  return node;
+}
+
+/**
+ * @typedef {{view: View, message: string, error: string, record: string, version: number, mode: string}} Model
+ * @type {import("@anywidget/types").Render<Model>}
+ */
+function render({ model, el }) {
+  const root = make("div", "amoeboid-board");
+  root.tabIndex = 0;
+  const status = make("div", "amb-status");
+  const boardBox = make("div", "amb-board-box");
+  const controls = make("div", "amb-controls");
+  const message = make("div", "amb-message");
+  message.setAttribute("aria-live", "polite");
+  const error = make("div", "amb-error");
+  error.setAttribute("role", "alert");
+  const buttons = make("div", "amb-buttons");
+  const historyBox = make("details", "amb-history");
+  historyBox.open = true;
+  historyBox.append(make("summary", "", "History (turn notation, copyable)"));
+  const history = /** @type {HTMLTextAreaElement} */ (make("textarea", "amb-record"));
+  history.readOnly = true;
+  history.rows = 4;
+  historyBox.append(history);
+  root.append(status, boardBox, controls, message, error, buttons, historyBox);
+  el.append(root);
+
+  let cursor = -1; // keyboard cursor (a cell index), drawn once the keyboard is used
+  let keyboardUsed = false;
+  /** @type {number[]} */
+  let timers = [];
+  let animatedVersion = -1;
+
+  /** @param {Record<string, unknown>} intent */
+  const send = (intent) => model.send({ ...intent, version: model.get("version") });
+
+  const stopAnimation = () => {
+    timers.forEach(clearTimeout);
+    timers = [];
+    root.classList.remove("amb-animating");
+  };
+
+  /** Marks for the live view: selectable cells, the grow, the source, the legal destinations. */
+  const liveMarks = (/** @type {View} */ view) => {
+    /** @type {Record<string, string>} */
+    const marks = {};
+    const add = (/** @type {string|null|undefined} */ name, /** @type {string} */ cls) => {
+      if (name) marks[name] = `${marks[name] || ""} ${cls}`;
+    };
+    (view.selectable || []).forEach((name) => add(name, "amb-selectable"));
+    (view.targets || []).forEach((name) => add(name, "amb-target"));
+    add(view.grow, "amb-grow");
+    add(view.src, "amb-source");
+    if (view.move) {
+      add(view.move[0], "amb-source");
+      add(view.move[1], "amb-target");
+    }
+    return marks;
+  };
+
+  const drawBoard = (/** @type {View} */ view) => {
+    const arrow = view.move || null;
+    boardBox.innerHTML = boardSvg(view, view.cells, liveMarks(view), keyboardUsed ? cursor : -1, arrow);
+    root.dataset.position = view.shown;
+  };
+
+  const drawStatus = (/** @type {View} */ view) => {
+    const s = view.stats;
+    const players = view.players ? ` (${view.players[view.to_move]})` : "";
+    const mover = `<b class="amb-player-${view.to_move}">${view.to_move}</b>${players} to move`;
+    const turn = view.result === "ongoing" ? mover : `<b>result: ${view.result}</b>`;
+    const roll = view.roll ? ` · roll <b class="amb-roll">${view.roll}</b>` : "";
+    const last = view.last_turn ? ` · last turn <code>${view.last_turn}</code>` : "";
+    const sums = `σ<sub>A</sub> ${s.sigma_A} · σ<sub>B</sub> ${s.sigma_B} · δ ${signed(s.delta)}`;
+    const sizes = `Σ<sub>A</sub> ${s.Sigma_A} · Σ<sub>B</sub> ${s.Sigma_B} · Δ ${signed(s.Delta)}`;
+    status.innerHTML = `${turn}${roll}${last}<br>${sums} · ${sizes}`;
+  };
+
+  const drawControls = (/** @type {View} */ view) => {
+    controls.replaceChildren();
+    if (!view.counts) return;
+    const { a, b, max_a, max_b } = view.counts;
+    for (const [side, value, max] of /** @type {[string, number, number][]} */ ([["A", a, max_a], ["B", b, max_b]])) {
+      const stepper = make("span", `amb-stepper amb-stepper-${side}`);
+      const minus = button("−", `minus-${side}`, `one ${side}-unit fewer`);
+      const plus = button("+", `plus-${side}`, `one ${side}-unit more`);
+      minus.disabled = value <= 0;
+      plus.disabled = value >= max;
+      const label = make("span", "amb-stepper-label", `${side}-units`);
+      stepper.append(label, minus, make("output", "amb-count", String(value)), plus);
+      controls.append(stepper);
+    }
+    for (const preset of view.presets || []) {
+      const name = preset.target ? `${preset.label} ${preset.target}` : preset.label;
+      const node = button(`${name}: ${preset.a},${preset.b}`, "preset");
+      node.dataset.a = String(preset.a);
+      node.dataset.b = String(preset.b);
+      node.classList.toggle("amb-chosen", preset.a === a && preset.b === b);
+      controls.append(node);
+    }
+  };
+
+  const drawButtons = (/** @type {View} */ view) => {
+    buttons.replaceChildren();
+    if (model.get("mode") === "replay") {
+      const slider = /** @type {HTMLInputElement} */ (make("input", "amb-slider"));
+      slider.type = "range";
+      slider.min = "0";
+      slider.max = String(view.plies);
+      slider.value = String(view.ply);
+      slider.setAttribute("aria-label", "turn");
+      const prev = button("◀ prev", "prev");
+      const next = button("next ▶", "next-ply");
+      prev.disabled = view.ply === 0;
+      next.disabled = view.ply === view.plies;
+      buttons.append(prev, slider, next);
+      return;
+    }
+    const undo = button("Undo", "undo");
+    undo.disabled = !view.can_undo;
+    buttons.append(undo, button("New game", "new"));
+    if (view.queued && view.queued.length) buttons.append(button(`Next: ${view.queued[0]}`, "next"));
+  };
+
+  /** Show bot (or scripted) turns in two steps, grow then move, before the live view. */
+  const animate = (/** @type {View} */ view) => {
+    const steps = view.steps || [];
+    if (!steps.length || animatedVersion === model.get("version")) return false;
+    animatedVersion = model.get("version");
+    root.classList.add("amb-animating");
+    let delay = 0;
+    for (const step of steps) {
+      const who = view.players ? ` (${view.players[step.player]})` : "";
+      timers.push(setTimeout(() => {
+        const player = `<b class="amb-player-${step.player}">${step.player}</b>${who}`;
+        status.innerHTML = `${player} is playing…<br><code>${step.turn}</code>`;
+        boardBox.innerHTML = boardSvg(view, step.before, { [step.grow]: "amb-grow" }, -1, null);
+        message.textContent = `${step.player} plays ${step.turn}: grows ${step.grow}`;
+      }, delay));
+      delay += STEP_MS;
+      timers.push(setTimeout(() => {
+        /** @type {Record<string, string>} */
+        const marks = { [step.grow]: "amb-grow" };
+        if (step.src && step.dst) Object.assign(marks, { [step.src]: "amb-source", [step.dst]: "amb-target" });
+        boardBox.innerHTML = boardSvg(view, step.grown, marks, -1, step.src ? [step.src, step.dst || ""] : null);
+        const move = step.src ? `moves ${step.src}-${step.dst}` : "no legal move";
+        message.textContent = `${step.player} plays ${step.turn}: ${move}`;
+      }, delay));
+      delay += STEP_MS;
+    }
+    timers.push(setTimeout(() => {
+      stopAnimation();
+      drawStatus(view);
+      drawBoard(view);
+      message.textContent = model.get("message");
+    }, delay));
+    return true;
+  };
+
+  const update = () => {
+    stopAnimation();
+    const view = model.get("view");
+    drawStatus(view);
+    drawControls(view);
+    drawButtons(view);
+    if (!animate(view)) {
+      drawBoard(view);
+      message.textContent = model.get("message");
+    }
+    error.textContent = model.get("error");
+    history.value = model.get("record");
+    root.dataset.phase = view.phase;
+    root.dataset.version = String(model.get("version"));
+  };
+
+  const onClick = (/** @type {MouseEvent} */ event) => {
+    const target = /** @type {Element} */ (event.target);
+    const cell = target.closest("[data-cell]");
+    if (root.classList.contains("amb-animating")) {
+      update(); // a click skips the animation to the live board; buttons act as well
+      if (cell) return; // the cell was clicked on a picture of the past
+    }
+    if (cell) {
+      cursor = model.get("view").names.indexOf(/** @type {HTMLElement} */ (cell).dataset.cell);
+      send({ kind: "cell", cell: /** @type {HTMLElement} */ (cell).dataset.cell });
+      return;
+    }
+    const action = /** @type {HTMLElement|null} */ (target.closest("[data-action]"));
+    if (!action) return;
+    const view = model.get("view");
+    const name = action.dataset.action || "";
+    const counts = view.counts;
+    if (name === "preset") send({ kind: "counts", a: Number(action.dataset.a), b: Number(action.dataset.b) });
+    else if (name.startsWith("minus-") || name.startsWith("plus-")) {
+      const change = name.startsWith("plus-") ? 1 : -1;
+      const side = name.endsWith("A") ? "a" : "b";
+      send({ kind: "counts", a: counts.a + (side === "a" ? change : 0), b: counts.b + (side === "b" ? change : 0) });
+    } else if (name === "prev") send({ kind: "seek", ply: view.ply - 1 });
+    else if (name === "next-ply") send({ kind: "seek", ply: view.ply + 1 });
+    else send({ kind: name });
+  };
+
+  const onInput = (/** @type {Event} */ event) => {
+    const target = /** @type {HTMLInputElement} */ (event.target);
+    if (target.classList.contains("amb-slider")) send({ kind: "seek", ply: Number(target.value) });
+  };
+
+  /** Arrow keys move the cursor, Enter or Space clicks the cell under it (replay: arrows step). */
+  const onKey = (/** @type {KeyboardEvent} */ event) => {
+    const view = model.get("view");
+    if (/** @type {Element} */ (event.target).closest("textarea, input, button")) return;
+    if (model.get("mode") === "replay") {
+      const step = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
+      if (step) send({ kind: "seek", ply: Math.min(view.plies, Math.max(0, view.ply + step)) });
+      if (step) event.preventDefault();
+      return;
+    }
+    const moves = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+    const move = moves[/** @type {keyof typeof moves} */ (event.key)];
+    if (move) {
+      keyboardUsed = true;
+      const here = cursor < 0 ? 0 : cursor;
+      const row = Math.min(view.rows - 1, Math.max(0, Math.floor(here / view.cols) + move[0]));
+      const col = Math.min(view.cols - 1, Math.max(0, (here % view.cols) + move[1]));
+      cursor = cursor < 0 ? 0 : row * view.cols + col;
+      drawBoard(view);
+      event.preventDefault();
+    } else if ((event.key === "Enter" || event.key === " ") && cursor >= 0) {
+      send({ kind: "cell", cell: view.names[cursor] });
+      event.preventDefault();
+    }
+  };
+
+  root.addEventListener("click", onClick);
+  root.addEventListener("change", onInput);
+  root.addEventListener("keydown", onKey);
+  // Every accepted intent bumps `version` (Backbone has set all synced traits by then); a rejection
+  // changes only `error`.
+  const showError = () => { error.textContent = model.get("error"); };
+  model.on("change:version", update);
+  model.on("change:error", showError);
+  update();
+
+  return () => {
+    stopAnimation();
+    model.off("change:version", update);
+    model.off("change:error", showError);
+    root.removeEventListener("click", onClick);
+    root.removeEventListener("change", onInput);
+    root.removeEventListener("keydown", onKey);
+  };
+}
+
+export default { render };
