@@ -319,11 +319,8 @@ class _Game:
             self.roll = self.dice.randint(1, self.position.rules.die_sides)
         return self.roll
 
-    def _play(self, turn: Turn | str, value: str) -> None:
-        try:
-            self.position = apply(self.position, turn)
-        except IllegalTurnError as error:
-            raise _Forfeit("illegal", value, str(error)) from None
+    def _play(self, turn: Turn) -> None:
+        self.position = apply(self.position, turn)  # IllegalTurnError: the position is unchanged
         self.turns += 1
         self.roll = None
 
@@ -336,7 +333,7 @@ class _Game:
                 return None
             roll = self._roll()
             turn = BOTS[self.entries[seat].bot](self.position, roll, self.bot_rngs[seat])
-            self._play(turn, str(turn))  # a bot's illegal turn is our bug: IllegalTurnError would surface
+            self._play(turn)  # a bot's illegal turn is our bug: IllegalTurnError stops the run
         return self._record()
 
     def move_request(self) -> tuple[int, int, Position]:
@@ -355,7 +352,10 @@ class _Game:
             if isinstance(printed, int):
                 self.printed[seat] += printed
             turn = _turn_from(answer, self.roll)
-            self._play(turn, str(turn))
+            try:
+                self._play(turn)
+            except IllegalTurnError as error:
+                raise _Forfeit("illegal", str(turn), str(error)) from None
         except _Forfeit as forfeit:
             self.forfeit = (seat, forfeit.reason, forfeit.value, forfeit.message)
 

@@ -161,7 +161,7 @@ def sometimes_slow(position, roll, rng):
 '''
     namespace = {"__name__": "__main__"}
     exec(calls, namespace)
-    card = score(namespace["sometimes_slow"], games=8, seed=4, opponents=["random"], per_move_limit=0.3,
+    card = score(namespace["sometimes_slow"], games=8, seed=4, opponents=["random"], per_move_limit=0.8,
                  progress=False)
     frame = card.to_frame()
     timeouts = frame[frame["reason"] == "timeout"]
