@@ -32,6 +32,7 @@ import sys
 from multiprocessing.connection import Connection
 
 from .rules import Position, Rules, Turn
+from .strategy import as_function
 
 KEEP_LINES = 20
 LINE_WIDTH = 200
@@ -102,12 +103,7 @@ def _load(request: dict, payload: bytes):
         sys.modules["student_strategy"] = module
         spec.loader.exec_module(module)
         strategy = getattr(module, request["name"])
-    choose = getattr(strategy, "choose", None)
-    if callable(choose):
-        return choose
-    if callable(strategy):
-        return strategy
-    raise TypeError(f"a strategy is a function (position, roll, rng) or has .choose(); got {type(strategy).__name__}")
+    return as_function(strategy)
 
 
 def _answer(choose, position: Position, roll: int, rng: random.Random) -> dict:
@@ -155,9 +151,19 @@ def serve(connection: Connection) -> None:
         connection.send_bytes(json.dumps(answer).encode())
 
 
+MEMORY_LIMIT = 4 << 30
+"""Address space the worker may use (4 GiB): a runaway allocation is a MemoryError, not a frozen machine."""
+
+
 def main() -> None:
     # The harness starts us with stdin, stdout and stderr on /dev/null: what the strategy
     # writes to file descriptors directly goes nowhere; what it prints goes to the tail.
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    except (ImportError, ValueError, OSError):  # not on this platform, or already lower
+        pass
     serve(Connection(int(sys.argv[1])))
 
 

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from .game import Game, random_playout, seeded_rng
+from .lab import wilson_interval  # the strategy lab's interval, so score cards and these charts agree
 from .rules import DEFAULT_RULES, Board, Position, Rules, Turn
 from .strategy import Strategy, as_function, strategy_name
 
@@ -150,17 +151,6 @@ def match_results(
         game = play_game(strategy_a, strategy_b, seed=seed, index=i, max_turns=max_turns)
         rows.append(final_row(game.position, i, len(game), label))
     return pd.DataFrame(rows)
-
-
-def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval for a proportion (sensible even at 0 or all successes)."""
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - spread), min(1.0, centre + spread)
 
 
 def dkw_band(samples: int, confidence: float = 0.95) -> float:
@@ -298,14 +288,15 @@ def dice_walks(walks: int, turns: int, *, seed: int | str = 0, rules: Rules = DE
     """delta after each of ``turns`` turns for ``walks`` independent games' dice, shape (walks, turns).
 
     Column 0 is after A's first roll.  Vectorised (int8 rolls, int16 sums when
-    they fit): a million walks of 100 rounds take a second or two (``bench/theory.py``).
+    they fit): a million walks of 100 rounds take about a second (``bench/theory.py``).
     """
+    # generated turn-major so that the running sum adds whole contiguous rows (twice as fast as along rows)
     steps = numpy_rng(seed, "dice-walks", walks, turns).integers(
-        1, rules.die_sides + 1, size=(walks, turns), dtype=np.int8 if rules.die_sides < 128 else np.int32
+        1, rules.die_sides + 1, size=(turns, walks), dtype=np.int8 if rules.die_sides < 128 else np.int32
     )
-    steps[:, 1::2] *= -1  # B's rolls count against A
+    steps[1::2] *= -1  # B's rolls count against A
     total = np.int16 if rules.die_sides * turns < np.iinfo(np.int16).max else np.int64
-    return np.cumsum(steps, axis=1, dtype=total)
+    return np.cumsum(steps, axis=0, dtype=total).T
 
 
 def exceedance_monte_carlo(
@@ -454,14 +445,15 @@ def win_rate_chart(
     return alt.layer(bars, whiskers, data=frame).properties(name="win_rates", title=title, width=420)
 
 
-def score_card_chart(frame: pd.DataFrame, title: str = "Score card: A's score (win 1, tie 1/2)") -> alt.LayerChart:
-    """A strategy-against-strategy grid: rows play A, columns play B, cells show A's mean score.
+def score_card_chart(frame: pd.DataFrame, title: str = "Score card: mean score (win 1, tie 1/2)") -> alt.LayerChart:
+    """A strategy-against-strategy grid: each cell is the row player's mean score against the column player.
 
-    ``frame`` has columns ``A, B, games, score`` (one row per pairing), e.g. from :func:`score_card`.
+    ``frame`` has columns ``player, opponent, games, score`` (one row per pairing), from :func:`score_card`.
     """
-    x = alt.X("B:N", title="B plays")
-    y = alt.Y("A:N", title="A plays")
-    tooltip = [alt.Tooltip("A:N"), alt.Tooltip("B:N"), alt.Tooltip("games:Q"), alt.Tooltip("score:Q", format=".3f")]
+    x = alt.X("opponent:N", title="against")
+    y = alt.Y("player:N", title="player")
+    tooltip = [alt.Tooltip("player:N"), alt.Tooltip("opponent:N"), alt.Tooltip("games:Q"),
+               alt.Tooltip("score:Q", format=".3f")]  # fmt: skip
     cells = alt.Chart(name="card_cells").mark_rect().encode(
         x=x, y=y, color=alt.Color("score:Q", scale=alt.Scale(domain=[0, 1], scheme="redblue")), tooltip=tooltip
     )
@@ -471,14 +463,26 @@ def score_card_chart(frame: pd.DataFrame, title: str = "Score card: A's score (w
     return alt.layer(cells, labels, data=frame).properties(name="score_card", title=title)
 
 
-def score_card(results: pd.DataFrame) -> pd.DataFrame:
-    """Frame for :func:`score_card_chart` from final rows whose ``players`` label is ``"X v Y"``."""
-    rows = []
-    for label, group in results.groupby("players", sort=False):
-        a, _, b = str(label).partition(" v ")
-        score = ((group["result"] == "A").sum() + 0.5 * (group["result"] == "tie").sum()) / len(group)
-        rows.append({"A": a, "B": b, "games": len(group), "score": float(score)})
-    return pd.DataFrame(rows)
+def score_card(frame: pd.DataFrame) -> pd.DataFrame:
+    """Mean score per (player, opponent) for :func:`score_card_chart`.
+
+    Takes the strategy lab's per-side game rows (``lab.tournament(...).to_frame()``
+    or a ``ScoreCard.to_frame()``: columns ``player, opponent, result`` with
+    win/tie/loss), or final rows of :func:`match_results` (``players`` = ``"X v Y"``,
+    ``result`` A/B/tie), which count for both sides.
+    """
+    if "opponent" not in frame:
+        sides = frame["players"].str.split(" v ", n=1, expand=True)
+        outcome = {"A": ("win", "loss"), "B": ("loss", "win"), "tie": ("tie", "tie"), "ongoing": ("tie", "tie")}
+        first = frame["result"].map(lambda r: outcome[r][0])
+        second = frame["result"].map(lambda r: outcome[r][1])
+        frame = pd.concat([
+            pd.DataFrame({"player": sides[0], "opponent": sides[1], "result": first}),
+            pd.DataFrame({"player": sides[1], "opponent": sides[0], "result": second}),
+        ], ignore_index=True)  # fmt: skip
+    points = frame["result"].map({"win": 1.0, "tie": 0.5, "loss": 0.0})
+    grouped = frame.assign(points=points).groupby(["player", "opponent"], sort=True)["points"]
+    return grouped.agg(games="size", score="mean").reset_index()
 
 
 def save_chart(chart: alt.TopLevelMixin, path: str | Path, *, scale: float = 2.0) -> Path:

@@ -221,6 +221,11 @@ def unboundedness_conjecture(
 
 # --------------------------------------------------------------------------- 8. the example game
 
+# The paper's example game as the lessons name it (the data lives in :mod:`amoeboid_edu.examples`).
+EXAMPLE_GAME = PAPER_EXAMPLE_RECORD
+EXAMPLE_MATRICES = PAPER_EXAMPLE_MATRICES
+
+
 def example_game() -> Game:
     """The paper's example game, replayed through the rules (every turn checked)."""
     return Game.parse(PAPER_EXAMPLE_RECORD)
@@ -366,20 +371,19 @@ CASE_I_OPTIONS = {  # the paper's three options from the opening, as A's move af
 }
 
 
-def case_I_table(rolls: tuple[int, ...] = (1, 2, 3), games: int = 500, continuation: str = "greedy",
-                 seed: int | str = 0) -> pd.DataFrame:  # fmt: skip
+def case_I_table(rolls: tuple[int, ...] = (1, 2, 3), games: int = 500,
+                 continuations: tuple[str, ...] = ("random", "greedy"), seed: int | str = 0) -> pd.DataFrame:  # fmt: skip
     """The three opening options for each A roll r (delta = r < 3.5), by exact lookahead and by simulation.
 
     Exact, over B's next roll and every legal B reply: the chance B can win or tie
     at once, and A's Delta after B's reply that minimises it, averaged over B's
-    roll.  Simulated: A's score (win 1, tie 1/2) over ``games`` seeded games from
-    the position after A's option, both sides then playing the strategy lab's bot
-    named ``continuation`` (``"random"`` uses the fast random playouts); game i
-    uses the same dice for every option.
+    roll.  Simulated, for each name in ``continuations`` (bots of the strategy
+    lab; ``"random"`` uses the fast random playouts): A's score (win 1, tie 1/2)
+    over ``games`` seeded games from the position after A's option, both sides
+    then playing that bot; game i uses the same dice for every option.
     """
     from .bots import BOTS
 
-    strategy = BOTS[continuation]
     start = Position.start(3)
     rows = []
     for r in rolls:
@@ -394,69 +398,70 @@ def case_I_table(rolls: tuple[int, ...] = (1, 2, 3), games: int = 500, continuat
                 b_wins += p * ("B" in results)
                 b_ties += p * ("tie" in results and "B" not in results)
                 worst_delta += p * min(reply.Delta for reply in replies)
-            if continuation == "random":  # the same player as BOTS["random"], on the fast playout path
-                results = [random_playout(after, seeded_rng(seed, "case-I", r, i)).result for i in range(games)]
-            else:
-                results = [analysis.play_game(strategy, strategy, seed=f"{seed}:case-I:{r}", index=i,
-                                              start=after).result for i in range(games)]  # fmt: skip
-            score = sum((result == "A") + 0.5 * (result == "tie") for result in results) / games
-            low, high = analysis.wilson_interval(round(score * games), games)
-            rows.append({"A roll": r, "option": option, "turn": turn, "P(B can win next)": str(b_wins),
-                         "P(B can only tie next)": str(b_ties), "E[Delta] after B's best reply": float(worst_delta),
-                         "A score (sim)": score, "low": low, "high": high, "games": games})  # fmt: skip
+            for continuation in continuations:
+                if continuation == "random":  # the same player as BOTS["random"], on the fast playout path
+                    results = [random_playout(after, seeded_rng(seed, "case-I", r, i)).result for i in range(games)]
+                else:
+                    bot = BOTS[continuation]
+                    results = [analysis.play_game(bot, bot, seed=f"{seed}:case-I:{r}", index=i, start=after).result
+                               for i in range(games)]  # fmt: skip
+                score = sum((result == "A") + 0.5 * (result == "tie") for result in results) / games
+                low, high = analysis.wilson_interval(round(score * games), games)
+                rows.append({"A roll": r, "option": option, "turn": turn, "P(B can win next)": str(b_wins),
+                             "P(B can only tie next)": str(b_ties), "E[Delta] after B's best reply": float(worst_delta),
+                             "continuation": continuation, "A score (sim)": score, "low": low, "high": high,
+                             "games": games})  # fmt: skip
     return pd.DataFrame(rows)
 
 
-def case_I(rolls: tuple[int, ...] = (1, 2, 3), games: int = 500, continuation: str = "greedy",
-           seed: int | str = 0) -> Verdict:  # fmt: skip
-    """Case I (delta < 3.5): stall, move next to B, or split — which do the numbers favour?"""
-    table = case_I_table(rolls, games, continuation, seed)
+def case_I(rolls: tuple[int, ...] = (1, 2, 3), games: int = 500,
+           continuations: tuple[str, ...] = ("random", "greedy"), seed: int | str = 0) -> Verdict:  # fmt: skip
+    """Case I (delta < 3.5): stall, move next to B, or split — which do the numbers favour?
+
+    The paper claims stalling is optimal: refuted if, for some continuation,
+    another option scores clearly better (95% intervals apart); confirmed if
+    stalling is clearly best for every continuation; otherwise confirmed with a correction.
+    """
+    table = case_I_table(rolls, games, continuations, seed)
     pooled = []
-    for option, group in table.groupby("option", sort=False):
+    for (continuation, option), group in table.groupby(["continuation", "option"], sort=False):
         n = int(group["games"].sum())
         score = float((group["A score (sim)"] * group["games"]).sum() / n)
         low, high = analysis.wilson_interval(round(score * n), n)
-        lookahead = float(group["E[Delta] after B's best reply"].mean())
-        pooled.append({"option": option, "score": score, "low": low, "high": high, "lookahead Delta": lookahead,
+        pooled.append({"continuation": continuation, "option": option, "score": score, "low": low, "high": high,
+                       "lookahead Delta": float(group["E[Delta] after B's best reply"].mean()),
                        "P(B wins next)": float(sum(Fraction(x) for x in group["P(B can win next)"]) / len(group))})
-    pooled = pd.DataFrame(pooled).set_index("option")
-    best = pooled["score"].idxmax()
-    stall = pooled.loc["stall"]
-    others = pooled.drop(index="stall")
-    beaten = others[others["high"] < stall["low"]].index.tolist()
-    better = others[others["low"] > stall["high"]].index.tolist()
-    level = [option for option in others.index if option not in beaten + better]
-    if better:
-        verdict = "refuted"
-    elif level:
-        verdict = "confirmed with a correction"
-    else:
-        verdict = "confirmed"
-    name = f"the {continuation} bot"
-    scores = ", ".join(f"{option} {row.score:.3f}" for option, row in pooled.iterrows())
-    summary = f"A's score after each option ({name} afterwards): {scores}; favoured: {best}"
+    pooled = pd.DataFrame(pooled)
+    findings, any_better, all_beaten = [], False, True
+    for continuation, group in pooled.groupby("continuation", sort=False):
+        group = group.set_index("option")
+        stall, others = group.loc["stall"], group.drop(index="stall")
+        better = others[others["low"] > stall["high"]].index.tolist()
+        level = [o for o in others.index if o not in better and others.loc[o, "high"] >= stall["low"]]
+        any_better |= bool(better)
+        all_beaten &= not better and not level
+        scores = ", ".join(f"{option} {row.score:.3f}" for option, row in group.iterrows())
+        findings.append(f"{continuation} afterwards: {scores}"
+                        + (f" ({', '.join(better)} clearly better than stalling)" if better else "")
+                        + (f" ({', '.join(level)} not separated from stalling)" if level else ""))  # fmt: skip
+    verdict = "refuted" if any_better else ("confirmed" if all_beaten else "confirmed with a correction")
+    lookahead = pooled.drop_duplicates("option").set_index("option")
+    summary = "A's score per option — " + "; ".join(findings)
     explanation = (
         f"From the opening on 3x3, for A rolls {', '.join(map(str, rolls))} (delta = roll < 3.5) A either stalls "
         "(a1-b1, not adjacent to B), moves next to B (a1-b2) or splits (half to b1). Exact one-turn lookahead over "
-        "B's roll and every legal B reply: moving next to B lets B win at once with probability "
-        f"{pooled.loc['adjacent', 'P(B wins next)']:.2f} on average, stalling "
-        f"{pooled.loc['stall', 'P(B wins next)']:.2f}, splitting {pooled.loc['split', 'P(B wins next)']:.2f}; "
-        "A's expected Delta after the B reply that minimises it: "
-        + ", ".join(f"{option} {row['lookahead Delta']:+.2f}" for option, row in pooled.iterrows())
-        + ". Simulation: "
-        f"{games:,} seeded games per roll and option, both sides playing {name} afterwards (the same dice "
-        f"streams for every option). Stalling clearly beats: {', '.join(beaten) or 'nothing'}; not separated from "
-        f"stalling (overlapping 95% intervals): {', '.join(level) or 'nothing'}; clearly better than stalling: "
-        f"{', '.join(better) or 'nothing'}. The exact lookahead rules out moving next to B"
-        + (", but these numbers do not show splitting worse than stalling" if "split" in level else "")
-        + (", and splitting does better than stalling: the paper's argument against splitting (one of the two "
-           "pieces is smaller than B's amoeba) does not hold against this opponent" if "split" in better else "")
-        + "."
-        + " The simulation's answer depends on how both sides play afterwards (continuation='random' uses the "
-        "random player)."
+        "B's roll and every legal B reply: B can win at once with probability "
+        + ", ".join(f"{option} {row['P(B wins next)']:.2f}" for option, row in lookahead.iterrows())
+        + " on average, and A's expected Delta after the B reply that minimises it is "
+        + ", ".join(f"{option} {row['lookahead Delta']:+.2f}" for option, row in lookahead.iterrows())
+        + f". Simulation: {games:,} seeded games per roll, option and continuation, both sides playing the named "
+        "bot afterwards, the same dice for every option. " + "; ".join(findings) + ". "
+        + ("The paper claims stalling is optimal; a continuation in which another option does clearly better "
+           "refutes that against that opponent (the paper rules splitting out because one of the pieces is then "
+           "smaller than B's amoeba). " if any_better else "")
+        + "The simulated answer depends on how both sides play afterwards; the lookahead does not."
     )
-    evidence = table
-    return Verdict("case-I", verdict, summary, explanation, evidence)
+    return Verdict("case-I", verdict, summary, explanation, table)
 
 
 # --------------------------------------------------------------------------- Cases III and IV: searching a line
@@ -485,13 +490,17 @@ class ForcedWinSearch:
     (an iterable, the paper's line first, so a line that works is found first; an
     immediate win is always tried before anything deeper).  B's replies are
     ``b_replies(position, roll)`` — every legal turn by default.  Results are
-    memoised per (position up to the board's symmetries, turns left); ``budget``
-    caps the B replies visited (:class:`SearchBudgetExceeded`).
+    memoised per (position, turns left), up to the board's symmetries when
+    ``symmetric`` — sound when A's options are the same up to symmetry, as
+    candidate turns are (the strategy lab's bots only play candidate turns); a
+    fixed line (one option) is not, so search it with ``symmetric=False``.
+    ``budget`` caps the B replies visited (:class:`SearchBudgetExceeded`).
     """
 
     a_options: Callable[[Position, int], object]
     b_replies: Callable[[Position, int], object] = legal_turns
     budget: int = 2_000_000
+    symmetric: bool = True
     nodes: int = 0
     memo: dict = field(default_factory=dict)
     symmetries: list = field(default_factory=list, repr=False)  # index permutations, filled from the first board
@@ -499,7 +508,8 @@ class ForcedWinSearch:
     def _key(self, position: Position, a_turns: int) -> tuple:
         board = position.board
         if not self.symmetries:
-            self.symmetries = _grid_symmetries(board) if board.is_grid else [tuple(range(len(board)))]
+            use = self.symmetric and board.is_grid
+            self.symmetries = _grid_symmetries(board) if use else [tuple(range(len(board)))]
         cells = position.cells
         return min(tuple(cells[i] or (0, 0) for i in perm) for perm in self.symmetries), position.to_move, a_turns
 
@@ -627,6 +637,38 @@ class LineOutcomes:
         return total
 
 
+def line_counterexample(position: Position, a_line: Callable[[Position, int], object], turns: int,
+                        b_replies: Callable[[Position, int], object] = legal_turns,
+                        budget: int = 2_000_000) -> list[str] | None:  # fmt: skip
+    """A line of play, within ``turns`` turns, on which B wins against ``a_line``; None if there is none.
+
+    Depth-first over every roll and every B reply (A's turns from ``a_line``),
+    stopping at the first B win, so a refutation is found fast and a None is
+    an exhaustive check.  ``budget`` caps B replies (:class:`SearchBudgetExceeded`).
+    """
+    no_win: set = set()
+    visited = [0]
+
+    def search(position: Position, turns: int) -> list[str] | None:
+        if position.result == "B":
+            return []
+        if position.is_over or turns == 0 or (position.cells, position.to_move, turns) in no_win:
+            return None
+        for roll, _ in position.dice_outcomes():
+            moves = [a_line(position, roll)] if position.to_move == "A" else b_replies(position, roll)
+            for turn in moves:
+                visited[0] += 1
+                if visited[0] > budget:
+                    raise SearchBudgetExceeded(f"more than {budget:,} turns visited")
+                rest = search(apply(position, turn), turns - 1)
+                if rest is not None:
+                    return [f"{position.to_move} {turn}"] + rest
+        no_win.add((position.cells, position.to_move, turns))
+        return None
+
+    return search(position, turns)
+
+
 # --------------------------------------------------------------------------- the paper's line (strategy lab)
 
 
@@ -653,26 +695,32 @@ def only_the_line(position: Position, roll: int) -> list[Turn]:
 # --------------------------------------------------------------------------- 6. Case III
 
 
-def case_III_table(deltas: tuple[int, ...] = (7, 10), bases: tuple[int, ...] = (1, 6), turns: int = 4,
-                   budget: int = 400_000) -> pd.DataFrame:  # fmt: skip
-    """A (base+delta after a roll of 1) on a1 plays the paper's line, B (base) on c3 plays anything, ``turns`` turns.
+def case_III_table(deltas: tuple[int, ...] = (7, 10), bases: tuple[int, ...] = (1, 6), turns: int = 6,
+                   chance_turns: int = 4, budget: int = 2_000_000) -> pd.DataFrame:  # fmt: skip
+    """A (base+delta after a roll of 1) on a1 plays the paper's line, B (base) on c3 plays anything.
 
-    Per set-up: the largest chance, over every B strategy (every legal B turn at
-    every B roll), that B wins, and that A has not won, within the horizon; and
-    which game ends the search met.
+    Per set-up: a line of play on which B wins within ``turns`` turns (every roll,
+    every legal B turn searched; "none" is exhaustive), and, within
+    ``chance_turns`` turns, the largest chance over every B strategy that B wins
+    and that A has not won (exact expectimax), with the game ends met.
     """
     rows = []
     for delta in deltas:
         for base in bases:
             start = opening_position(base + delta - 1, base)
-            row = {"delta": delta, "base": base, "start": str(start), "turns": turns}
+            try:
+                found = line_counterexample(start, paper_line, turns, budget=budget)
+                b_win = "none" if found is None else " ; ".join(found)
+            except SearchBudgetExceeded:
+                b_win = f"unknown (more than {budget:,} turns visited)"
+            row = {"delta": delta, "base": base, "start": str(start), "turns searched": turns,
+                   "B wins along the line": b_win, "chance turns": chance_turns}  # fmt: skip
             for goal, column in (("B wins", "max P(B wins)"), ("A has not won", "max P(A has not won)")):
                 search = LineOutcomes(paper_line, goal, budget=budget)
                 try:
-                    row[column] = search.value(start, turns)
+                    row[column] = str(search.value(start, chance_turns))
                 except SearchBudgetExceeded:
-                    row[column] = None
-                row["B replies visited"] = row.get("B replies visited", 0) + search.nodes
+                    row[column] = "unknown"
                 if goal == "B wins":
                     row["endings met"] = ", ".join(f"{result}: {len(cells)}" for result, cells in
                                                    sorted(search.reached.items())) or "none"  # fmt: skip
@@ -680,36 +728,35 @@ def case_III_table(deltas: tuple[int, ...] = (7, 10), bases: tuple[int, ...] = (
     return pd.DataFrame(rows)
 
 
-def case_III(deltas: tuple[int, ...] = (7,), bases: tuple[int, ...] = (1,), turns: int = 4) -> Verdict:
-    """Case III (delta > 6): along the paper's line B cannot win — checked over every B roll and reply to a depth."""
-    table = case_III_table(deltas, bases, turns)
-    complete = table["max P(B wins)"].notna().all()
-    b_can_win = bool((table["max P(B wins)"].fillna(0) > 0).any())
-    if b_can_win:
-        verdict = "refuted"
+def case_III(deltas: tuple[int, ...] = (7,), bases: tuple[int, ...] = (1,), turns: int = 6,
+             chance_turns: int = 4) -> Verdict:  # fmt: skip
+    """Case III (delta > 6): 'the opponent cannot win' along the paper's line — searched over every B roll and reply."""
+    table = case_III_table(deltas, bases, turns, chance_turns)
+    found = table[~table["B wins along the line"].str.startswith(("none", "unknown"))]
+    unknown = table[table["B wins along the line"].str.startswith("unknown")]
+    verdict = "refuted" if len(found) else "verified up to a bound"
+    setups = f"delta {', '.join(map(str, deltas))}, B sizes {', '.join(map(str, bases))}"
+    if len(found):
+        first = found.iloc[0]
+        summary = (f"B can win within {turns} turns along the line, e.g. from {first['start']}: "
+                   f"{first['B wins along the line']}")  # fmt: skip
     else:
-        verdict = "verified up to a bound"
-    worst = table["max P(B wins)"].max()
-    not_won = table["max P(A has not won)"]
-    summary = (
-        f"over every B roll and legal reply for {turns} turns, B's best chance to win against the paper's line is "
-        f"{worst} (set-ups delta {', '.join(map(str, deltas))}, B sizes {', '.join(map(str, bases))})"
-    )
+        summary = f"no B win within {turns} turns along the paper's line ({setups}; every B roll and legal reply)"
     explanation = (
         "Set-up: A's amoeba on a1 reaches base + delta with a roll of 1 (more with higher rolls), B's amoeba of size "
-        "base is on c3, A to move. A plays the paper's line as the strategy lab's paper bot plays it: the centre, then "
-        "neutralising one of B's pieces while Delta > 6 (keeping the centre out of reach), eating one once Delta is "
-        f"no longer above 6. Every B roll and every legal B turn was searched for {turns} turns (A moves first), "
-        "the dice averaged exactly, and the best B strategy computed (expectimax): "
-        + ("B can win along the line: the paper's claim fails. " if b_can_win else
-           "B never wins along the line within the horizon, as the paper claims. ")
-        + f"B's best chance that A has not yet won is {', '.join(str(v) for v in not_won)} per set-up: the line "
-        "does not end the game quickly. "
-        + ("" if complete else "Some searches ran out of budget (None): unknown, not negative. ")
-        + f"Beyond {turns} turns nothing is claimed: the verdict is bounded by the depth."
+        "base is on c3, A to move. A plays the paper's line as the strategy lab's paper bot reads it: the centre, "
+        "then neutralising one of B's pieces while Delta > 6, eating one (with the whole amoeba: the paper does not "
+        "say with how much) once Delta is no longer above 6, and the greedy bot where the paper's text prescribes "
+        f"nothing. Every B roll and every legal B turn was searched for {turns} turns (A moves first, depth first, "
+        "stopping at the first B win). "
+        + (f"B wins along the line in {len(found)} of {len(table)} set-ups: the claim that 'the opponent cannot win' "
+           "fails for this reading of the line (see the evidence for each line of play). " if len(found) else
+           f"No B win exists within {turns} turns in any set-up. ")
+        + (f"{len(unknown)} set-ups ran out of budget (unknown, not negative). " if len(unknown) else "")
+        + f"Within {chance_turns} turns the exact best chance of a B win is "
+        + ", ".join(table["max P(B wins)"]) + " per set-up. Beyond the depths searched nothing is claimed."
     )
-    return Verdict("case-III", verdict, summary, explanation, table.assign(
-        **{c: table[c].astype(str) for c in ("max P(B wins)", "max P(A has not won)")}))
+    return Verdict("case-III", verdict, summary, explanation, table)
 
 
 # --------------------------------------------------------------------------- 7. Case IV
@@ -724,8 +771,11 @@ def case_IV_position(delta: int = 45, b_size: int = 16) -> Position:
 
 
 def forced_win_report(position: Position, a_options, b_replies, a_turns: int, budget: int = 400_000) -> dict:
-    """One :class:`ForcedWinSearch` as a row: the answer (None when the budget ran out), its cost, a refutation."""
-    search = ForcedWinSearch(a_options, b_replies, budget=budget)
+    """One :class:`ForcedWinSearch` as a row: the answer (None when the budget ran out), its cost, a refutation.
+
+    Symmetry reduction is used unless ``a_options`` is :func:`only_the_line`.
+    """
+    search = ForcedWinSearch(a_options, b_replies, budget=budget, symmetric=a_options is not only_the_line)
     try:
         wins = search.wins(position, a_turns)
     except SearchBudgetExceeded:
@@ -801,13 +851,18 @@ def case_IV(delta: int = 45, b_size: int = 16, a_turns: int = 8, free_depths: tu
         f"Set-up: A's amoeba on a1 of size {b_size + delta - 1} (delta = {delta} after a roll of 1, more after higher "
         f"rolls), B's of size {b_size} on c3, A to move: the paper's example (60 against 16 on the centre) is "
         "delta = 44, one below its own threshold. AND-OR search: at A's turns every roll and some A option must win; "
-        "at B's turns every roll and every B reply must lose; memoised up to the 8 symmetries of the board, "
+        "at B's turns every roll and every B reply must lose; memoised (up to the 8 symmetries of the board when A "
+        "may play any candidate turn), "
         f"capped at {budget:,} B replies per search. A's options are the strategy lab's paper bot (the paper's line: "
         "centre, then neutralise or eat the bigger B piece 'with an amoeba just as big', capture 'with a number 1 "
         "higher' when one square is left, eat to win) alone, or that line first and then every candidate turn "
-        "(whole, half, smallest eat, capture, neutralisation for every grow and move). B's replies are every legal "
+        "(whole, half, smallest eat, capture, neutralisation for every grow and move); a turn that wins at once "
+        "is always taken. B's replies are every legal "
         "turn, or B's candidate turns (a pruning, said where used). "
-        + (f"The paper's line fails: {refuted}; ending in {evidence.loc[0, 'refutation ends']}. " if refuted else "")
+        + (f"The paper's line fails: {refuted}; ending in {evidence.loc[0, 'refutation ends']} (the paper assumes "
+           "B splits 'obviously in half'; B need not). " if refuted else "")
+        + "A refutation gives, at each A turn, a roll for which no A option wins in time and the line's turn for it, "
+        "then a B reply that survives. "
         + "Deeper searches with A free and B unrestricted are out of reach of this budget: what is verified is "
         "exactly the rows of the evidence, each at its depth." + extra
     )

@@ -758,10 +758,31 @@ def _resolve(position: Position, turn: Turn | str) -> tuple[Turn, list]:
             )
     except IllegalTurnError as error:
         raise IllegalTurnError(f"illegal turn '{turn}' in position {position}: {error}") from None
+    _move(cells, src, dst, a, b)
+    return Turn(turn.roll, turn.grow, turn.src, turn.dst, a, b), cells
+
+
+def _move(cells: list, src: int, dst: int, a: int, b: int) -> None:
+    """Move ``a``,``b`` units from ``src`` onto ``dst`` in place; an emptied source leaves the board."""
+    source, target = cells[src], cells[dst]
     rest = Amoeba(source.a - a, source.b - b)
     cells[src] = rest if rest.size else None
     cells[dst] = Amoeba(a, b) if target is None else Amoeba(target.a + a, target.b + b)
-    return Turn(turn.roll, turn.grow, turn.src, turn.dst, a, b), cells
+
+
+def cells_after_legal(position: Position, turn: Turn) -> list:
+    """The cells after ``turn`` *without any check*: for search code whose turns come from the generators.
+
+    Bots evaluate thousands of candidate turns and need no Position per turn;
+    a turn that is not legal gives a meaningless result.
+    """
+    index = position.board.index
+    cells = _grown(position.cells, index[turn.grow], position.to_move, turn.roll)
+    if turn.src is not None:
+        src = index[turn.src]
+        a, b = (cells[src].a, cells[src].b) if turn.a is None else (turn.a, turn.b)
+        _move(cells, src, index[turn.dst], a, b)
+    return cells
 
 
 def is_legal(position: Position, turn: Turn | str) -> bool:

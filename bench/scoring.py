@@ -92,7 +92,7 @@ def main() -> None:
     args = parser.parse_args()
     for strategy in (wander, random_candidate, eat_or_wander) if args.all else (wander,):
         isolated = time_score(strategy, args.games, args.seed, args.workers)
-        floor = time_score(strategy, args.games, args.seed, args.workers, isolated=False)
+        floor = time_score(strategy, args.games, args.seed, 1, isolated=False)  # registered bots live here only
         print(f"    isolation costs {isolated - floor:.2f} s ({isolated / floor:.1f}x the in-process time)")
     time_expectimax(args.expectimax_turns, args.seed)
 

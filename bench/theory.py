@@ -38,8 +38,9 @@ def main() -> None:
         turns = 25 * level * level + 200
         with timed(f"P_M(n) float DP, M={level}, {turns:,} turns"):
             analysis.exceedance_curve(level, turns)
-    with timed("dice walks: 1,000,000 walks x 100 rounds (200 turns)"):
-        analysis.dice_walks(1_000_000, 200, seed=0)
+    for when in ("first call", "again"):  # the first call also pays for fresh memory pages
+        with timed(f"dice walks: 1,000,000 walks x 100 rounds (200 turns), {when}"):
+            analysis.dice_walks(1_000_000, 200, seed=0)
     with timed("P_M(n) Monte Carlo, 200,000 walks x 400 turns, M=10,20"):
         analysis.exceedance_monte_carlo([10, 20], 400, 200_000)
     with timed("20,000 random games (final rows)"):
@@ -55,8 +56,8 @@ def main() -> None:
     with timed("Case IV: A candidates, every legal B turn, 4 A turns"):
         row = paper.forced_win_report(start, paper.line_then_candidates, legal_turns, 4, 400_000)
     print(f"    forced win: {row['forced win']}, B replies visited: {row['B replies visited']:,}")
-    with timed("Case III: 4 turns, every legal B turn, delta 7, B size 1"):
-        paper.case_III_table((7,), (1,), 4)
+    with timed("Case III: B-win search 6 turns, chances 4 turns, delta 7, B 1"):
+        paper.case_III_table((7,), (1,))
     if not args.skip_paper:
         with timed("amoeboid paper (quick sizes, all nine items)"):
             verdicts = list(paper.check_all())

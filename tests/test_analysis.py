@@ -213,9 +213,30 @@ def test_win_rate_and_score_card_specs():
     assert [layer["name"] for layer in spec["layer"]] == ["rate_bars", "rate_intervals"]
     assert spec["layer"][1]["encoding"]["x2"]["field"] == "high"
     card = analysis.score_card(results)
-    assert set(card["A"]) == {"first_legal", "random_turn"} and card["games"].tolist() == [5, 30]
+    as_a = card.set_index(["player", "opponent"])
+    # each game counts for both sides: first_legal v first_legal twice, random_turn v itself twice
+    assert as_a.loc[("first_legal", "first_legal"), "games"] == 10
+    assert as_a.loc[("random_turn", "random_turn"), "games"] == 60
+    own = results[results["players"] == "random_turn v random_turn"]["result"]
+    assert as_a.loc[("random_turn", "random_turn"), "score"] == pytest.approx(0.5)  # both sides of the same games
+    assert set(own) <= {"A", "B", "tie"}
     spec = analysis.score_card_chart(card).to_dict()
     assert spec["layer"][0]["encoding"]["color"]["field"] == "score"
+    assert spec["layer"][0]["encoding"]["x"]["field"] == "opponent"
+
+
+def test_score_card_reads_the_labs_tournament_frames():
+    from amoeboid_edu import lab
+
+    result = lab.tournament(["random", "greedy"], games=4, seed=2, progress=False)
+    frame = result.to_frame()
+    card = analysis.score_card(frame).set_index(["player", "opponent"])
+    wins = frame[(frame["player"] == "greedy") & (frame["result"] == "win")]
+    ties = frame[(frame["player"] == "greedy") & (frame["result"] == "tie")]
+    games = (frame["player"] == "greedy").sum()
+    assert card.loc[("greedy", "random"), "games"] == games
+    assert card.loc[("greedy", "random"), "score"] == pytest.approx((len(wins) + 0.5 * len(ties)) / games)
+    assert card.loc[("greedy", "random"), "score"] + card.loc[("random", "greedy"), "score"] == pytest.approx(1.0)
 
 
 def test_save_chart_writes_png_and_svg(tmp_path):

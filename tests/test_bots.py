@@ -84,6 +84,14 @@ CASE_IV_LINE = [  # the paper's Case IV example: position before A's turn, A's r
 ]
 
 
+def test_paper_neutralises_as_in_the_example_game():
+    # The paper's example game: "Player 1 rolls a 6 and neutralizes the bottom right amoeba" (Case III, Delta > 6).
+    position = Position.parse(". . . / . (18,4) . / (0,3) . (0,7) A")
+    turn = paper(position, 6, seeded_rng(0))
+    assert (turn.src, turn.dst) == ("b2", "c3")
+    assert apply(position, turn)["c3"].is_neutral
+
+
 @pytest.mark.parametrize("text, roll, expected", CASE_IV_LINE)
 def test_paper_plays_the_case_iv_line(text, roll, expected):
     assert str(paper(Position.parse(text), roll, seeded_rng(0))) == expected

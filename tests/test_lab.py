@@ -39,6 +39,17 @@ def test_score_pairs_every_dice_seed_with_seats_swapped():
     assert not frame["forfeit"].notna().any()
 
 
+def test_both_games_of_a_pair_deal_the_same_dice_to_the_same_seat():
+    # Whoever sits at A forfeits on the first turn, naming the roll it was dealt: the seat, not the player, gets it.
+    results = tournament([hostile.reports_first_roll, hostile.reports_first_roll], games=40, seed=8, progress=False)
+    first_rolls: dict[int, list[str]] = {}
+    for record in results.records:
+        assert record.forfeit_by == ("first" if record.first_seat == "A" else "second") and record.turns == 0
+        first_rolls.setdefault(record.pair, []).append(record.value)
+    assert all(len(set(rolls)) == 1 for rolls in first_rolls.values())
+    assert len({rolls[0] for rolls in first_rolls.values()}) == 6  # and the dice differ from pair to pair
+
+
 def test_same_seed_same_card_serial_or_parallel():
     serial = score(hostile.plays_fair, games=10, seed=11, **FAST)
     again = score(hostile.plays_fair, games=10, seed=11, **FAST)
@@ -88,6 +99,7 @@ HOSTILE = [
     (hostile.snoops_for_dice, "exception", "LookupError: no dice generator in reach"),
     (hostile.prints_a_megabyte, "exception", "ValueError: after the megabyte"),
     (hostile.exits, "crash", "the worker exited"),
+    (hostile.hoards_memory, "exception", "MemoryError"),
 ]
 
 
@@ -149,7 +161,7 @@ def sometimes_slow(position, roll, rng):
 '''
     namespace = {"__name__": "__main__"}
     exec(calls, namespace)
-    card = score(namespace["sometimes_slow"], games=8, seed=4, opponents=["random"], per_move_limit=0.3,
+    card = score(namespace["sometimes_slow"], games=8, seed=4, opponents=["random"], per_move_limit=0.8,
                  progress=False)
     frame = card.to_frame()
     timeouts = frame[frame["reason"] == "timeout"]
@@ -237,3 +249,30 @@ def test_cli_usage_errors_are_one_line_with_status_2():
     for args in (["missing.py:f"], ["nocolon"], [f"{STRATEGIES / 'student.py'}:wander", "--games", "3"]):
         done = run_cli(*args)
         assert done.returncode == 2 and done.stderr.count("\n") == 1 and done.stderr.startswith("error: ")
+
+
+def test_score_in_a_notebook_kernel_with_a_cell_strategy():
+    """As in class: the strategy is a notebook cell, the card is the cell's output, its prints stay out."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [
+        nbformat.v4.new_code_cell(
+            "from amoeboid_edu import legal_move_pairs\n"
+            "from amoeboid_edu.lab import score\n"
+            "\n"
+            "def wander(position, roll, rng):\n"
+            "    grow = rng.choice(position.owned())\n"
+            "    pairs = legal_move_pairs(position, roll, grow)\n"
+            "    print('thinking out loud about', grow)\n"
+            "    return f\"{roll} {grow} {'-'.join(rng.choice(pairs))}\" if pairs else f'{roll} {grow} -'"
+        ),
+        nbformat.v4.new_code_cell('score(wander, games=10, opponents=["random", "greedy"], workers=2)'),
+    ]
+    NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
+    outputs = notebook.cells[1]["outputs"]
+    assert [output["output_type"] for output in outputs] == ["execute_result"]
+    html = outputs[0]["data"]["text/html"]
+    assert "wander: 20 games, seed 0" in html and "<table" in html and "greedy" in html
+    assert not any("thinking out loud" in str(cell.get("outputs")) for cell in notebook.cells)

@@ -84,8 +84,13 @@ def test_case_I_lookahead_matches_hand_reasoning_from_the_rules():
         assert row["P(B can win next)"] == str(Fraction(6 - r, 6))
         assert row["P(B can only tie next)"] == str(Fraction(1, 6))
     assert set(table.loc[table["option"] != "adjacent", "P(B can win next)"]) == {"0"}
+    assert set(table["continuation"]) == {"random", "greedy"}
+    # the same seeded games whatever else is computed: the random continuation alone gives the same scores
+    alone = paper.case_I_table(rolls=(1, 2), games=30, continuations=("random",), seed=1)
+    both = table[table["continuation"] == "random"].reset_index(drop=True)
+    assert alone["A score (sim)"].tolist() == both["A score (sim)"].tolist()
     verdict = paper.case_I(rolls=(1, 2), games=30, seed=1)
-    assert verdict.verdict in VERDICTS and "favoured" in verdict.summary
+    assert verdict.verdict in VERDICTS and "greedy afterwards" in verdict.summary
 
 
 def test_case_II_agrees_with_the_paper():
@@ -148,9 +153,25 @@ def test_grid_symmetries_preserve_adjacency():
 
 
 def test_case_III_short_horizon():
-    verdict = paper.case_III(deltas=(7,), bases=(1,), turns=2)
+    verdict = paper.case_III(deltas=(7,), bases=(1,), turns=4, chance_turns=2)
     assert verdict.verdict == "verified up to a bound"
+    assert verdict.evidence.loc[0, "B wins along the line"] == "none"
     assert verdict.evidence.loc[0, "max P(B wins)"] == "0"
+
+
+def test_case_III_b_win_replays_along_the_paper_line():
+    start = paper.opening_position(7, 1)
+    found = paper.line_counterexample(start, paper.paper_line, 6)
+    if found is None:
+        pytest.skip("no B win within 6 turns along this engine's paper line: nothing to replay")
+    position = start
+    for entry in found:
+        player, turn = entry.split(" ", 1)
+        assert position.to_move == player
+        if player == "A":  # A's turns are the paper bot's
+            assert str(paper.paper_line(position, int(turn.split()[0]))) == turn
+        position = apply(position, turn)
+    assert position.result == "B" and len(found) <= 6
 
 
 def test_case_IV_paper_line_refutation_replays():

@@ -25,7 +25,7 @@ from amoeboid_edu import (
     legal_move_pairs,
     legal_turns,
 )
-from amoeboid_edu.rules import Splits, count_splits
+from amoeboid_edu.rules import Splits, cells_after_legal, count_splits
 
 
 def brute_force_turns(position: Position, roll: int) -> set[str]:
@@ -160,6 +160,7 @@ def test_generator_count_and_legality_agree(position, roll):
     for turn in turns[:200]:
         after = apply(position, turn)
         assert after.to_move != position.to_move
+        assert tuple(cells_after_legal(position, turn)) == after.cells  # the bots' unchecked fast path agrees
         # units are conserved apart from the roll
         gained = (sum(c.a for c in after.amoebae().values()), sum(c.b for c in after.amoebae().values()))
         before = (sum(c.a for c in position.amoebae().values()), sum(c.b for c in position.amoebae().values()))

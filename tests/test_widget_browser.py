@@ -106,6 +106,7 @@ def lab(tmp_path_factory):
         ),
         nbformat.v4.new_code_cell(f"demo = Board.from_position({PAPER_MOVE_9!r}, seed=1)\ndemo"),
         nbformat.v4.new_code_cell(f"from amoeboid_edu.widget import Replay\nReplay({PAPER_OPENING!r})"),
+        nbformat.v4.new_code_cell(f"line = Board(seed=0)\nline.queue({PAPER_OPENING!r})\nline"),
         nbformat.v4.new_code_cell(
             f"big = Board(board=8, opponent='random', seed=2)\nrecord_state(big, {str(root / 'big.json')!r})\nbig"
         ),
@@ -161,7 +162,7 @@ def page(lab):
         start_kernel(page)
         page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
         page.wait_for_function(
-            "() => document.querySelectorAll('.amoeboid-board[data-version]').length === 5", timeout=60_000
+            "() => document.querySelectorAll('.amoeboid-board[data-version]').length === 6", timeout=60_000
         )
         page.evaluate(
             """() => {
@@ -362,7 +363,7 @@ def test_a_teachers_position_in_light_and_dark_and_a_replay(page, lab):
 
 
 def test_a_bots_turn_is_shown_in_two_steps_on_an_8x8_board(page, lab):
-    board = BoardInPage(page, 4, lab["root"] / "big.json")
+    board = BoardInPage(page, 5, lab["root"] / "big.json")
     board.root.scroll_into_view_if_needed()
     state = board.settle()
     assert state["view"]["phase"] == "source"  # one amoeba: grown automatically
@@ -382,3 +383,20 @@ def test_a_bots_turn_is_shown_in_two_steps_on_an_8x8_board(page, lab):
     assert game.position.to_move == "A" and str(game.position) == state["position"]
     assert grow_shown == bot_turn.grow and move_shown == [bot_turn.src, bot_turn.dst]
     assert board.rendered_cells() == cells_text(state["view"])
+
+
+def test_a_scripted_line_steps_with_the_next_button(page, lab):
+    board = page.locator(".amoeboid-board").nth(4)
+    board.scroll_into_view_if_needed()
+    lines = PAPER_OPENING.splitlines()
+    for ply in range(1, len(lines) + 1):
+        game = Game.parse("\n".join(lines[:ply]))
+        next_button = board.locator('[data-action="next"]')
+        assert next_button.text_content() == f"Next: {game.turns[-1]}"
+        next_button.click()
+        page.wait_for_function(
+            "([root, record]) => root.querySelector('.amb-record').value === record",
+            arg=[board.element_handle(), str(game)],
+            timeout=5000,
+        )
+    assert board.locator('[data-action="next"]').count() == 0  # the line is over: the students play on

@@ -251,7 +251,10 @@ function render({ model, el }) {
     root.classList.add("amb-animating");
     let delay = 0;
     for (const step of steps) {
+      const who = view.players ? ` (${view.players[step.player]})` : "";
       timers.push(setTimeout(() => {
+        const player = `<b class="amb-player-${step.player}">${step.player}</b>${who}`;
+        status.innerHTML = `${player} is playing…<br><code>${step.turn}</code>`;
         boardBox.innerHTML = boardSvg(view, step.before, { [step.grow]: "amb-grow" }, -1, null);
         message.textContent = `${step.player} plays ${step.turn}: grows ${step.grow}`;
       }, delay));
@@ -268,6 +271,7 @@ function render({ model, el }) {
     }
     timers.push(setTimeout(() => {
       stopAnimation();
+      drawStatus(view);
       drawBoard(view);
       message.textContent = model.get("message");
     }, delay));
@@ -292,12 +296,11 @@ function render({ model, el }) {
 
   const onClick = (/** @type {MouseEvent} */ event) => {
     const target = /** @type {Element} */ (event.target);
-    if (root.classList.contains("amb-animating")) {
-      update(); // a click skips the animation to the live board
-      animatedVersion = model.get("version");
-      return;
-    }
     const cell = target.closest("[data-cell]");
+    if (root.classList.contains("amb-animating")) {
+      update(); // a click skips the animation to the live board; buttons act as well
+      if (cell) return; // the cell was clicked on a picture of the past
+    }
     if (cell) {
       cursor = model.get("view").names.indexOf(/** @type {HTMLElement} */ (cell).dataset.cell);
       send({ kind: "cell", cell: /** @type {HTMLElement} */ (cell).dataset.cell });

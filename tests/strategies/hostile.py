@@ -98,8 +98,18 @@ def prints_a_megabyte_and_plays(position, roll, rng):
     return plays_fair(position, roll, rng)
 
 
+def hoards_memory(position, roll, rng):
+    hoard = bytearray(8 << 30)  # 8 GiB
+    return f"{roll} {hoard[0]}"
+
+
 def exits(position, roll, rng):
     os._exit(3)
+
+
+def reports_first_roll(position, roll, rng):
+    """Forfeits at once, telling which roll it was dealt."""
+    raise RuntimeError(f"rolled {roll}")
 
 
 class Chooser:
