@@ -63,19 +63,20 @@ print(*stalling, sep="\n")
 # %% [markdown]
 # The theory module checks Case I two ways: an **exact one-turn lookahead** (every B roll, every legal B reply: can B
 # win at once, and what is A's Δ after B's best reply?) and a **simulation** (200 seeded games per option and roll,
-# both sides then playing the `greedy` bot, with the same dice for every option).
+# both sides then playing the random player, or both the `greedy` bot, with the same dice for every option).
 
 # %%
 case_1 = paper.case_I(games=200)
 case_1
 
 # %%
-case_1.evidence[["A roll", "option", "turn", "P(B can win next)", "E[Delta] after B's best reply", "A score (sim)"]]
+columns = ["A roll", "option", "turn", "P(B can win next)", "E[Delta] after B's best reply", "continuation", "A score (sim)"]
+case_1.evidence[columns]
 
 # %% [markdown]
 # Moving next to B is clearly a mistake: B wins at once with probability 1/2 to 5/6, and the simulation agrees. But
-# the numbers do **not** show that splitting is worse than stalling: their intervals overlap (splitting even scores a
-# little higher here). The paper's argument ("at least one of your amoebae is smaller than the opponent's") is about
+# the numbers do **not** show that splitting is worse than stalling: their intervals overlap, whichever bot plays on
+# (with `greedy`, splitting even scores a little higher). The paper's argument ("at least one of your amoebae is smaller than the opponent's") is about
 # the next turns; over a whole game played by `greedy`, the extra amoeba seems to cost nothing. The verdict's
 # "correction" is exactly this. Lesson 9 lets you test it with other strategies.
 

@@ -149,12 +149,16 @@ checks.groupby("turn")[["B can win", "B can tie", "B can eat a neutral piece"]].
 checks[(checks["turn"] == 4)]
 
 # %% [markdown]
-# The theory module checks the paper's plan more generally: from Case III starts, A plays the plan (as the strategy
-# lab's `paper` bot plays it) and B plays *anything*: every roll and every legal turn, 4 turns deep, with the best B
-# strategy computed exactly.
+# The theory module checks the paper's plan more generally: from a Case III start, A plays the plan (as the strategy
+# lab's `paper` bot plays it) and B plays *anything*: every roll and every legal turn, searched turn by turn.
 
 # %%
 paper.case_III()
+
+# %% [markdown]
+# The verdict goes further than our table: from a small Case III start (7 against 1) it finds rolls and replies with
+# which **B wins** along the plan within a few turns. "The opponent cannot win" is too strong: the plan makes B's win
+# unlikely, not impossible.
 
 # %% [markdown]
 # **Exercise 2.** On turn 10 B rolled 2 and had to pass. With how many of the six rolls could B have eaten a neutral
@@ -197,5 +201,5 @@ pd.DataFrame(rows)
 # - Case III's plan: take the centre, then neutralise each half B splits off, using exactly its size, while Δ > 6.
 # - On our line B can never win or tie at once, whatever it rolls: the paper's claim checks out there.
 # - But "B cannot eat the neutral piece" depends on B's roll: a 6 often lets B eat one. The plan is strong, not
-#   unbeatable: the `expectimax` bot wins some games as B.
+#   unbeatable: the `expectimax` bot wins some games as B, and the theory module's search finds a line where B wins.
 # - Next: [lesson 7](07-case-4-forced-win.ipynb), where a large enough δ makes the win certain.
