@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from amoeboid_edu import Game, Position, analysis, legal_turns
+from amoeboid_edu import Game, analysis, legal_turns
 from amoeboid_edu.examples import PAPER_EXAMPLE_RECORD
 
 EXAMPLE = Game.parse(PAPER_EXAMPLE_RECORD)

@@ -9,17 +9,11 @@ is a copy of one such run.
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+from jupyter_harness import chromium, jupyterlab
 
 from amoeboid_edu import Game
 
@@ -27,76 +21,27 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run", "--disable-quic"]  # fmt: skip
 LESSONS = ["04-advantage-2-size.ipynb", "06-case-3-neutralisation.ipynb"]
 LINE_SHOWN = "6 a1 a1-b2 20,0\n4 c3 c3-c2 0,4\n3 b2 b2-c3 5,0\n3 c2 c2-b1 0,3\n1 b2 b2-c2 4,0\n5 b1 b1-a1 0,4"
 """The first turns of lesson 6's Case III line: pressing Next must show exactly these positions."""
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     """JupyterLab serving copies of the lessons, quiet (no news, no autosave)."""
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.fail(f"{CHROMIUM} is missing: ./dev.sh test installs Debian's chromium")
     root = tmp_path_factory.mktemp("course")
     for name in LESSONS:
         shutil.copy(ROOT / "lessons" / name, root / name)
-    settings = root / ".settings"
-    quiet = {
-        "apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
-        "docmanager-extension/plugin": {"autosave": False},
-        "notebook-extension/tracker": {"windowingMode": "none"},  # every cell in the DOM, not only the visible ones
-    }
-    for plugin, content in quiet.items():
-        name = f"@jupyterlab/{plugin}.jupyterlab-settings"
-        (settings / name).parent.mkdir(parents=True, exist_ok=True)
-        (settings / name).write_text(json.dumps(content))
-    (root / ".workspaces").mkdir()
-    port, token = free_port(), "amoeboid-course-test"
-    env = {**os.environ, "JUPYTERLAB_SETTINGS_DIR": str(settings),
-           "JUPYTERLAB_WORKSPACES_DIR": str(root / ".workspaces")}  # fmt: skip
-    command = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--port={port}",
-               f"--ServerApp.token={token}", f"--ServerApp.root_dir={root}", "--LabApp.expose_app_in_browser=True"]
-    if os.geteuid() == 0:
-        command.append("--allow-root")
-    log = root / "lab.log"
-    server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=log.open("w"))
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
-                break
-            except OSError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    pytest.fail(f"JupyterLab did not start: {log.read_text()[-2000:]}")
-                time.sleep(0.3)
+    token = "amoeboid-course-test"
+    every_cell = {"@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"}}  # all cells in the DOM
+    with jupyterlab(root, token, every_cell) as base:
         yield lambda name: f"{base}/lab/tree/{name}?reset&token={token}"  # reset: only this lesson open
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
 
 
 @pytest.fixture(scope="module")
 def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+    with chromium() as browser:
+        yield browser
 
 
 def run_all(browser, url: str):

@@ -9,34 +9,20 @@ engine.  Screenshots go to ``test-artifacts/`` (gitignored).
 from __future__ import annotations
 
 import json
-import os
 import random
-import socket
 import statistics
-import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import nbformat
 import pytest
+from jupyter_harness import chromium, jupyterlab
 from board_players import choose
 
 from amoeboid_edu import Game, Position, Turn, apply
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 GAME_SEED, FUZZ_SEED, FUZZ_CLICKS = 3, 11, 300  # seed 3: a 21-turn game with the test's players
 # Where the fuzz may click, and how often: highlighted cells more than others, New game rarely.
@@ -63,36 +49,9 @@ def record_state(board, path):
 """
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def write_settings(settings: Path) -> None:
-    """No news toast, no autosave, the light theme: a quiet, reproducible JupyterLab."""
-    files = {
-        "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
-            "fetchNews": "false",
-            "checkForUpdates": False,
-        },
-        "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {"autosave": False},
-        "@jupyterlab/apputils-extension/themes.jupyterlab-settings": {"theme": "JupyterLab Light"},
-    }
-    for name, content in files.items():
-        path = settings / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(content))
-
-
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.fail(f"{CHROMIUM} is missing: ./dev.sh test installs Debian's chromium")
     root = tmp_path_factory.mktemp("lab")
-    settings, workspaces = root / "settings", root / "workspaces"
-    write_settings(settings)
-    workspaces.mkdir()
     notebook = nbformat.v4.new_notebook()
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
     notebook.cells = [
@@ -112,50 +71,14 @@ def lab(tmp_path_factory):
         ),
     ]
     nbformat.write(notebook, root / "board.ipynb")
-    port, token = free_port(), "amoeboid-test-token"
-    env = {**os.environ, "JUPYTERLAB_SETTINGS_DIR": str(settings), "JUPYTERLAB_WORKSPACES_DIR": str(workspaces)}
-    command = [
-        sys.executable,
-        "-m",
-        "jupyterlab",
-        "--no-browser",
-        "--ServerApp.ip=127.0.0.1",
-        f"--port={port}",
-        f"--ServerApp.token={token}",
-        f"--ServerApp.root_dir={root}",
-        "--LabApp.expose_app_in_browser=True",
-    ]
-    if os.geteuid() == 0:
-        command.append("--allow-root")
-    log = (root / "lab.log").open("w")
-    server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=log)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
-                break
-            except OSError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    pytest.fail(f"JupyterLab did not start: {(root / 'lab.log').read_text()[-2000:]}")
-                time.sleep(0.3)
+    token = "amoeboid-test-token"
+    with jupyterlab(root, token) as base:
         yield {"url": f"{base}/lab/tree/board.ipynb?token={token}", "root": root}
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        log.close()
 
 
 @pytest.fixture(scope="module")
 def page(lab):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    with chromium() as browser:
         page = browser.new_page(viewport={"width": 1100, "height": 1500})
         page.goto(lab["url"])
         page.wait_for_function("() => window.jupyterapp && document.querySelector('.jp-NotebookPanel')", timeout=60_000)
@@ -174,7 +97,6 @@ def page(lab):
             }"""
         )
         yield page
-        browser.close()
 
 
 def start_kernel(page) -> None:

@@ -1,0 +1,94 @@
+"""What the browser tests share: a quiet JupyterLab on 127.0.0.1 and Debian's headless Chromium."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run", "--disable-quic"]  # fmt: skip
+QUIET_SETTINGS = {
+    "@jupyterlab/apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
+    "@jupyterlab/docmanager-extension/plugin": {"autosave": False},
+    "@jupyterlab/apputils-extension/themes": {"theme": "JupyterLab Light"},
+}
+
+
+def require_chromium() -> None:
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(f"{CHROMIUM} is missing: ./dev.sh test installs Debian's chromium")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def write_settings(settings: Path, extra: dict | None = None) -> None:
+    """No news toast, no autosave, the light theme (plus ``extra``): a quiet, reproducible JupyterLab."""
+    for plugin, content in {**QUIET_SETTINGS, **(extra or {})}.items():
+        path = settings / f"{plugin}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(content))
+
+
+@contextlib.contextmanager
+def jupyterlab(root: Path, token: str, settings: dict | None = None) -> Iterator[str]:
+    """Serve ``root`` with JupyterLab (token auth, temporary settings and workspaces); yields the base URL."""
+    require_chromium()
+    state = root / ".jupyterlab-state"
+    write_settings(state / "settings", settings)
+    (state / "workspaces").mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "JUPYTERLAB_SETTINGS_DIR": str(state / "settings"),
+           "JUPYTERLAB_WORKSPACES_DIR": str(state / "workspaces")}  # fmt: skip
+    port = free_port()
+    command = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--port={port}",
+               f"--ServerApp.token={token}", f"--ServerApp.root_dir={root}", "--LabApp.expose_app_in_browser=True"]
+    if os.geteuid() == 0:
+        command.append("--allow-root")  # JupyterLab refuses root otherwise (CI runs as root)
+    log_path = state / "lab.log"
+    with log_path.open("w") as log:
+        server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=log)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+                    break
+                except OSError:
+                    if time.monotonic() > deadline or server.poll() is not None:
+                        pytest.fail(f"JupyterLab did not start: {log_path.read_text()[-2000:]}")
+                    time.sleep(0.3)
+            yield base
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                server.kill()
+
+
+@contextlib.contextmanager
+def chromium() -> Iterator[object]:
+    """Debian's Chromium driven by Playwright (never a downloaded browser)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
