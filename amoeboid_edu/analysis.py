@@ -184,29 +184,40 @@ def _half_round_steps(turns: int) -> list[int]:
     return [1 if t % 2 == 1 else -1 for t in range(1, turns + 1)]
 
 
+def _roll(law: dict[int, Fraction], sign: int, outcomes) -> dict[int, Fraction]:
+    """The law of delta one roll later: the convolution with the die, added (+1, A) or subtracted (-1, B)."""
+    step: dict[int, Fraction] = {}
+    for value, p in law.items():
+        for roll, q in outcomes:
+            key = value + sign * roll
+            step[key] = step.get(key, 0) + p * q
+    return step
+
+
+def _delta_laws(turns: int, rules: Rules):
+    """The exact law of delta after turn 0, 1, ..., ``turns`` (one convolution per turn)."""
+    law = {0: Fraction(1)}
+    outcomes = rules.dice_outcomes()
+    yield law
+    for sign in _half_round_steps(turns):
+        law = _roll(law, sign, outcomes)
+        yield law
+
+
 def delta_distribution(turns: int, rules: Rules = DEFAULT_RULES) -> dict[int, Fraction]:
     """The exact law of delta after ``turns`` turns (A moves first), by convolution with the die.
 
     delta only counts rolls, and every turn has exactly one roll whatever the
     players choose, so this is the law in every game that lasts that long.
     """
-    law = {0: Fraction(1)}
-    outcomes = rules.dice_outcomes()
-    for sign in _half_round_steps(turns):
-        step: dict[int, Fraction] = {}
-        for value, p in law.items():
-            for roll, q in outcomes:
-                key = value + sign * roll
-                step[key] = step.get(key, 0) + p * q
-        law = step
+    *_, law = _delta_laws(turns, rules)
     return dict(sorted(law.items()))
 
 
 def delta_law_frame(turns: int, rules: Rules = DEFAULT_RULES) -> pd.DataFrame:
     """After every turn 0..``turns``: mean, variance and symmetry of delta, exactly (Fractions)."""
     rows = []
-    for t in range(turns + 1):
-        law = delta_distribution(t, rules)
+    for t, law in enumerate(_delta_laws(turns, rules)):
         mean = sum(k * p for k, p in law.items())
         variance = sum((k - mean) ** 2 * p for k, p in law.items())
         symmetric = all(law.get(-k, 0) == p for k, p in law.items())
@@ -227,15 +238,9 @@ def exceedance_exact(level: int, turns: int, rules: Rules = DEFAULT_RULES) -> li
     curve = [passed]
     outcomes = rules.dice_outcomes()
     for sign in _half_round_steps(turns):
-        step: dict[int, Fraction] = {}
-        for value, p in law.items():
-            for roll, q in outcomes:
-                key = value + sign * roll
-                if key > level:
-                    passed += p * q
-                else:
-                    step[key] = step.get(key, 0) + p * q
-        law = step
+        step = _roll(law, sign, outcomes)
+        passed += sum(p for value, p in step.items() if value > level)
+        law = {value: p for value, p in step.items() if value <= level}
         curve.append(passed)
     return curve
 
