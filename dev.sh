@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One entry point for a fresh machine (see README):
-#   ./dev.sh course        set up .venv and open the course in JupyterLab
+#   ./dev.sh course [ARGS] set up .venv and open the course in JupyterLab; ARGS go to jupyter lab
 #   ./dev.sh test [ARGS]   set up .venv (and Chromium) and run every test; ARGS go to pytest
 #   ./dev.sh setup         only set up .venv
 set -euo pipefail
@@ -41,10 +41,12 @@ case "${1:-}" in
     setup_venv
     ;;
   course)
+    shift
     setup_venv
     root_flag=()
     [ "$(id -u)" -ne 0 ] || root_flag=(--allow-root)
-    exec "$VENV/bin/jupyter" lab "${root_flag[@]}" lessons/01-start-here.ipynb
+    # Open the start-here lesson itself (a file argument alone starts JupyterLab without opening it).
+    exec "$VENV/bin/jupyter" lab "${root_flag[@]}" --LabApp.default_url=/lab/tree/lessons/01-start-here.ipynb "$@"
     ;;
   test)
     shift
