@@ -11,23 +11,26 @@ import json
 import random
 from bisect import insort
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Any, Iterator
 
-from .notation import InvalidRecordError, format_record, parse_record
+from .notation import format_record, read_record, replay_turns
 from .rules import (
     DEFAULT_RULES,
+    Amoeba,
     Board,
     IllegalTurnError,
     Position,
     Rules,
     Splits,
     Turn,
-    _move_pairs,
-    _grown,
-    apply,
+    abbreviate,
+    grown_cells,
     legal_turns,
-    resolve,
+    move_pairs,
+    play_turn,
 )
+
+DiceState = tuple[Any, ...]  # what random.Random.getstate() returns
 
 MAX_PLAYOUT_TURNS = 1000
 WHOLE_MOVE_PROBABILITY = 0.9
@@ -59,17 +62,18 @@ def random_turn(position: Position, roll: int, rng: random.Random) -> Turn:
        otherwise ``rng.choice`` of the legal counts ordered by A then B.
     """
     mover, board = position.to_move, position.board
-    owned = position._owned_indices(mover)
+    owned = position.owned_indices(mover)
     if not owned:
-        raise IllegalTurnError(f"{mover} owns no amoeba in position {position}: the game is over")
+        raise IllegalTurnError(f"{mover} owns no amoeba in position {abbreviate(str(position))}: the game is over", "game-over")
     grow = rng.choice(owned)
-    cells = _grown(position.cells, grow, mover, roll)
-    pairs = _move_pairs(cells, board.neighbours, owned)
+    cells = grown_cells(position.cells, grow, mover, roll)
+    pairs = move_pairs(cells, board.neighbours, owned)
     names = board.names
     if not pairs:
         return Turn(roll, names[grow])
     src, dst = rng.choice(pairs)
     source, target = cells[src], cells[dst]
+    assert source is not None
     if rng.random() < WHOLE_MOVE_PROBABILITY:
         a, b = source.a, source.b
     else:
@@ -164,7 +168,7 @@ def random_playout(position: Position, rng: random.Random, max_turns: int = MAX_
         mover_is_a = not mover_is_a
         if not (owned_by[1] and owned_by[-1]):
             break
-    cells = tuple(None if a[i] + b[i] == 0 else (a[i], b[i]) for i in cell_range)
+    cells = tuple(None if a[i] + b[i] == 0 else Amoeba(a[i], b[i]) for i in cell_range)
     final = Position(board, cells, "A" if mover_is_a else "B", position.rules)
     return Playout(final, turns, final.result)
 
@@ -205,9 +209,9 @@ class Game:
         self._dice = random.Random(seed)
         self._positions: list[Position] = [start]
         self._turns: list[Turn] = []
-        self._dice_states: list[object] = []  # the dice state before each turn's roll
+        self._dice_states: list[DiceState | None] = []  # the dice state before each turn's roll
         self.pending_roll: int | None = None
-        self._state_before_pending: object = None
+        self._state_before_pending: DiceState | None = None
 
     # -- reading ------------------------------------------------------------------------
 
@@ -240,7 +244,7 @@ class Game:
     def roll(self) -> int:
         """Roll the game's die for the next turn (rolling again returns the same pending roll)."""
         if self.is_over:
-            raise IllegalTurnError(f"the game is over ({self.result}): no more rolls")
+            raise IllegalTurnError(f"the game is over ({self.result}): no more rolls", "game-over")
         if self.pending_roll is None:
             self._state_before_pending = self._dice.getstate()
             self.pending_roll = self._dice.randint(1, self.position.rules.die_sides)
@@ -255,15 +259,17 @@ class Game:
 
         An illegal turn raises :class:`IllegalTurnError` and changes nothing.
         """
-        turn = resolve(self.position, turn)
+        turn, after = play_turn(self.position, turn)
         if self.pending_roll is not None and turn.roll != self.pending_roll:
-            raise IllegalTurnError(f"illegal turn '{turn}': the die shows {self.pending_roll}, not {turn.roll}")
-        after = apply(self.position, turn)
+            raise IllegalTurnError(f"the die shows {self.pending_roll}, not {turn.roll}", "wrong-roll", str(turn))
+        self._record(turn, after)
+        return after
+
+    def _record(self, turn: Turn, after: Position) -> None:
         self._dice_states.append(self._state_before_pending if self.pending_roll is not None else None)
         self._positions.append(after)
         self._turns.append(turn)
         self.pending_roll = None
-        return after
 
     def undo(self) -> Turn:
         """Take back the last turn; the die is rewound too, so the same roll comes again."""
@@ -272,7 +278,7 @@ class Game:
         state = self._dice_states.pop()
         if state is not None:
             self._dice.setstate(state)
-        elif self.pending_roll is not None:
+        elif self.pending_roll is not None and self._state_before_pending is not None:
             self._dice.setstate(self._state_before_pending)
         self.pending_roll = None
         self._positions.pop()
@@ -296,13 +302,10 @@ class Game:
 
         Raises :class:`~amoeboid_edu.notation.InvalidRecordError` (``turn N: reason``).
         """
-        record = parse_record(text, rules)
-        game = cls(record.start, rules=rules, seed=seed)
-        for number, (turn, line) in enumerate(zip(record.turns, record.lines), start=1):
-            try:
-                game.play(turn)
-            except IllegalTurnError as error:
-                raise InvalidRecordError(str(error), line=line, turn_number=number) from None
+        start, turns = read_record(text.splitlines(), rules)
+        game = cls(start, rules=rules, seed=seed)
+        for turn, after in replay_turns(start, turns):
+            game._record(turn, after)
         return game
 
     def __str__(self) -> str:
@@ -325,7 +328,7 @@ class Game:
 
     # -- history --------------------------------------------------------------------------
 
-    def rows(self) -> list[dict]:
+    def rows(self) -> list[dict[str, object]]:
         """One dict per turn (after it): ready for ``pandas.DataFrame(game.rows())``."""
         rows = []
         for number, (turn, before, after) in enumerate(

@@ -20,9 +20,9 @@ The helpers below answer the questions every strategy asks ("what can I eat?",
 from __future__ import annotations
 
 import random
-from typing import Callable, Iterator, Protocol, Union
+from typing import Callable, Iterator, Protocol, Union, cast
 
-from .rules import Amoeba, Position, Turn, _checked_grow, _grown, apply
+from .rules import Amoeba, Position, Turn, apply, checked_grow, grown_cells
 
 TurnLike = Union[Turn, str]
 StrategyFunction = Callable[[Position, int, random.Random], TurnLike]
@@ -39,7 +39,7 @@ def as_function(strategy: Strategy) -> StrategyFunction:
     """The callable behind a strategy: the function itself, or an object's ``choose``."""
     choose = getattr(strategy, "choose", None)
     if callable(choose):
-        return choose
+        return cast(StrategyFunction, choose)
     if callable(strategy):
         return strategy
     raise TypeError(f"a strategy is a function (position, roll, rng) or has .choose(); got {type(strategy).__name__}")
@@ -70,8 +70,9 @@ def grown(position: Position, grow: str, roll: int) -> Position:
     The side to move does not change, so the helpers below apply to it.
     Raises :class:`~amoeboid_edu.rules.IllegalTurnError` if ``grow`` is not the mover's.
     """
-    index = _checked_grow(position, grow)
-    return Position(position.board, tuple(_grown(position.cells, index, position.to_move, roll)), position.to_move, position.rules)
+    index = checked_grow(position, grow)
+    cells = grown_cells(position.cells, index, position.to_move, roll)
+    return Position.unchecked(position.board, tuple(cells), position.to_move, position.rules)
 
 
 def can_eat(position: Position, src: str, dst: str) -> bool:

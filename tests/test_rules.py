@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+import json
+import pickle
 from fractions import Fraction
 
 import pytest
@@ -25,7 +27,7 @@ from amoeboid_edu import (
     legal_move_pairs,
     legal_turns,
 )
-from amoeboid_edu.rules import Splits, cells_after_legal, count_splits
+from amoeboid_edu.rules import ILLEGAL_REASONS, Splits, cells_after_legal, count_splits
 
 
 def brute_force_turns(position: Position, roll: int) -> set[str]:
@@ -177,31 +179,42 @@ def test_generator_matches_brute_force(position, roll):
 
 
 @pytest.mark.parametrize(
-    "position, turn, reason",
+    "position, turn, reason, code",
     [
-        ("(1,0) . . / . . . / . . (0,1) A", "3 c3 c3-b3", "A must grow an amoeba they own, and c3 holds (0,1)"),
-        ("(1,0) . . / . . . / . . (0,1) A", "3 b2 b2-b3", "b2 is empty"),
-        ("(1,0) . . / . . . / . . (0,1) A", "3 a1 a1-c1", "c1 is not adjacent to a1"),
-        ("(1,0) . . / . . . / . . (0,1) A", "3 a1 a1-b1 5,0", "cannot move 5,0 units out of a1"),
-        ("(1,0) . . / . . . / . . (0,1) A", "3 a1 a1-b1 0,0", "at least one unit"),
-        ("(1,0) . . / . . . / . . (0,1) A", "3 a1 -", "a move is compulsory"),
-        ("(1,0) . . / . . . / . . (0,1) A", "7 a1 a1-b1", "a roll is a whole number from 1 to 6"),
-        ("(1,0) . . / . . . / . . (0,1) A", "0 a1 a1-b1", "a roll is a whole number from 1 to 6"),
-        ("(1,0) . . / . . . / . . (0,1) A", "3 z9 a1-b1", "there is no cell z9 on this 3x3 board"),
-        ("(1,0) (0,9) / . . A", "1 a1 a1-b1", "b1 holds (0,9) of size 9"),
-        ("(1,0) (0,9) / . . A", "1 a1 a1-b1 1,0", "a move of size 1 can only eat size <= 1"),
-        ("(3,0) (0,1) / (0,1) . A", "1 a1 b1-a2", "A must move from an amoeba they own, and b1 holds (0,1)"),
-        ("(3,1) . / . (2,2) B", "1 a1 -", "the game is over (won by A)"),
+        ("(1,0) . . / . . . / . . (0,1) A", "3 c3 c3-b3", "A must grow an amoeba they own, and c3 holds (0,1)", "grow-not-owned"),
+        ("(1,0) . . / . . . / . . (0,1) A", "3 b2 b2-b3", "b2 is empty", "grow-not-owned"),
+        ("(1,0) . . / . . . / . . (0,1) A", "3 a1 a1-c1", "c1 is not adjacent to a1", "not-adjacent"),
+        ("(1,0) . . / . . . / . . (0,1) A", "3 a1 a1-b1 5,0", "cannot move 5,0 units out of a1", "counts"),
+        ("(1,0) . . / . . . / . . (0,1) A", "3 a1 a1-b1 0,1", "cannot move 0,1 units out of a1", "counts"),
+        ("(1,0) . . / . . . / . . (0,1) A", "3 a1 a1-b1 0,0", "at least one unit", "empty-move"),
+        ("(1,0) . . / . . . / . . (0,1) A", "3 a1 -", "a move is compulsory", "move-compulsory"),
+        ("(1,0) (0,1) A", "1 a1 -", "a move is compulsory when one exists (for example a1-b1)", "move-compulsory"),
+        ("(1,0) . . / . . . / . . (0,1) A", "7 a1 a1-b1", "a roll is a whole number from 1 to 6", "roll"),
+        ("(1,0) . . / . . . / . . (0,1) A", "0 a1 a1-b1", "a roll is a whole number from 1 to 6", "roll"),
+        ("(1,0) . . / . . . / . . (0,1) A", "3 z9 a1-b1", "there is no cell z9 on this 3x3 board", "no-cell"),
+        ("(1,0) . . / . . . / . . (0,1) A", "3 a1 a1-z9", "there is no cell z9 on this 3x3 board", "no-cell"),
+        ("(1,0) . . / . . . / . . (0,1) A", "3 a1 z9-a1", "there is no cell z9 on this 3x3 board", "no-cell"),
+        ("(1,0) (0,9) / . . A", "1 a1 a1-b1", "b1 holds (0,9) of size 9", "too-big"),
+        ("(1,0) (0,9) / . . A", "1 a1 a1-b1 1,0", "a move of size 1 can only eat size <= 1", "too-big"),
+        ("(3,0) (0,1) / (0,1) . A", "1 a1 b1-a2", "A must move from an amoeba they own, and b1 holds (0,1)", "source-not-owned"),
+        ("(3,0) . / (0,1) . A", "1 a1 b1-a2", "A must move from an amoeba they own, and b1 is empty", "source-not-owned"),
+        ("(3,1) . / . (2,2) B", "1 a1 -", "the game is over (won by A)", "game-over"),
+        ("(2,2) . / . (1,1) A", "1 a1 -", "the game is over (a tie)", "game-over"),
+        ("(1,0) (2,2) / . (0,1) A", "1 b1 b1-a1", "A must grow an amoeba they own, and b1 holds (2,2), which is neutral", "grow-not-owned"),
     ],
 )
-def test_illegal_turns_name_the_rule_and_change_nothing(position, turn, reason):
+def test_illegal_turns_name_the_rule_and_change_nothing(position, turn, reason, code):
     p = Position.parse(position)
     before = (str(p), hash(p))
     with pytest.raises(IllegalTurnError) as caught:
         apply(p, turn)
-    message = str(caught.value)
-    assert reason in message and str(p) in message and "\n" not in message
-    assert (str(p), hash(p)) == before and not is_legal(p, turn)
+    error = caught.value
+    assert str(error) == f"illegal turn '{Turn.parse(turn)}' in position {p}: {error.rule}"
+    assert reason in error.rule and "\n" not in str(error)
+    assert error.reason == code and code in ILLEGAL_REASONS
+    assert (str(p), hash(p)) == before and not is_legal(p, turn) and not p.is_legal(turn)
+    again = pickle.loads(pickle.dumps(error))  # errors cross process boundaries in the lab
+    assert (str(again), again.reason, again.rule) == (str(error), error.reason, error.rule)
 
 
 @pytest.mark.parametrize("text", ["", "3", "3 a1", "x a1 -", "3 a1 a1b1", "3 a1 a1-b1 4", "3 a1 a1-b1 4,0 x", "3 a1 - 1,0", "3 a! -"])
@@ -310,3 +323,212 @@ def test_svg_display_is_deterministic_and_labelled():
     assert svg == Position.parse(str(p))._repr_svg_()
     assert "(22,15)" in svg and "(5,5)" in svg and "stroke-dasharray" in svg  # neutral amoebae are dashed
     assert "0x" not in repr(p)
+
+
+# --------------------------------------------------------------------------- holes found by mutation testing
+
+
+def test_a_grow_without_a_move_does_not_end_the_listing():
+    # Grow a1 -> (2,0): b1 (size 5) is too big and c1 cannot reach it either: "1 a1 -".
+    # Grow c1 -> (5,0): c1 eats b1 with all five units; the listing goes on after the pass.
+    p = Position.parse("(1,0) (0,5) (4,0) A")
+    assert [str(t) for t in legal_turns(p, 1)] == ["1 a1 -", "1 c1 c1-b1 5,0"]
+    assert count_legal_turns(p, 1) == 2 == p.count_legal_turns(1)
+    assert [str(t) for t in p.legal_turns(1)] == ["1 a1 -", "1 c1 c1-b1 5,0"]
+
+
+@pytest.mark.parametrize(
+    "text, roll, expected",
+    [
+        ("(5,0) (0,9) / (0,9) (0,9) A", 1, 1),  # only the pass
+        ("(1,0) (0,1) A", 1, 2),  # a1 = (2,0) eats b1 with 1 or 2 units
+        ("(1,0) (0,1) B", 2, 3),  # b1 = (0,3) eats a1 (size 1) with 1, 2 or 3 units
+        # a1 = (3,1): b1 and a2 are empty (4 * 2 - 1 = 7 splits each); b2 = (0,1) needs size >= 1 (7 more)
+        ("(2,1) . / . (0,1) A", 1, 21),
+        # a1 = (3,1) again, but b2 = (0,3) needs size >= 3: (2,1) (3,0) (3,1) -> 7 + 7 + 3
+        ("(2,1) . / . (0,3) A", 1, 17),
+    ],
+)
+def test_counts_by_hand_and_by_brute_force(text, roll, expected):
+    p = Position.parse(text)
+    brute = brute_force_turns(p, roll)
+    assert count_legal_turns(p, roll) == len(brute) == expected
+    assert {str(t) for t in legal_turns(p, roll)} == brute
+
+
+def test_game_over_positions_have_no_turns():
+    over = Position.parse("(3,1) . / . (2,2) B")
+    assert list(legal_turns(over, 1)) == [] and count_legal_turns(over, 1) == 0
+    with pytest.raises(IllegalTurnError, match="from 1 to 6"):
+        count_legal_turns(over, 7)
+    with pytest.raises(IllegalTurnError, match="from 1 to 6"):
+        next(legal_turns(over, 0))
+
+
+def test_cells_after_legal_fills_in_omitted_counts_and_passes():
+    p = Position.start()
+    whole = Turn.parse("3 a1 a1-b1")
+    assert tuple(cells_after_legal(p, whole)) == apply(p, whole).cells
+    assert cells_after_legal(p, whole)[1] == Amoeba(4, 0) and cells_after_legal(p, whole)[0] is None
+    blocked = Position.parse("(5,0) (0,9) / (0,9) (0,9) A")
+    assert cells_after_legal(blocked, Turn.parse("1 a1 -"))[0] == Amoeba(6, 0)
+    assert tuple(cells_after_legal(blocked, Turn.parse("1 a1 -"))) == apply(blocked, "1 a1 -").cells
+
+
+def test_splits_index_from_both_ends_and_refuse_outside():
+    splits = Splits(3, 2, 2)
+    listed = list(splits)
+    assert [splits[i] for i in range(len(splits))] == listed
+    assert [splits[-i] for i in range(1, len(splits) + 1)] == listed[::-1]
+    assert splits[-1] == (3, 2) and splits[-len(splits)] == listed[0] == (0, 2)
+    for outside in (len(splits), -len(splits) - 1, 10**30):
+        with pytest.raises(IndexError):
+            splits[outside]
+    assert splits[1:3] == listed[1:3] and splits[::-1] == listed[::-1]
+    assert (1, 1) in splits and (0, 1) not in splits and (4, 0) not in splits and "1,1" not in splits
+    assert list(Splits(0, 0, 0)) == [] and len(Splits(0, 0, 0)) == 0
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 15), st.integers(0, 15), st.integers(0, 35))
+def test_splits_indexing_matches_enumeration(a, b, need):
+    expected = [(x, y) for x in range(a + 1) for y in range(b + 1) if x + y >= max(1, need)]
+    splits = Splits(a, b, need)
+    assert [splits[i] for i in range(len(expected))] == expected
+    assert all((x, y) in splits for x, y in expected)
+
+
+def test_splits_of_huge_amoebae_index_exactly():
+    a = b = 10**20
+    splits = Splits(a, b, 10**19)
+    # the rows x = 0 .. 10**19 - 1 start at y = 10**19 - x (widths 10**20 - 10**19 + 1, + 1, + 1, ...);
+    # the rows from x = 10**19 on hold y = 0 .. b
+    rows = 10**19
+    sloped_count = rows * (b - 10**19 + 1) + rows * (rows - 1) // 2
+    assert count_splits(a, b, 10**19) == sloped_count + (a - 10**19 + 1) * (b + 1)
+    assert splits[sloped_count - 1] == (10**19 - 1, b)
+    assert splits[sloped_count] == (10**19, 0)
+    assert splits[sloped_count + b + 1] == (10**19 + 1, 0)
+    assert splits[0] == (0, 10**19) and splits[b - 10**19] == (0, b) and splits[b - 10**19 + 1] == (1, 10**19 - 1)
+    assert splits[-1] == (a, b) and splits[count_splits(a, b, 10**19) - 1] == (a, b)
+
+
+def test_rules_die_sides_bounds():
+    assert Rules(die_sides=1).dice_outcomes() == ((1, Fraction(1)),)
+    assert len(Rules(die_sides=20).dice_outcomes()) == 20
+    for bad in (0, -1, 2.0, "6", None):
+        with pytest.raises(ValueError, match="die_sides"):
+            Rules(die_sides=bad)  # type: ignore[arg-type]
+    one = Position.start(rules=Rules(die_sides=1))
+    assert count_legal_turns(one, 1) == 6 and not is_legal(one, "2 a1 a1-b1")
+
+
+def test_json_round_trips_and_exact_form():
+    start = Position.start()
+    assert start.to_json() == (
+        '{"amoebae":{"a1":[1,0],"c3":[0,1]},"board":{"adjacency":"king","cols":3,"rows":3},"to_move":"A"}'
+    )
+    variant = Position.parse("(3,1) . (0,2) / . (2,2) . B", Rules(adjacency="rook", die_sides=4))
+    data = json.loads(variant.to_json())
+    assert data["die_sides"] == 4 and data["board"] == {"rows": 2, "cols": 3, "adjacency": "rook"}
+    assert data["amoebae"] == {"a1": [3, 1], "c1": [0, 2], "b2": [2, 2]} and data["to_move"] == "B"
+    again = Position.from_json(variant.to_json())
+    assert again == variant and again.rules == Rules(adjacency="rook", die_sides=4)
+    assert Board.from_dict(variant.board.to_dict()) == variant.board
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("not json", "not a position in JSON form"),
+        ("[]", "not a position in JSON form"),
+        ('{"amoebae": {}, "to_move": "A"}', "not a position in JSON form"),
+        ('{"board": {"rows": 2, "cols": 2}, "amoebae": {"z9": [1, 0]}, "to_move": "A"}', "no cell 'z9'"),
+        ('{"board": {"rows": 2, "cols": 2}, "amoebae": {"a1": [1, 0, 1]}, "to_move": "A"}', "JSON form"),
+        ('{"board": {"rows": 2, "cols": 2}, "amoebae": {"a1": [1.5, 0]}, "to_move": "A"}', "whole numbers >= 0"),
+        ('{"board": {"rows": 2, "cols": 2}, "amoebae": {"a1": [-1, 2]}, "to_move": "A"}', "whole numbers >= 0"),
+        ('{"board": {"rows": 2, "cols": 2}, "amoebae": {"a1": [0, 0]}, "to_move": "A"}', "size >= 1"),
+        ('{"board": {"rows": 2, "cols": 2}, "amoebae": {}, "to_move": "C"}', "'A' or 'B'"),
+        ('{"board": {"rows": 2, "cols": 2}, "amoebae": {}, "to_move": "A", "die_sides": 0}', "die_sides"),
+    ],
+)
+def test_json_errors_are_invalid_positions(text, fragment):
+    with pytest.raises(InvalidPositionError) as caught:
+        Position.from_json(text)
+    assert fragment in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "cells, fragment",
+    [
+        (((1, -1), None, None, (0, 1)), "whole numbers >= 0"),
+        (((-1, 2), None, None, (0, 1)), "whole numbers >= 0"),
+        (((1.0, 0), None, None, (0, 1)), "whole numbers >= 0"),
+        (((True, 0), None, None, (0, 1)), "whole numbers >= 0"),
+        (((0, 0), None, None, (0, 1)), "size >= 1"),
+        (((1,), None, None, (0, 1)), "is not an amoeba"),
+        ((7, None, None, (0, 1)), "is not an amoeba"),
+        (((1, 0), None, (0, 1)), "3 cells given for a board of 4"),
+    ],
+)
+def test_position_validates_its_cells(cells, fragment):
+    with pytest.raises(InvalidPositionError) as caught:
+        Position(Board.grid(2), cells)
+    assert fragment in str(caught.value)
+
+
+def test_position_validates_board_and_side():
+    with pytest.raises(InvalidPositionError, match="board must be a Board"):
+        Position("3x3", (None,) * 9)  # type: ignore[arg-type]
+    with pytest.raises(InvalidPositionError, match="'A' or 'B', not 'C'"):
+        Position(Board.grid(2), ((1, 0), None, None, (0, 1)), "C")
+    p = Position(Board.grid(2), ((1, 0), None, None, (0, 1)), "B")
+    assert p["a1"] == Amoeba(1, 0) and type(p["a1"]) is Amoeba and p.to_move == "B"
+
+
+def test_non_square_start_and_default_adjacency():
+    wide = Position.start(2, 3)
+    assert str(wide) == "(1,0) . . / . . (0,1) A" and wide.board.shape == "2x3"
+    assert str(Position.start(3, 2)) == "(1,0) . / . . / . (0,1) A"
+    king = Board.grid(3)
+    assert king.adjacency == "king" and king.neighbours_of("b2") == ("a1", "b1", "c1", "a2", "c2", "a3", "b3", "c3")
+    assert king.are_adjacent("a1", "b2") and king.are_adjacent("b2", "a1") and not king.are_adjacent("a1", "c1")
+    rook = Board.grid(3, adjacency="rook")
+    assert not rook.are_adjacent("a1", "b2") and rook.are_adjacent("a1", "b1")
+    with pytest.raises(KeyError, match="no cell 'z9' on this 3x3 board"):
+        king.are_adjacent("a1", "z9")
+
+
+def test_owned_and_the_position_shortcuts():
+    p = Position.parse("(3,1) (0,2) / (1,1) (2,0) B")
+    assert p.owned() == ["b1"] and p.owned("A") == ["a1", "b2"] and p.owned("B") == ["b1"]
+    assert p.owned_indices("A") == [0, 3] and p.owned_indices("B") == [1]
+    turn = next(p.legal_turns(1))
+    assert p.is_legal(turn) and p.apply(turn) == apply(p, turn)
+    assert p.count_legal_turns(2) == count_legal_turns(p, 2)
+    assert not p.is_legal("1 a1 a1-b1")
+
+
+def test_resolve_fills_in_counts_and_play_turn_checks_once():
+    from amoeboid_edu.rules import play_turn, resolve
+
+    p = Position.start()
+    assert str(resolve(p, "3 a1 a1-b1")) == "3 a1 a1-b1 4,0"
+    played, after = play_turn(p, "3 a1 a1-b1")
+    assert str(played) == "3 a1 a1-b1 4,0" and after == apply(p, "3 a1 a1-b1")
+    assert resolve(p, Turn.parse("3 a1 a1-b1 2,0")) == Turn(3, "a1", "a1", "b1", 2, 0)
+    with pytest.raises(InvalidTurnError, match="a Turn or its notation"):
+        resolve(p, 3)  # type: ignore[arg-type]
+
+
+def test_turn_values_check_their_fields():
+    with pytest.raises(InvalidTurnError, match="both a source and a destination"):
+        Turn(1, "a1", "a1")
+    with pytest.raises(InvalidTurnError, match="without a move cannot move units"):
+        Turn(1, "a1", a=1, b=0)
+    with pytest.raises(InvalidTurnError, match="both counts"):
+        Turn(1, "a1", "a1", "b1", 1)
+    with pytest.raises(InvalidTurnError, match="not int"):
+        Turn.parse(3)  # type: ignore[arg-type]
+    assert Turn(2, "a1").is_pass and str(Turn(2, "a1")) == "2 a1 -"
+    assert not Turn(2, "a1", "a1", "b1").is_pass and str(Turn(2, "a1", "a1", "b1")) == "2 a1 a1-b1"
