@@ -1,42 +1,124 @@
-"""The worker process that runs one untrusted strategy for the lab (``python -m amoeboid_edu._sandbox FD``).
+"""Both ends of the lab's worker protocol, and the walls around a student's strategy.
 
-It is started fresh (never forked from the notebook), so it holds nothing of
-the harness: no dice generator, no seeds, no game objects.  It receives a
-position as text and a roll, calls the strategy, and answers with plain JSON
-describing what came back; the harness validates that answer with the engine.
-Anything the strategy prints is kept in a short tail, never shown directly.
+A strategy is hostile code running as the teacher's user (docs/threat-model.md).
+The harness side is :class:`Sandbox`; the worker side is ``python -m
+amoeboid_edu._sandbox`` (:func:`main`).  On Linux three processes hold one strategy::
 
-Messages (``multiprocessing.connection`` framing over the inherited socket):
+    harness ── life pipe ── supervisor  trusted code only: a subreaper; when the pipe closes
+                              │          (the harness ended or was killed) it kills every descendant
+                              └── template  walls up (Landlock, seccomp), then imports the strategy once
+                                    └── game  forked per generation; may not create processes; plays moves
 
-- harness -> worker, once: ``{"load": "pickle"|"import"|"file", ..., "adjacency", "die_sides"}``
-  (+ the pickle bytes); worker -> harness: ``{"ok": true}`` or ``{"ok": false, "error": "..."}``.
-- harness -> worker, per move: ``"SEED ROLL POSITION"`` (text; SEED seeds the strategy's
-  ``random.Random`` for this move); worker -> harness, in the same order:
-  ``{"kind": "turn"|"text"|"other"|"error", "value": str, "output": [...], "printed": int}``
-  (``output``: the last lines printed during the move, only when something was printed).
+A move that overruns its limit costs the game process (the harness kills every
+descendant of the supervisor except the template), not the import.  Elsewhere
+(no ``/proc``, no ``prctl``) the supervisor, template and game are one process,
+restarted and re-imported after a kill: "process only".
 
-The harness may send several requests (moves of different games) before
-reading the answers: the worker answers them one by one, and the harness
-times each answer separately.
+Messages are length-prefixed (``HEADER``) over Unix stream sockets:
+
+- harness -> template, once: the load request (JSON: ``load``, ``path``, ``name``..., ``adjacency``,
+  ``die_sides``, ``import_seed``) and, for ``load == "pickle"``, the cloudpickle bytes;
+  template -> harness: ``{"isolation": [...]}`` (the walls that went up, sent before any student
+  code runs), then ``{"ok": true}`` or ``{"ok": false, "error": "..."}``.
+- harness -> template, per generation: the byte ``GAME`` with one socket passed along (SCM_RIGHTS);
+  the game process serves moves on it.
+- harness -> game, per move: ``"SEED ROLL POSITION"``; game -> harness, in order:
+  ``{"kind": "turn"|"text"|"other"|"error", "value": str, "output": [...], "printed": int}``.
+  SEED (derived by the harness; it reveals neither the run's seed nor the dice) seeds the
+  strategy's ``rng``, the module-level ``random`` and NumPy's global generator for that move.
 """
 
 from __future__ import annotations
 
 import collections
+import ctypes
+import errno
 import importlib
 import importlib.util
 import io
 import json
+import os
 import random
+import select
+import shutil
+import signal
+import socket
+import struct
+import subprocess
 import sys
-from multiprocessing.connection import Connection
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Any, Sequence
 
 from .rules import Position, Rules, Turn
-from .strategy import as_function
+from .strategy import StrategyFunction, as_function
+from .tracebacks import student_frame
 
 KEEP_LINES = 20
+"""Lines of a strategy's printed output kept per move (and per game on the card)."""
 LINE_WIDTH = 200
+"""Characters kept of each printed line."""
 VALUE_WIDTH = 300
+"""Characters of a returned value or an error message shown before "… (N more)"."""
+MAX_MESSAGE = 1 << 20
+"""Largest message the harness reads from a worker; anything bigger is a malformed answer."""
+LOAD_LIMIT = 30.0
+"""Seconds a worker may take to start, put its walls up and import the strategy."""
+MEMORY_LIMIT = 4 << 30
+"""Address space a worker may use (4 GiB): a runaway allocation is a MemoryError, not a frozen machine."""
+SEED_BITS = 64
+"""A per-move seed is a whole number below 2**SEED_BITS."""
+HEADER = struct.Struct("!I")
+GAME = b"G"
+FORK_SERVER = sys.platform == "linux"
+"""Supervisor, import template and game processes: needs fork, prctl and /proc (Linux)."""
+SWEEP_ROUNDS = 50
+
+_PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
+_CLONE_THREAD = 0x00010000
+_CLONE_NAMESPACES = (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000, 0x00000080)
+"""CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET, NEWTIME."""
+_AF_UNIX = 1
+_DENIED = (
+    # other processes: signals, tracing, memory
+    "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo", "pidfd_open", "pidfd_send_signal", "pidfd_getfd",
+    "ptrace", "process_vm_readv", "process_vm_writev", "process_madvise", "kcmp",
+    # the network (socketpair(AF_UNIX) stays: it reaches nobody)
+    "socket",
+    # leaving the session, namespaces, mounts, the kernel's bypasses of this filter
+    "setsid", "unshare", "setns", "mount", "umount2", "pivot_root", "chroot", "fsopen", "fsmount", "fspick",
+    "fsconfig", "move_mount", "open_tree", "mount_setattr", "io_uring_setup", "io_uring_enter",
+    "io_uring_register", "bpf", "perf_event_open", "userfaultfd", "keyctl", "add_key", "request_key",
+    "open_by_handle_at", "name_to_handle_at", "init_module", "finit_module", "delete_module", "kexec_load",
+    "kexec_file_load", "reboot", "swapon", "swapoff", "iopl", "ioperm", "acct", "syslog", "settimeofday",
+    "clock_settime", "clock_adjtime", "adjtimex", "quotactl", "mknod", "mknodat", "setrlimit",
+)
+"""Syscalls a strategy never needs and an attacker would: refused with EPERM (seccomp)."""
+
+
+# --------------------------------------------------------------------------- what a worker says is data
+
+
+def printable(text: str) -> str:
+    """``text`` with control and format characters (ANSI escapes, bidi overrides) written as ``\\xNN``/``\\uNNNN``."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else char.encode("unicode_escape").decode("ascii") for char in text)
+
+
+def cut(text: str, width: int = VALUE_WIDTH) -> str:
+    """``text`` up to ``width`` characters, then "… (N more)"."""
+    return text if len(text) <= width else f"{text[:width]}… ({len(text) - width} more)"
+
+
+def shown(text: object, width: int = VALUE_WIDTH) -> str:
+    """What the harness shows of a worker's text: cut (bounded work), made printable, and cut again.
+
+    The second cut matters: escaping can make each kept character ten long (found by the red team).
+    """
+    return cut(printable(cut(str(text), width)), width)
 
 
 class OutputTail(io.TextIOBase):
@@ -46,10 +128,12 @@ class OutputTail(io.TextIOBase):
     """
 
     def __init__(self) -> None:
-        self.reset()
+        self.lines: collections.deque[str] = collections.deque(maxlen=KEEP_LINES)
+        self.partial = ""
+        self.printed = 0
 
     def reset(self) -> None:
-        self.lines: collections.deque[str] = collections.deque(maxlen=KEEP_LINES)
+        self.lines.clear()
         self.partial = ""
         self.printed = 0
 
@@ -73,32 +157,208 @@ class OutputTail(io.TextIOBase):
         return list(self.lines) + ([self.partial] if self.partial else [])
 
 
-def _cut(text: str) -> str:
-    return text if len(text) <= VALUE_WIDTH else text[: VALUE_WIDTH - 3] + "..."
+# --------------------------------------------------------------------------- framing
 
 
-def _describe(value: object) -> str:
-    """``repr(value)``, shortened, and never failing (a student's ``__repr__`` may raise)."""
+def send_message(sock: socket.socket, data: bytes) -> None:
+    sock.sendall(HEADER.pack(len(data)) + data)
+
+
+def _read_exactly(sock: socket.socket, size: int, deadline: float | None) -> bytes:
+    chunks, left = [], size
+    while left:
+        if deadline is not None:
+            sock.settimeout(max(deadline - time.monotonic(), 0.001))
+        chunk = sock.recv(min(left, 1 << 16))
+        if not chunk:
+            raise EOFError("the other end closed the connection")
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def receive_message(sock: socket.socket, deadline: float | None = None, limit: int | None = None) -> bytes:
+    """The next message; EOFError at the end, ``socket.timeout`` past ``deadline``, ValueError above ``limit``."""
     try:
-        return _cut(repr(value))
-    except BaseException:  # noqa: BLE001 - anything the student's __repr__ does
-        return f"<unprintable {type(value).__name__}>"
+        (size,) = HEADER.unpack(_read_exactly(sock, HEADER.size, deadline))
+        if limit is not None and size > limit:
+            raise ValueError(f"a message of {size} bytes (the limit is {limit})")
+        return _read_exactly(sock, size, deadline)
+    finally:
+        if deadline is not None:
+            sock.settimeout(None)
 
 
-def _load(request: dict, payload: bytes):
+# --------------------------------------------------------------------------- processes (Linux /proc)
+
+
+def descendants(root: int) -> list[int]:
+    """Every living process below ``root`` (by parent links in ``/proc``), nearest first."""
+    children: dict[int, list[int]] = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as stat:
+                fields = stat.read().rpartition(b")")[2].split()
+        except OSError:
+            continue
+        if fields and fields[0] != b"Z":
+            children.setdefault(int(fields[1]), []).append(int(name))
+    found, frontier = [], [root]
+    while frontier:
+        frontier = [child for parent in frontier for child in children.get(parent, [])]
+        found += frontier
+    return found
+
+
+def sweep(root: int, keep: Sequence[int] = ()) -> None:
+    """SIGKILL every descendant of ``root`` except ``keep`` (theirs die too), until none is left."""
+    for _ in range(SWEEP_ROUNDS):
+        targets = [pid for pid in descendants(root) if pid not in keep]
+        if not targets:
+            return
+        for pid in targets:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        time.sleep(0.001)
+
+
+def _prctl(option: int, value: int) -> None:
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(option, value, 0, 0, 0) != 0:
+        error = ctypes.get_errno()
+        raise OSError(error, os.strerror(error))
+
+
+def _die_with(parent: int) -> None:
+    """SIGKILL this process when ``parent`` dies; exit now if it already has."""
+    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+# --------------------------------------------------------------------------- the walls (worker side)
+
+
+def _readable_roots(request: dict[str, Any]) -> list[str]:
+    """What a strategy may read: Python, the libraries, its import path and its own folder; not /proc, /etc, /tmp."""
+    roots = [sys.prefix, sys.base_prefix, sys.exec_prefix, "/usr", "/lib", "/lib64", "/bin",
+             "/etc/ld.so.cache", "/etc/localtime", "/dev/null", "/dev/urandom", "/dev/zero"]
+    roots += [entry for entry in [*request.get("path", ()), *sys.path] if entry]
+    if request.get("file"):
+        roots.append(os.path.dirname(request["file"]))
+    return [root for root in dict.fromkeys(os.path.abspath(r) for r in roots) if os.path.exists(root)]
+
+
+def readable_roots(path: Sequence[str], file: str | None = None) -> list[str]:
+    """The folders and files a worker started with this import ``path`` may read (when Landlock is active)."""
+    return _readable_roots({"path": list(path), "file": file})
+
+
+def _landlock(readable: Sequence[str], writable: str) -> bool:
+    """Filesystem: read only ``readable``, write only under ``writable``; no TCP; no signals or abstract sockets out."""
+    try:
+        import landlockpy as landlock  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    except ImportError:
+        return False
+    if landlock.abi_version() < 1:
+        return False
+    access = landlock.AccessFS
+    read = access.READ_FILE | access.READ_DIR | access.EXECUTE
+    with landlock.Ruleset(scoped=landlock.Scope.SIGNAL | landlock.Scope.ABSTRACT_UNIX_SOCKET) as ruleset:
+        for root in readable:
+            ruleset.allow_path(root, read if os.path.isdir(root) else access.READ_FILE)
+        ruleset.allow_path(writable, ruleset.handled_fs)
+        ruleset.allow_path("/dev/null", access.READ_FILE | access.WRITE_FILE)
+        ruleset.restrict()
+    return True
+
+
+def _seccomp(game: bool) -> bool:
+    """Refuse with EPERM what a strategy never needs: signals beyond its own process group, tracing, sockets...
+
+    ``game``: also refuse new processes and new programs (threads stay allowed).
+    """
+    try:
+        import pyseccomp as seccomp  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    except (ImportError, OSError, RuntimeError):  # the binding, or libseccomp.so.2, is missing
+        return False
+    refuse = seccomp.ERRNO(errno.EPERM)
+    rules: list[tuple[int, str, tuple[Any, ...]]] = [
+        (refuse, "kill", (seccomp.Arg(0, seccomp.NE, 0),)),  # kill(0, sig): its own process group only
+        (refuse, "setpgid", (seccomp.Arg(1, seccomp.NE, 0),)),  # may lead a new group, not join another
+        (refuse, "socketpair", (seccomp.Arg(0, seccomp.NE, _AF_UNIX),)),
+        # the parent-death signal may be set to SIGKILL (as a game process does), never cleared or softened
+        (refuse, "prctl", (seccomp.Arg(0, seccomp.EQ, _PR_SET_PDEATHSIG), seccomp.Arg(1, seccomp.NE, signal.SIGKILL))),
+        (refuse, "prlimit64", (seccomp.Arg(2, seccomp.NE, 0),)),
+        (seccomp.ERRNO(errno.ENOSYS), "clone3", ()),  # its flags are out of a filter's reach; libc falls back to clone
+    ]
+    rules += [(refuse, name, ()) for name in _DENIED]
+    rules += [(refuse, "clone", (seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag),)) for flag in _CLONE_NAMESPACES]
+    if game:
+        rules += [(refuse, name, ()) for name in ("fork", "vfork", "execve", "execveat")]
+        rules += [(refuse, "clone", (seccomp.Arg(0, seccomp.MASKED_EQ, _CLONE_THREAD, 0),))]
+    try:
+        allowed = seccomp.SyscallFilter(seccomp.ALLOW)
+        for action, name, args in rules:
+            if seccomp.resolve_syscall(seccomp.system_arch(), name) < 0:
+                continue  # a syscall this architecture does not have
+            allowed.add_rule(action, name, *args)
+        allowed.load()
+    except OSError:
+        return False
+    return True
+
+
+def _walls(request: dict[str, Any]) -> list[str]:
+    """Put up every wall this platform offers; the names of those that went up ("process" always)."""
+    walls = ["process"]
+    if not (sys.platform == "linux" and request.get("walls", True)):
+        return walls
+    try:  # find and load libseccomp now: Landlock will hide ldconfig and /etc
+        import pyseccomp  # type: ignore[import-untyped, import-not-found, unused-ignore]  # noqa: F401
+    except (ImportError, OSError, RuntimeError):
+        pass
+    landlocked = _landlock(_readable_roots(request), os.getcwd())
+    if _seccomp(game=False):
+        walls.append("seccomp")
+    return walls + (["landlock"] if landlocked else [])
+
+
+# --------------------------------------------------------------------------- the worker: load once, play moves
+
+
+def _seed_globals(seed: int) -> None:
+    """Module-level ``random`` and NumPy's global generator, from the move's (or the import's) seed."""
+    numpy = sys.modules.get("numpy")
+    try:
+        random.seed(seed + (1 << SEED_BITS))  # not the rng's own stream
+        if numpy is not None:
+            numpy.random.seed(seed % (1 << 32))
+    except Exception:  # noqa: BLE001 - a strategy that replaced them loses its own determinism, not ours
+        pass
+
+
+def _load(request: dict[str, Any], payload: bytes) -> StrategyFunction:
     for entry in reversed(request.get("path", [])):
         if entry not in sys.path:
             sys.path.insert(0, entry)
     kind = request["load"]
     if kind == "pickle":
-        import cloudpickle  # noqa: F401 - registers what plain pickle needs for by-value functions
         import pickle
+
+        import cloudpickle  # type: ignore[import-untyped, unused-ignore]  # noqa: F401 - registers by-value pickling
 
         strategy = pickle.loads(payload)
     elif kind == "import":
         strategy = getattr(importlib.import_module(request["module"]), request["name"])
     else:
         spec = importlib.util.spec_from_file_location("student_strategy", request["file"])
+        if spec is None or spec.loader is None:
+            raise ImportError(f"cannot load {request['file']}")
         module = importlib.util.module_from_spec(spec)
         sys.modules["student_strategy"] = module
         spec.loader.exec_module(module)
@@ -106,7 +366,15 @@ def _load(request: dict, payload: bytes):
     return as_function(strategy)
 
 
-def _answer(choose, position: Position, roll: int, rng: random.Random) -> dict:
+def _describe(value: object) -> str:
+    """``repr(value)``, shortened, and never failing (a student's ``__repr__`` may raise)."""
+    try:
+        return cut(repr(value))
+    except BaseException:  # noqa: BLE001 - anything the student's __repr__ does
+        return f"<unprintable {type(value).__name__}>"
+
+
+def _answer(choose: StrategyFunction, position: Position, roll: int, rng: random.Random) -> dict[str, Any]:
     try:
         value = choose(position, roll, rng)
     except BaseException as error:  # noqa: BLE001 - SystemExit and KeyboardInterrupt forfeit too
@@ -114,57 +382,333 @@ def _answer(choose, position: Position, roll: int, rng: random.Random) -> dict:
             message = f"{type(error).__name__}: {error}"
         except BaseException:  # noqa: BLE001
             message = type(error).__name__
-        return {"kind": "error", "value": _cut(message)}
+        return {"kind": "error", "value": cut(message), "where": student_frame(error.__traceback__)}
     if isinstance(value, Turn):
         try:
-            return {"kind": "turn", "value": _cut(Turn.__str__(value))}
+            return {"kind": "turn", "value": cut(Turn.__str__(value))}
         except BaseException:  # noqa: BLE001 - a Turn built with nonsense fields
             return {"kind": "other", "value": _describe(value)}
     if isinstance(value, str):
-        return {"kind": "text", "value": _cut(str.__str__(value))}
+        return {"kind": "text", "value": cut(str.__str__(value))}
     return {"kind": "other", "value": _describe(value)}
 
 
-def serve(connection: Connection) -> None:
-    tail = OutputTail()
-    sys.stdout = sys.stderr = tail
-    request = json.loads(connection.recv_bytes())
-    payload = connection.recv_bytes() if request["load"] == "pickle" else b""
-    try:
-        choose = _load(request, payload)
-    except BaseException as error:  # noqa: BLE001 - a broken student module must not kill the run silently
-        connection.send_bytes(json.dumps({"ok": False, "error": _cut(f"{type(error).__name__}: {error}")}).encode())
-        return
-    rules = Rules(request["adjacency"], request["die_sides"])
-    connection.send_bytes(json.dumps({"ok": True}).encode())
+def _play(sock: socket.socket, choose: StrategyFunction, rules: Rules, tail: OutputTail) -> None:
+    """Answer moves on ``sock`` until the harness hangs up."""
     while True:
         try:
-            message = connection.recv_bytes().decode()
-        except EOFError:
+            message = receive_message(sock).decode()
+        except (EOFError, OSError):
             return
         seed, roll, text = message.split(" ", 2)
         tail.reset()
+        _seed_globals(int(seed))
         answer = _answer(choose, Position.parse(text, rules), int(roll), random.Random(int(seed)))
         if tail.printed:
             answer["output"] = tail.tail()
             answer["printed"] = tail.printed
-        connection.send_bytes(json.dumps(answer).encode())
+        send_message(sock, json.dumps(answer).encode())
 
 
-MEMORY_LIMIT = 4 << 30
-"""Address space the worker may use (4 GiB): a runaway allocation is a MemoryError, not a frozen machine."""
+def _template(control: socket.socket, fork_server: bool) -> None:
+    """Put the walls up, import the strategy once, then start a game process per socket the harness sends."""
+    request = json.loads(receive_message(control))
+    payload = receive_message(control) if request["load"] == "pickle" else b""
+    walls = _walls(request)
+    send_message(control, json.dumps({"isolation": walls}).encode())
+    tail = OutputTail()
+    sys.stdout = sys.stderr = tail
+    import numpy  # noqa: F401 - imported now, NumPy's global generator is seeded before every move, first included
+
+    _seed_globals(int(request.get("import_seed", 0)))
+    try:
+        choose = _load(request, payload)
+    except BaseException as error:  # noqa: BLE001 - a broken student module must not kill the run silently
+        send_message(control, json.dumps({"ok": False, "error": cut(f"{type(error).__name__}: {error}")}).encode())
+        return
+    rules = Rules(request["adjacency"], request["die_sides"])
+    send_message(control, json.dumps({"ok": True}).encode())
+    template = os.getpid()
+    while True:
+        try:
+            _, fds, _, _ = socket.recv_fds(control, 1, 1)
+        except OSError:
+            return
+        if not fds:
+            return  # the harness hung up
+        game = socket.socket(fileno=fds[0])
+        if not fork_server:
+            _play(game, choose, rules, tail)
+            game.close()
+            continue
+        if os.fork() == 0:
+            try:
+                control.close()
+                os.setpgid(0, 0)  # its own group: kill(0, ...) cannot reach the template
+                _die_with(template)
+                if "seccomp" in walls and not _seccomp(game=True):
+                    os._exit(1)  # the card says seccomp: never play without the game's own filter
+                _play(game, choose, rules, tail)
+            finally:
+                os._exit(0)
+        game.close()
+
+
+def _quiet_stdio() -> None:
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.close(null)
+
+
+def _supervise(control_fd: int, harness: int) -> None:
+    """The supervisor: fork the template, tell the harness its pid, and clean up when the harness goes."""
+    _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children and adopted orphans are reaped by the kernel
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    _prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)  # the harness died: clean up, then exit
+    supervisor = os.getpid()
+    if os.getppid() != harness:
+        return
+    template = os.fork()
+    if template == 0:
+        try:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.setpgid(0, 0)  # its own group, away from the supervisor's
+            _die_with(supervisor)
+            _quiet_stdio()
+            _template(socket.socket(fileno=control_fd), fork_server=True)
+        finally:
+            os._exit(0)
+    os.close(control_fd)
+    try:
+        os.write(1, f"{template}\n".encode())
+        while os.read(0, 1 << 12):  # until the harness closes the pipe or dies
+            pass
+    finally:
+        sweep(supervisor)
 
 
 def main() -> None:
-    # The harness starts us with stdin, stdout and stderr on /dev/null: what the strategy
-    # writes to file descriptors directly goes nowhere; what it prints goes to the tail.
+    """``python -m amoeboid_edu._sandbox CONTROL_FD HARNESS_PID fork|plain``: a supervisor or a plain worker."""
     try:
         import resource
 
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     except (ImportError, ValueError, OSError):  # not on this platform, or already lower
         pass
-    serve(Connection(int(sys.argv[1])))
+    control_fd, harness, mode = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    if mode == "fork":
+        _supervise(control_fd, harness)
+    else:
+        _quiet_stdio()
+        _template(socket.socket(fileno=control_fd), fork_server=False)
+
+
+# --------------------------------------------------------------------------- the harness side
+
+
+class Forfeit(Exception):
+    """Why a move (and so the game) is lost: ``reason`` is one of the lab's FORFEIT_REASONS."""
+
+    def __init__(self, reason: str, value: str, message: str = "") -> None:
+        super().__init__(reason)
+        self.reason, self.value, self.message = reason, value, message
+
+
+def _worker_environment(private: str) -> dict[str, str]:
+    """A scrubbed environment: nothing of the teacher's (tokens, seeds, paths) reaches the strategy."""
+    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return {
+        "PATH": os.defpath,
+        "PYTHONPATH": package_parent,
+        "PYTHONHASHSEED": "0",  # set and dict order of strings is the same on every run
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "HOME": private,
+        "TMPDIR": private,
+        "LC_ALL": "C.UTF-8",
+    }
+
+
+def untrusted_object(data: bytes) -> dict[str, Any]:
+    """A JSON object from a process student code runs in: anything else, however odd, is a ValueError.
+
+    (Nesting deep enough to exhaust the parser's recursion was found by the red team to take the scorer down.)
+    """
+    try:
+        value = json.loads(data)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+    if not isinstance(value, dict):
+        raise ValueError("not a JSON object")
+    return value
+
+
+@dataclass
+class Sandbox:
+    """The harness's end of one untrusted strategy's worker: started on first use, restarted after a crash."""
+
+    load: dict[str, Any]
+    payload: bytes
+    rules: Rules
+    load_limit: float = LOAD_LIMIT
+    import_seed: int = 0
+    walls: bool = True
+    """False: no seccomp or Landlock (to measure their cost, or to see what "process only" means)."""
+    fork_server: bool = FORK_SERVER
+    """False: one plain process, killed and re-imported after a timeout (the fallback off Linux)."""
+    broken: str | None = None
+    """Why the strategy cannot be loaded at all (every game then forfeits with reason "load")."""
+    isolation: str = ""
+    """The walls the worker reported, e.g. "process + seccomp + landlock"."""
+    process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
+    template: int | None = None
+    control: socket.socket | None = field(default=None, repr=False)
+    game: socket.socket | None = field(default=None, repr=False)
+    private: str | None = None
+
+    def _start(self) -> None:
+        self.private = tempfile.mkdtemp(prefix="amoeboid-strategy-")
+        mine, theirs = socket.socketpair()
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "amoeboid_edu._sandbox", str(theirs.fileno()), str(os.getpid()),
+                 "fork" if self.fork_server else "plain"],
+                pass_fds=(theirs.fileno(),),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                env=_worker_environment(self.private),
+                cwd=self.private,
+                start_new_session=True,  # away from the harness's process group and terminal
+            )
+        finally:
+            theirs.close()
+        self.control = mine
+        deadline = time.monotonic() + self.load_limit
+        request = dict(self.load, path=[os.path.abspath(entry) for entry in sys.path], adjacency=self.rules.adjacency,
+                       die_sides=self.rules.die_sides, import_seed=self.import_seed, walls=self.walls)
+        try:
+            if self.fork_server:
+                self.template = int(self._line_from_supervisor(deadline))
+            send_message(mine, json.dumps(request).encode())
+            if request["load"] == "pickle":
+                send_message(mine, self.payload)
+            walls = untrusted_object(receive_message(mine, deadline, MAX_MESSAGE))["isolation"]
+            self.isolation = " + ".join(str(wall) for wall in walls)
+            answer = untrusted_object(receive_message(mine, deadline, MAX_MESSAGE))
+            if not answer.get("ok"):
+                self.broken = shown(answer.get("error", "the strategy could not be loaded"))
+        except (socket.timeout, TimeoutError):
+            self.broken = f"no answer within {self.load_limit:g} s while loading the strategy (the load limit)"
+        except (EOFError, OSError, ValueError, KeyError, TypeError) as error:
+            self.broken = shown(f"the worker failed while loading the strategy ({error})")
+        if self.broken:
+            self.kill()
+
+    def _line_from_supervisor(self, deadline: float) -> bytes:
+        assert self.process is not None and self.process.stdout is not None
+        pipe = self.process.stdout
+        if not select.select([pipe], [], [], max(deadline - time.monotonic(), 0))[0]:
+            raise TimeoutError
+        return pipe.readline()
+
+    def _new_game(self) -> socket.socket:
+        """A fresh game process (forked from the template) on a fresh socket."""
+        assert self.control is not None
+        mine, theirs = socket.socketpair()
+        try:
+            socket.send_fds(self.control, [GAME], [theirs.fileno()])
+        finally:
+            theirs.close()
+        self.game = mine
+        return mine
+
+    def _receive(self, limit: float) -> dict[str, Any]:
+        """The game's next answer within ``limit`` seconds, or a forfeit (the game process is killed)."""
+        assert self.game is not None
+        try:
+            if not select.select([self.game], [], [], limit)[0]:
+                raise socket.timeout
+            return untrusted_object(receive_message(self.game, time.monotonic() + limit, MAX_MESSAGE))
+        except (socket.timeout, TimeoutError):
+            self._end_game()
+            raise Forfeit("timeout", f"no answer within {limit:g} s (the per-move limit)",
+                          "the game's process was stopped") from None
+        except (EOFError, ConnectionError):
+            self._end_game()
+            raise Forfeit("crash", "the worker exited (its game process died)") from None
+        except (OSError, ValueError, UnicodeDecodeError) as error:
+            self._end_game()
+            raise Forfeit("malformed", "an unreadable answer from the worker", shown(error, LINE_WIDTH)) from None
+
+    def ask(self, moves: Sequence[tuple[int, int, Position]], limit: float) -> list[dict[str, Any] | Forfeit | None]:
+        """Answers for several ``(seed, roll, position)`` moves, each within ``limit`` seconds of the previous one.
+
+        Each item is the worker's answer (a dict), a forfeit (timeout, crash,
+        load failure, unreadable answer), or None for a move left unanswered
+        because an earlier one ended the game process: ask for it again.
+        """
+        if self.broken is None and self.process is None:
+            self._start()
+        if self.broken is not None:
+            return [Forfeit("load", self.broken, "the strategy could not be loaded")] * len(moves)
+        try:
+            game = self.game or self._new_game()
+        except OSError:
+            self.kill()  # the template is gone: start afresh (and import again) next time
+            return [Forfeit("crash", "the worker exited")] + [None] * (len(moves) - 1)
+        try:
+            for seed, roll, position in moves:
+                send_message(game, f"{seed} {roll} {position}".encode())
+        except OSError:  # the game process died between two moves
+            self._end_game()
+            return [Forfeit("crash", "the worker exited (its game process died)")] + [None] * (len(moves) - 1)
+        answers: list[dict[str, Any] | Forfeit | None] = []
+        for _ in moves:
+            try:
+                answers.append(self._receive(limit))
+            except Forfeit as forfeit:
+                answers.append(forfeit)
+                break
+        return answers + [None] * (len(moves) - len(answers))
+
+    def _end_game(self) -> None:
+        """Kill the game process (and anything else but the template); the import survives."""
+        if self.game is not None:
+            self.game.close()
+            self.game = None
+        if not self.fork_server or self.process is None or self.template is None:
+            self.kill()
+            return
+        sweep(self.process.pid, keep=[self.template])
+        if self.template not in descendants(self.process.pid):
+            self.kill()
+
+    def kill(self) -> None:
+        """Stop the worker and everything it started (SIGKILL: no handler can refuse)."""
+        for connection in (self.game, self.control):
+            if connection is not None:
+                connection.close()
+        self.game = self.control = None
+        if self.process is not None:
+            if self.fork_server:
+                sweep(self.process.pid)
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            self.process.wait()
+            for pipe in (self.process.stdin, self.process.stdout):
+                if pipe is not None:
+                    pipe.close()
+            self.process = None
+        if self.private is not None:
+            shutil.rmtree(self.private, ignore_errors=True)
+            self.private = None
+
+    def close(self) -> None:
+        self.kill()
 
 
 if __name__ == "__main__":

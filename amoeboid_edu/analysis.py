@@ -26,10 +26,12 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
+from .charts import themed_spec
 from .game import Game, random_playout, seeded_rng
-from .lab import wilson_interval  # the strategy lab's interval, so score cards and these charts agree
+from .match import play_match
 from .rules import DEFAULT_RULES, Board, Position, Rules, Turn
-from .strategy import Strategy, as_function, strategy_name
+from .stats import pairwise_chart, pairwise_scores, rate_chart, tally, wilson_interval
+from .strategy import Strategy, strategy_name
 
 FRAME_COLUMNS = (
     "game", "turn", "player", "roll", "notation", "grow", "move", "event", "sigma_A", "sigma_B", "delta",
@@ -92,15 +94,11 @@ def play_game(
     start: Position | None = None,
     max_turns: int = 1000,
 ) -> Game:
-    """One seeded game between two strategies: the dice and each player's rng are separate streams."""
-    start = Position.start() if start is None else start
-    game = Game(start, seed=f"{seed}:dice:{index}")
-    choose = {"A": as_function(strategy_a), "B": as_function(strategy_b)}
-    rngs = {player: seeded_rng(seed, "strategy", index, player) for player in "AB"}
-    while not game.is_over and len(game) < max_turns:
-        roll = game.roll()
-        mover = game.position.to_move
-        game.play(choose[mover](game.position, roll, rngs[mover]))
+    """One seeded game (:func:`~amoeboid_edu.match.play_match`, dice-seed index ``index``) as a :class:`Game`."""
+    match = play_match(strategy_a, strategy_b, seed=seed, pair=index, start=start, max_turns=max_turns)
+    game = Game(match.start)
+    for turn in match.turns:
+        game.play(turn)
     return game
 
 
@@ -165,15 +163,7 @@ def dkw_band(samples: int, confidence: float = 0.95) -> float:
 
 def win_rates(results: pd.DataFrame, by: str = "players") -> pd.DataFrame:
     """Per group: games, wins of A and B, ties, each rate with a 95% Wilson interval (tidy: one row per outcome)."""
-    rows = []
-    for label, group in results.groupby(by, sort=False):
-        n = len(group)
-        for outcome in ("A", "B", "tie", "ongoing"):
-            count = int((group["result"] == outcome).sum())
-            low, high = wilson_interval(count, n)
-            rows.append({by: label, "outcome": outcome, "games": n, "count": count, "rate": count / n,
-                         "low": low, "high": high})  # fmt: skip
-    return pd.DataFrame(rows)
+    return tally(results, by, ("A", "B", "tie", "ongoing"))
 
 
 # --------------------------------------------------------------------------- the dice alone: exact
@@ -355,46 +345,64 @@ def delta_samples_frame(rounds: int, walks: int, *, seed: int | str = 0, rules: 
 # --------------------------------------------------------------------------- charts
 
 
-def delta_chart(frame: pd.DataFrame, title: str = "Advantage over the game") -> alt.LayerChart:
-    """delta and Delta after every turn of one game: zero line, tooltips with the turn, eats marked.
+QUANTITIES = ("δ", "Δ")  # how charts label delta (advantage 1) and Delta (advantage 2)
+DELTA_NOTE = "δ is dashed, drawn over Δ: where one line shows, δ = Δ"
 
-    ``frame`` is a :func:`game_frame`; click a legend entry to highlight one quantity.
+
+def delta_chart(frame: pd.DataFrame, title: str = "Advantage over the game") -> alt.LayerChart:
+    """δ and Δ after every turn of one game: zero line, tooltips with the turn, eats marked.
+
+    ``frame`` is a :func:`game_frame`; click a legend entry to highlight one
+    quantity.  δ is dashed with round markers and drawn over the thick solid Δ,
+    so it stays visible where the two are equal (the subtitle says so).
     """
     if frame["game"].nunique() > 1:
         raise ValueError("delta_chart draws one game; filter the frame to one value of 'game' first")
     long = frame.melt(
-        id_vars=["turn", "player", "roll", "notation", "event"], value_vars=["delta", "Delta"],
+        id_vars=["turn", "player", "roll", "notation", "event"], value_vars=["Delta", "delta"],
         var_name="quantity", value_name="value",
-    )  # fmt: skip
+    )  # fmt: skip  (Δ's rows first: δ's line is drawn last, on top)
+    long["quantity"] = long["quantity"].map({"delta": "δ", "Delta": "Δ"})
     pick = alt.selection_point(fields=["quantity"], bind="legend", name="quantity_pick")
     tooltip = [alt.Tooltip("turn:Q"), alt.Tooltip("player:N"), alt.Tooltip("notation:N", title="turn played"),
                alt.Tooltip("event:N"), alt.Tooltip("quantity:N"), alt.Tooltip("value:Q")]  # fmt: skip
-    x = alt.X("turn:Q", title="turn", axis=alt.Axis(tickMinStep=1))
-    y = alt.Y("value:Q", title="advantage of A (delta, Delta)")
-    color = alt.Color("quantity:N", title="quantity", scale=alt.Scale(domain=["delta", "Delta"]))
+    turns = int(frame["turn"].max()) if len(frame) else 0
+    ticks = list(range(1, turns + 1)) if turns <= 15 else alt.Undefined  # whole turns only, even for a short game
+    x = alt.X("turn:Q", title="turn", axis=alt.Axis(values=ticks, tickMinStep=1, format="d"))
+    y = alt.Y("value:Q", title="advantage of A (δ, Δ)")
+    quantity = alt.Scale(domain=list(QUANTITIES), range=["#D55E00", "#56B4E9"])  # Okabe-Ito: readable on both themes
     lines = (
         alt.Chart(name="delta_lines")
-        .mark_line(point=True)
-        .encode(x=x, y=y, color=color, opacity=alt.condition(pick, alt.value(1.0), alt.value(0.2)), tooltip=tooltip)
+        .mark_line(point={"filled": True, "size": 60})
+        .encode(
+            x=x, y=y, tooltip=tooltip,
+            color=alt.Color("quantity:N", title="quantity", scale=quantity, legend=alt.Legend(symbolType="stroke")),
+            strokeDash=alt.StrokeDash("quantity:N", title="quantity",
+                                      scale=alt.Scale(domain=list(QUANTITIES), range=[[7, 4], [1, 0]])),
+            strokeWidth=alt.StrokeWidth("quantity:N", title="quantity",
+                                        scale=alt.Scale(domain=list(QUANTITIES), range=[3, 7])),
+            opacity=alt.condition(pick, alt.value(1.0), alt.value(0.2)),
+        )
         .add_params(pick)
-    )
+    )  # fmt: skip
     zero = alt.Chart(name="delta_zero").mark_rule(strokeDash=[4, 4], color="gray").encode(y=alt.datum(0))
     events = (
         alt.Chart(name="delta_events")
         .transform_filter(alt.FieldOneOfPredicate(field="event", oneOf=["eat", "neutralise"]))
-        .transform_filter(alt.FieldEqualPredicate(field="quantity", equal="Delta"))
-        .mark_point(size=160, filled=False, strokeWidth=2, color="black")
+        .transform_filter(alt.FieldEqualPredicate(field="quantity", equal="Δ"))
+        .mark_point(size=220, filled=False, strokeWidth=2.5, color="currentColor")
         .encode(x=x, y=y, shape=alt.Shape("event:N", title="event", scale=alt.Scale(domain=["eat", "neutralise"])),
                 tooltip=tooltip)  # fmt: skip
     )
-    return alt.layer(zero, lines, events, data=long).properties(name="delta_over_game", title=title, width=480)
+    heading = alt.TitleParams(title, subtitle=DELTA_NOTE)
+    return alt.layer(zero, lines, events, data=long).properties(name="delta_over_game", title=heading, width=480)
 
 
-def delta_distribution_chart(frame: pd.DataFrame, title: str = "delta after n rounds") -> alt.LayerChart:
-    """Exact law of delta (bars) against Monte Carlo frequencies (points), from :func:`delta_samples_frame`."""
-    x = alt.X("delta:Q", title="delta = sigma_A - sigma_B")
+def delta_distribution_chart(frame: pd.DataFrame, title: str = "δ after n rounds") -> alt.LayerChart:
+    """Exact law of δ (bars) against Monte Carlo frequencies (points), from :func:`delta_samples_frame`."""
+    x = alt.X("delta:Q", title="δ = σA − σB")
     y = alt.Y("probability:Q", title="probability")
-    tooltip = [alt.Tooltip("delta:Q"), alt.Tooltip("source:N"), alt.Tooltip("probability:Q", format=".4f")]
+    tooltip = [alt.Tooltip("delta:Q", title="δ"), alt.Tooltip("source:N"), alt.Tooltip("probability:Q", format=".4f")]
     exact = (
         alt.Chart(name="law_exact")
         .transform_filter(alt.FieldEqualPredicate(field="source", equal="exact"))
@@ -410,7 +418,7 @@ def delta_distribution_chart(frame: pd.DataFrame, title: str = "delta after n ro
     return alt.layer(exact, sampled, data=frame).properties(name="delta_distribution", title=title, width=480)
 
 
-def exceedance_chart(frame: pd.DataFrame, title: str = "P_M(n): delta has passed M within n turns") -> alt.LayerChart:
+def exceedance_chart(frame: pd.DataFrame, title: str = "P_M(n): δ has passed M within n turns") -> alt.LayerChart:
     """P_M(n) curves (exact lines) with Monte Carlo points and intervals where the frame has them."""
     x = alt.X("turn:Q", title="n (turns)")
     y = alt.Y("probability:Q", title="P_M(n)", scale=alt.Scale(domain=[0, 1]))
@@ -436,18 +444,7 @@ def win_rate_chart(
     frame: pd.DataFrame, by: str = "players", title: str = "Win rates (95% intervals)"
 ) -> alt.LayerChart:
     """Rates of A wins, B wins and ties per group with Wilson intervals; ``frame`` from :func:`win_rates`."""
-    y = alt.Y(f"{by}:N", title=None)
-    x = alt.X("rate:Q", title="rate", scale=alt.Scale(domain=[0, 1]))
-    color = alt.Color("outcome:N", scale=alt.Scale(domain=["A", "B", "tie", "ongoing"]))
-    tooltip = [alt.Tooltip(f"{by}:N"), alt.Tooltip("outcome:N"), alt.Tooltip("count:Q"), alt.Tooltip("games:Q"),
-               alt.Tooltip("rate:Q", format=".3f"), alt.Tooltip("low:Q", format=".3f"),
-               alt.Tooltip("high:Q", format=".3f")]  # fmt: skip
-    offset = alt.YOffset("outcome:N", scale=alt.Scale(domain=["A", "B", "tie", "ongoing"]))
-    bars = alt.Chart(name="rate_bars").mark_bar().encode(x=x, y=y, yOffset=offset, color=color, tooltip=tooltip)
-    whiskers = alt.Chart(name="rate_intervals").mark_rule(color="black").encode(
-        x="low:Q", x2="high:Q", y=y, yOffset=offset
-    )
-    return alt.layer(bars, whiskers, data=frame).properties(name="win_rates", title=title, width=420)
+    return rate_chart(frame, by, title)
 
 
 def score_card_chart(frame: pd.DataFrame, title: str = "Score card: mean score (win 1, tie 1/2)") -> alt.LayerChart:
@@ -455,17 +452,7 @@ def score_card_chart(frame: pd.DataFrame, title: str = "Score card: mean score (
 
     ``frame`` has columns ``player, opponent, games, score`` (one row per pairing), from :func:`score_card`.
     """
-    x = alt.X("opponent:N", title="against")
-    y = alt.Y("player:N", title="player")
-    tooltip = [alt.Tooltip("player:N"), alt.Tooltip("opponent:N"), alt.Tooltip("games:Q"),
-               alt.Tooltip("score:Q", format=".3f")]  # fmt: skip
-    cells = alt.Chart(name="card_cells").mark_rect().encode(
-        x=x, y=y, color=alt.Color("score:Q", scale=alt.Scale(domain=[0, 1], scheme="redblue")), tooltip=tooltip
-    )
-    labels = alt.Chart(name="card_labels").mark_text(fontSize=14).encode(
-        x=x, y=y, text=alt.Text("score:Q", format=".2f")
-    )
-    return alt.layer(cells, labels, data=frame).properties(name="score_card", title=title)
+    return pairwise_chart(frame, title)
 
 
 def score_card(frame: pd.DataFrame) -> pd.DataFrame:
@@ -485,17 +472,15 @@ def score_card(frame: pd.DataFrame) -> pd.DataFrame:
             pd.DataFrame({"player": sides[0], "opponent": sides[1], "result": first}),
             pd.DataFrame({"player": sides[1], "opponent": sides[0], "result": second}),
         ], ignore_index=True)  # fmt: skip
-    points = frame["result"].map({"win": 1.0, "tie": 0.5, "loss": 0.0})
-    grouped = frame.assign(points=points).groupby(["player", "opponent"], sort=True)["points"]
-    return grouped.agg(games="size", score="mean").reset_index()
+    return pairwise_scores(frame)
 
 
-def save_chart(chart: alt.TopLevelMixin, path: str | Path, *, scale: float = 2.0) -> Path:
+def save_chart(chart: alt.TopLevelMixin, path: str | Path, *, scale: float = 2.0, size: str = "normal") -> Path:
     """Write a chart to ``.png`` or ``.svg`` offline (vl-convert; no browser, no network) for slides."""
     import vl_convert
 
     path = Path(path)
-    spec = chart.to_dict()
+    spec = themed_spec(chart, size, "#111111")  # a file has no theme: dark ink
     if path.suffix == ".png":
         path.write_bytes(vl_convert.vegalite_to_png(spec, scale=scale))
     elif path.suffix == ".svg":

@@ -10,7 +10,7 @@ like a student's, and ``BOTS`` maps their names to them::
 
 - ``random``: the engine's random player (:func:`~amoeboid_edu.game.random_turn`).
 - ``greedy``: one ply, the turn with the best Delta afterwards (:func:`greedy`).
-- ``paper``: the opening play of the paper, Cases I-IV, then greedy (:func:`paper`).
+- ``paper``: everything the paper prescribes, each branch citing its sentence (:func:`paper`).
 - ``expectimax``: a two-ply search with the opponent's roll as a chance node (:func:`expectimax`).
 
 They only choose among :func:`~amoeboid_edu.strategy.candidate_turns`, so they
@@ -19,8 +19,10 @@ stay fast on large amoebae.
 
 from __future__ import annotations
 
+import importlib.util
 import random
-from typing import Callable, Iterable
+from dataclasses import dataclass
+from typing import Callable, Iterable, NamedTuple
 
 from .game import random_turn
 from .rules import Amoeba, Position, Turn, apply, cells_after_legal, other
@@ -122,11 +124,16 @@ def greedy(position: Position, roll: int, rng: random.Random) -> Turn:
     opponent's :func:`exposure` minus the mover's: eat soon, be eaten late);
     then a uniform choice with the bot's own ``rng`` among the turns still tied.
     """
-    best = _best(candidate_turns(position, roll), lambda turn: outcome_after(position, turn))
+    best = greedy_choices(position, roll)
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
-# --------------------------------------------------------------------------- the paper's opening
+def greedy_choices(position: Position, roll: int) -> list[Turn]:
+    """The turns :func:`greedy` chooses among (ties kept, in candidate order): the coach caches them."""
+    return _best(candidate_turns(position, roll), lambda turn: outcome_after(position, turn))
+
+
+# --------------------------------------------------------------------------- the paper's play, every branch cited
 
 ADVANCED_SIZE = 30
 """Case II, delta = 5: the paper moves to the centre only when "the game is advanced (the two
@@ -134,6 +141,103 @@ amoebae have a significant size)"; we read that as the opponent's amoeba having 
 
 CASE_IV_DELTA = 44
 """Case IV's threshold, the paper's figure for the 3x3 board."""
+
+
+@dataclass(frozen=True)
+class PaperRule:
+    """One branch of the paper bot: the sentence of the paper it follows, or the default it uses where the text is silent."""
+
+    key: str
+    where: str  # "Case III", ... or "paper silent"
+    text: str  # the paper's words (quoted), or the default stated in full
+
+    @property
+    def is_default(self) -> bool:
+        return self.where == "paper silent"
+
+    def __str__(self) -> str:
+        return f"paper silent: default {self.text}" if self.is_default else f'{self.where}: "{self.text}"'
+
+
+PAPER_RULES: dict[str, PaperRule] = {rule.key: rule for rule in (
+    PaperRule("I-stall", "Case I", "the best strategy here is to stall the game ... by moving your amoeba to one of "
+              "the two adjacent squares not adjacent to the enemy amoeba repeatedly"),
+    PaperRule("II-4", "Case II, delta = 4", "So the best choice is to play as in case 1."),
+    PaperRule("II-5-stall", "Case II, delta = 5", "The decision of moving to the center will depend on how advanced "
+              f"the game is (read: stall while the opponent's amoeba is smaller than {ADVANCED_SIZE})"),
+    PaperRule("II-5-centre", "Case II, delta = 5", "might be very advantageous if the game is advanced ... so A should "
+              f"move to the middle (read: the opponent's amoeba has size >= {ADVANCED_SIZE})"),
+    PaperRule("II-6", "Case II, delta = 6", "A is never going to lose by moving to the center"),
+    PaperRule("III-centre", "Case III", "We claim that the optimal strategy here is to move your amoeba to the center."),
+    PaperRule("IV-centre", "Case IV step 1", "A moves to the center were he is adjacent to the other amoeba."),
+    PaperRule("IV-win", "Case IV step 5", "A has an amoeba of bigger size and can eat him winning control of the new "
+              "amoeba, therefore winning the game."),
+    PaperRule("III-neutralise", "Case III", "If the new Advantage 2 is greater than 6, the optimal play is to split "
+              "your amoeba enough to make one of the opponent's amoeba neutral while keeping control of the center. "
+              "(Case IV step 2: the bigger one first)"),
+    PaperRule("IV-capture", "Case IV step 4", "When only one square is empty A will eat B's amoeba with a number 1 "
+              "higher (gaining control of the amoeba)."),
+    PaperRule("III-eat", "Case III", "When your Advantage 2 is no longer greater than 6 ..., the optimal play is to "
+              "eat one of the opponent's split amoebae. (How many units: paper silent; default the smallest capture that "
+              "keeps the centre, as the example game 'splits and eats', else the whole amoeba.)"),
+    PaperRule("III-reset", "Case III", "From here, the Delta may continue to decrease from your advantage in which "
+              "case the optimal move is to move to an opposite square from your opponent. (Read: after the eat, "
+              "with Delta <= 6, move the whole amoeba to a neighbouring empty cell next to no enemy amoeba.)"),
+    PaperRule("default", "paper silent", "greedy (the turn with the largest Delta afterwards), never handing the "
+              "opponent a move that ends the game at once when another turn avoids it"),
+)}  # fmt: skip
+"""Every branch of :func:`paper`: the sentence it follows (kept as data so counter-lines can be annotated)."""
+
+SAFETY_DEFAULT = ("paper silent: default — of the turns this sentence allows, one after which the opponent cannot "
+                  "win or tie at once")  # fmt: skip
+
+
+class PaperChoice(NamedTuple):
+    """The paper bot's turn and why: the rule (sentence) it follows and any default it added."""
+
+    turn: Turn
+    rule: PaperRule
+    safety: bool = False  # True when the safety default chose among the sentence's turns
+
+    @property
+    def annotation(self) -> str:
+        return str(self.rule) + (f"; {SAFETY_DEFAULT}" if self.safety else "")
+
+
+def can_end_at_once(position: Position, roll: int | None = None, ties: bool = True) -> bool:
+    """Whether the side to move can end the game on this turn: exact, without enumerating turns.
+
+    With ``roll=None`` for its best roll (the largest: more of the mover's units
+    only widen the choice); ``ties=False`` asks for a win only.  Only a move onto
+    the opponent's *last* amoeba can end a game.  For each neighbouring source,
+    grown by the roll, some split (x of the mover's units, y of the other's) must
+    leave neither the target nor the source's remainder owned by the opponent.
+    """
+    mover, victim = position.to_move, other(position.to_move)
+    victims = position.owned_indices(victim)
+    if len(victims) != 1:
+        return False
+    target_index = victims[0]
+    target = position.cells[target_index]
+    mine_t, theirs_t = (target.a, target.b) if mover == "A" else (target.b, target.a)
+    roll = position.rules.die_sides if roll is None else roll
+    movers = position.owned_indices(mover)
+    for src in movers:
+        if target_index not in position.board.neighbours[src]:
+            continue
+        cell = position.cells[src]
+        mine_s, theirs_s = (cell.a, cell.b) if mover == "A" else (cell.b, cell.a)
+        mine_s += roll
+        for y in range(theirs_s + 1):  # the opponent's units moved along
+            low = max(0, target.size - y, theirs_t + y - mine_t)  # big enough; the target not the opponent's
+            high = min(mine_s, mine_s - theirs_s + y)  # the remainder not the opponent's
+            if low > high or low + y < 1:
+                continue
+            if ties or len(movers) > 1:
+                return True
+            if max(low, theirs_t + y - mine_t + 1) <= high or low <= min(high, mine_s - theirs_s + y - 1):
+                return True  # the target or the remainder ends up the mover's
+    return False
 
 
 def _opening(position: Position) -> tuple[int, int] | None:
@@ -188,103 +292,150 @@ def _whole_move(position: Position, roll: int, src: int, dst: int) -> Turn:
     return Turn(roll, names[src], names[src], names[dst], a, b)
 
 
-def _stall(position: Position, roll: int, mine: int, theirs: int, rng: random.Random) -> Turn | None:
-    """Paper, Case I: move to a neighbouring cell that is not adjacent to the enemy amoeba."""
-    neighbours = position.board.neighbours
-    cells = [j for j in neighbours[mine] if position.cells[j] is None and theirs not in neighbours[j]]
-    return _whole_move(position, roll, mine, rng.choice(cells)) if cells else None
+def _away_cells(position: Position, home: int) -> list[int]:
+    """Empty neighbours of ``home`` next to no enemy amoeba ("not adjacent to the enemy", "an opposite square")."""
+    neighbours, enemy = position.board.neighbours, other(position.to_move)
+    enemies = set(position.owned_indices(enemy))
+    return [j for j in neighbours[home] if position.cells[j] is None and not enemies & set(neighbours[j])]
 
 
-def _to_centre(position: Position, roll: int, mine: int, theirs: int) -> Turn | None:
-    """Paper, Cases III/IV step 1: move the whole amoeba to the centre.
+def _centre_cells(position: Position, mine: int, theirs: int) -> list[int]:
+    """Paper, Cases II-IV: "the center".  On 3x3 the cell b2; elsewhere the empty neighbours next to the enemy.
 
-    "The centre" on a larger board or a graph: the empty neighbouring cell with
-    the most neighbours, preferring one adjacent to the enemy, then board order.
+    Ordered by how many neighbours they have (the most central first), then board order.
     """
     neighbours = position.board.neighbours
-    cells = [j for j in neighbours[mine] if position.cells[j] is None]
-    if not cells:
-        return None
-    centre = max(cells, key=lambda j: (len(neighbours[j]), theirs in neighbours[j], -j))
-    return _whole_move(position, roll, mine, centre)
+    cells = [j for j in neighbours[mine] if position.cells[j] is None and theirs in neighbours[j]]
+    return sorted(cells, key=lambda j: (-len(neighbours[j]), j))
 
 
-def _centre_plan(position: Position, roll: int) -> Turn | None:
-    """After the centre move of Cases III and IV: neutralise, capture, or eat, as the paper plays on.
+def _opening_stages(position: Position, roll: int, rng: random.Random | None):
+    """The opening's sentence and its turns (Case I's two stall squares shuffled with ``rng``)."""
+    mine, theirs = opening = _opening(position)  # type: ignore[misc]
+    delta = _opening_delta(position, opening, roll)
+    if delta <= 3:
+        key = "I-stall"
+    elif delta == 4:
+        key = "II-4"
+    elif delta == 5:
+        key = "II-5-stall" if position.cells[theirs].size < ADVANCED_SIZE else "II-5-centre"
+    elif delta == 6:
+        key = "II-6"
+    else:
+        key = "IV-centre" if delta > CASE_IV_DELTA else "III-centre"
+    stall = key in ("I-stall", "II-4", "II-5-stall")
+    cells = _away_cells(position, mine) if stall else _centre_cells(position, mine, theirs)
+    if stall and rng is not None:
+        rng.shuffle(cells)  # the paper's two stall squares are equally good
+    yield key, [_whole_move(position, roll, mine, j) for j in cells]
 
-    Plays from the mover's largest amoeba when enemy amoebae are next to it.
-    Case III: "while Delta remains larger than 6 ... neutralis[e] one of the
-    opponent's split amoeba" (Case IV step 2: "eat the bigger ... with an amoeba
-    just as big"), keeping the rest out of the enemy's reach; Case IV step 4:
-    "when only one square is empty, eat B's amoeba with a number 1 higher";
-    Case III: once Delta is no longer above 6, "eat one of the opponent's split
-    amoebae".  None when nothing of this applies (then greedy decides).
+
+def _hands_over(position: Position, turn: Turn) -> bool:
+    """Whether after ``turn`` the game is lost or tied, or the opponent can end it at once (the safety default)."""
+    after = apply(position, turn)
+    if after.is_over:
+        return after.result != position.to_move
+    return can_end_at_once(after)
+
+
+def _plan_stages(position: Position, roll: int):
+    """After the opening: Case III's neutralise / eat / reset and Case IV's steps 2-5, in the paper's order.
+
+    Yields ``(rule key, turns the sentence allows)``; the first stage with a turn left decides.
     """
     mover, board = position.to_move, position.board
-    owned = position._owned_indices(mover)
-    if not owned:
-        return None
-    home = max(owned, key=lambda i: (position.cells[i].size, -i))  # "the centre": our main amoeba
-    names = board.names
+    owned = position.owned_indices(mover)
+    if can_end_at_once(position, roll, ties=False):  # exact and cheap; only then look for the winning turn
+        yield "IV-win", [turn for turn in candidate_turns(position, roll) if apply(position, turn).result == mover]
+    home = max(owned, key=lambda i: (position.cells[i].size, -i))  # "the center": the mover's main amoeba
     cells = list(position.cells)
     cell = cells[home]
-    cells[home] = Amoeba(cell.a + roll, cell.b) if mover == "A" else Amoeba(cell.a, cell.b + roll)
-    me = cells[home]
-    enemy = other(mover)
-    targets = sorted(
-        (j for j in board.neighbours[home] if cells[j] is not None and cells[j].owner == enemy),
-        key=lambda j: (-cells[j].size, j),
-    )
-    if not targets:
-        return None
-    enemy_sizes = {j: cells[j].size for j, c in enumerate(cells) if c is not None and c.owner == enemy}
-    sides = position.rules.die_sides
-    advantage = position.Delta if mover == "A" else -position.Delta  # "the new Advantage 2", before our roll
+    me = cells[home] = Amoeba(cell.a + roll, cell.b) if mover == "A" else Amoeba(cell.a, cell.b + roll)
+    names, enemy = board.names, other(mover)
+    targets = sorted((j for j in board.neighbours[home] if cells[j] is not None and cells[j].owner == enemy),
+                     key=lambda j: (-cells[j].size, j))  # fmt: skip
+    advantage = position.Delta if mover == "A" else -position.Delta  # "the new Advantage 2", before the roll
     empty = sum(1 for c in cells if c is None)
 
-    def safe(counts: tuple[int, int], target: int) -> bool:
-        rest = me.size - sum(counts)
-        biggest = max((size for j, size in enemy_sizes.items() if j != target), default=0)
-        return rest > biggest + sides
+    def keeps_centre(counts: tuple[int, int]) -> bool:
+        rest = Amoeba(me.a - counts[0], me.b - counts[1])
+        return rest.owner == mover
 
-    if advantage > sides:
-        split = smallest_capture if empty <= 1 else (lambda source, target, _: smallest_neutralisation(source, target))
-        for target in targets:
-            counts = split(me, cells[target], mover)
-            if counts is not None and safe(counts, target):
-                return Turn(roll, names[home], names[home], names[target], *counts)
-        return None
-    eatable = [j for j in targets if cells[j].size <= me.size]
-    return _whole_move(position, roll, home, eatable[0]) if eatable else None
+    def onto(j: int, counts: tuple[int, int]) -> Turn:
+        return Turn(roll, names[home], names[home], names[j], *counts)
+
+    if advantage > position.rules.die_sides and targets:
+        if empty <= 1:
+            captures = [(j, smallest_capture(me, cells[j], mover)) for j in targets]
+            yield "IV-capture", [onto(j, c) for j, c in captures if c and keeps_centre(c)]
+        splits = [(j, smallest_neutralisation(me, cells[j])) for j in targets]
+        yield "III-neutralise", [onto(j, c) for j, c in splits if c and keeps_centre(c)]
+        return
+    if advantage <= position.rules.die_sides:
+        if not (me.b if mover == "A" else me.a):  # nothing eaten yet: "eat one of the opponent's split amoebae"
+            eats = []  # how many units eat: the paper is silent; its example game "splits and eats", so the
+            for j in targets:  # smallest capture (keeping the centre) first, then the whole amoeba
+                capture = smallest_capture(me, cells[j], mover)
+                if capture is not None and keeps_centre(capture):
+                    eats.append(onto(j, capture))
+                mine, theirs = (me.a + cells[j].a, me.b + cells[j].b)
+                if cells[j].size <= me.size and (mine > theirs if mover == "A" else theirs > mine):
+                    eats.append(_whole_move(position, roll, home, j))  # "gaining control" of what it eats
+            yield "III-eat", eats
+        yield "III-reset", [_whole_move(position, roll, home, j) for j in _away_cells(position, home)]
+
+
+def paper_options(position: Position, roll: int, rng: random.Random | None = None) -> tuple[PaperRule, list[Turn], bool]:
+    """The sentence that applies and *every* turn it allows: ``(rule, turns, safety)``.
+
+    A turn that ends the game at once in a loss or a tie is no reading of any
+    sentence (the paper eats "gaining control"), so it is dropped; a sentence
+    with no turn left does not apply and the next one is tried.  Among the
+    rest, those after which the opponent cannot end the game at once, if any
+    (``safety`` is True when that default removed some).  Where no sentence
+    applies: the default, greedy among the turns that leave no immediate end.
+    A forced-win search gives A all of these turns, so a counterexample does
+    not depend on how the bot breaks ties between them.
+    """
+    stages = _opening_stages(position, roll, rng) if _opening(position) is not None else _plan_stages(position, roll)
+    for key, turns in stages:
+        turns = [turn for turn in turns if apply(position, turn).result in ("ongoing", position.to_move)]
+        if turns:
+            safe = [turn for turn in turns if not _hands_over(position, turn)]
+            return PAPER_RULES[key], safe or turns, bool(safe) and len(safe) < len(turns) and safe[0] != turns[0]
+    turns = list(candidate_turns(position, roll))
+    safe = [turn for turn in turns if not _hands_over(position, turn)] or turns
+    best = _best(safe, lambda turn: outcome_after(position, turn))
+    choice = best[0] if len(best) == 1 or rng is None else rng.choice(best)
+    return PAPER_RULES["default"], [choice], False
+
+
+def paper_choice(position: Position, roll: int, rng: random.Random) -> PaperChoice:
+    """The paper bot's turn with the sentence it follows (:data:`PAPER_RULES`); see :func:`paper`."""
+    rule, turns, safety = paper_options(position, roll, rng)
+    return PaperChoice(turns[0], rule, safety)
 
 
 def paper(position: Position, roll: int, rng: random.Random) -> Turn:
-    """The paper's opening play, Cases I-IV as written ("Opening strategies"), then :func:`greedy`.
+    """Everything the paper prescribes (Cases I-IV, Case III's eat and reset), each branch citing its sentence.
 
-    - Case I (delta < 3.5) and Case II with delta = 4: stall, moving to a cell
-      not adjacent to the enemy (a uniform choice with ``rng``).
-    - Case II, delta = 5: "case by case"; we move to the centre when the game is
-      advanced (the enemy amoeba has size >= ``ADVANCED_SIZE``), else stall.
-    - Case II, delta = 6, Case III and Case IV: move the whole amoeba to the centre.
-    - After the centre move (Cases III and IV): :func:`_centre_plan`.
-    - Anything else, or when the board leaves no such cell: greedy.
+    - The opening (two pure amoebae, not adjacent), delta counted after the roll:
+      Case I and Case II with delta = 4 stall to a square not adjacent to the
+      enemy (uniformly, with ``rng``); delta = 5 stalls unless the game is
+      advanced (the enemy has size >= ``ADVANCED_SIZE``); delta = 6, Cases III
+      and IV move to the centre.
+    - Afterwards, from the mover's biggest amoeba ("the center"): win at once
+      if possible (Case IV step 5); while Delta > 6, neutralise an adjacent
+      enemy amoeba, the bigger first, keeping the centre (Case III, Case IV
+      step 2), capturing with one unit more when one square is empty (Case IV
+      step 4); once Delta <= 6, eat an adjacent enemy amoeba (Case III), and
+      after that eat move to a square next to no enemy (Case III's "reset").
+    - Among the turns a sentence allows, one after which the opponent cannot
+      end the game at once (a default: the paper is silent on it).
+    - Where the paper is silent: greedy among the turns that leave no immediate
+      end, else greedy.  :func:`paper_choice` says which rule chose the turn.
     """
-    opening = _opening(position)
-    if opening is not None:
-        mine, theirs = opening
-        delta = _opening_delta(position, opening, roll)
-        if delta < 4 or (delta == 5 and position.cells[theirs].size < ADVANCED_SIZE):
-            turn = _stall(position, roll, mine, theirs, rng)  # Case I (Case II, delta = 4 and 5: "play as in case 1")
-        else:
-            turn = _to_centre(position, roll, mine, theirs)  # Case II delta = 5 advanced or 6, Cases III and IV
-        if turn is not None:
-            return turn
-    else:
-        turn = _centre_plan(position, roll)  # Case III ("while Delta remains larger than 6") and Case IV steps 2-5
-        if turn is not None:
-            winning = [t for t in candidate_turns(position, roll) if outcome_after(position, t)[0]]
-            return winning[0] if winning else turn  # Case IV step 5: "A eats and wins" whenever it can
-    return greedy(position, roll, rng)
+    return paper_choice(position, roll, rng).turn
 
 
 # --------------------------------------------------------------------------- expectimax
@@ -368,4 +519,12 @@ BOTS: dict[str, Callable[[Position, int, random.Random], Turn]] = {
 }
 """The baseline bots by name: every one a strategy ``(position, roll, rng) -> Turn``."""
 
-__all__ = ["BOTS", "evaluate", "expectimax", "exposure", "greedy", "outcome_after", "paper", "paper_case"]
+if importlib.util.find_spec("pyspiel") is not None:  # the `openspiel` extra adds `mcts`, the class "boss"
+    from .openspiel import EXTRA_BOTS
+
+    BOTS.update(EXTRA_BOTS)
+
+__all__ = [
+    "BOTS", "PAPER_RULES", "PaperChoice", "PaperRule", "can_end_at_once", "paper_options", "evaluate", "expectimax",
+    "exposure", "greedy", "greedy_choices", "outcome_after", "paper", "paper_case", "paper_choice",
+]  # fmt: skip

@@ -10,10 +10,24 @@ import argparse
 import os
 import sys
 import time
-from typing import Sequence, TextIO
+from itertools import islice
+from typing import Iterator, Sequence, TextIO
 
 from .game import Game, random_playout, seeded_rng
-from .rules import Position, legal_turns
+from .namesakes.commands import GAMES
+from .notation import read_record, replay_turns
+from .rules import (
+    NotationError,
+    Position,
+    abbreviate,
+    blank_fields,
+    count_legal_turns,
+    grown_cells,
+    move_pairs,
+    whole_number,
+)
+
+ERROR_LIMIT = 1000  # characters of one error line, a last cap behind the per-field ones
 
 
 class CommandError(Exception):
@@ -26,56 +40,157 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _read_text(path: str) -> str:
+    """A small UTF-8 text file (a seed file), as one string."""
+    return "\n".join(_read_lines(path))
+
+
+def _read_lines(path: str) -> Iterator[str]:
+    """The lines of a UTF-8 text file (``-``: stdin), read one at a time, as ``str.splitlines`` splits them."""
     try:
-        data = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()
+        stream = sys.stdin.buffer if path == "-" else open(path, "rb")
     except OSError as error:
-        raise CommandError(f"cannot read {path}: {error.strerror or error}") from None
-    if b"\0" in data:
-        raise CommandError(f"{path} is not a text file (it contains NUL bytes)")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise CommandError(f"{path} is not UTF-8 text (bad byte at offset {error.start})") from None
+        raise CommandError(f"cannot read {abbreviate(path)}: {error.strerror or error}") from None
+    offset = 0
+    with stream:
+        while True:
+            try:
+                chunk = stream.readline()
+            except OSError as error:
+                raise CommandError(f"cannot read {abbreviate(path)}: {error.strerror or error}") from None
+            if not chunk:
+                return
+            if b"\0" in chunk:
+                raise CommandError(f"{abbreviate(path)} is not a text file (it contains NUL bytes)")
+            try:
+                text = chunk.decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise CommandError(f"{abbreviate(path)} is not UTF-8 text (bad byte at offset {offset + error.start})") from None
+            offset += len(chunk)
+            yield from text.splitlines()
 
 
 def _replay(args: argparse.Namespace, out: TextIO) -> None:
-    game = Game.parse(_read_text(args.file))
-    if args.verbose:
-        for position in game.positions[:-1]:
-            print(position, file=out)
-    print(game.position, file=out)
-    print(f"result: {game.result}", file=out)
+    """Replay a record keeping one position (and, with -v, the text of every position)."""
+    if args.game != "amoeboid":  # Nakajima's and Oosterwal's games (amoeboid_edu.namesakes)
+        from .namesakes import commands
+
+        return commands.replay(args.game, _read_text(args.file), args.verbose, out)
+    position, turns = read_record(_read_lines(args.file))
+    shown = [str(position)] if args.verbose else []
+    for _, position in replay_turns(position, turns):
+        if args.verbose:
+            shown.append(str(position))
+    for line in shown[:-1]:
+        print(line, file=out)
+    print(position, file=out)
+    print(f"result: {position.result}", file=out)
 
 
-def _sorted_turns(position: Position, roll: int) -> list[str]:
-    """Canonical turns sorted as strings (the order of ``LC_ALL=C sort``)."""
-    return sorted(str(turn) for turn in legal_turns(position, roll))
+def _in_text_order(low: int, high: int) -> Iterator[int]:
+    """The integers ``low..high`` ordered as their decimal strings sort (0, 1, 10, 100, 11, ..., 2, ...).
+
+    A depth-first walk of the decimal prefix tree that skips every subtree
+    holding nothing in range, so each number costs O(digits) at most and a
+    range of 10**20 numbers starts at once.
+    """
+    if low > high:
+        return
+    if low == 0:
+        yield 0
+    stack = list(range(9, 0, -1))
+    while stack:
+        prefix = stack.pop()
+        if prefix > high:
+            continue
+        if prefix >= low:
+            yield prefix
+        if prefix * 10 <= high and _reaches(prefix, low, high):
+            stack.extend(range(prefix * 10 + 9, prefix * 10 - 1, -1))
+
+
+def _reaches(prefix: int, low: int, high: int) -> bool:
+    """Whether some number >= ``low`` and <= ``high`` has ``prefix`` as a proper decimal prefix."""
+    scale = 10
+    while prefix * scale <= high:
+        if (prefix + 1) * scale - 1 >= low:
+            return True
+        scale *= 10
+    return False
+
+
+def _turns_in_text_order(position: Position, roll: int) -> Iterator[str]:
+    """Every legal turn's notation in the order of ``LC_ALL=C sort``, lazily.
+
+    Cell names sort as strings (a separator sorts before any name character),
+    then the counts as decimal strings, so the order comes without a sort of
+    all the turns: a position with 10**20 turns lists its first ones at once.
+    """
+    if position.is_over:
+        return
+    names, neighbours = position.board.names, position.board.neighbours
+    mover = position.to_move
+    owned = position.owned_indices(mover)
+    for grow in sorted(owned, key=names.__getitem__):
+        cells = grown_cells(position.cells, grow, mover, roll)
+        pairs = move_pairs(cells, neighbours, owned)
+        if not pairs:
+            yield f"{roll} {names[grow]} -"
+        for src, dst in sorted(pairs, key=lambda pair: (names[pair[0]], names[pair[1]])):
+            source, target = cells[src], cells[dst]
+            assert source is not None
+            threshold = max(1, 0 if target is None else target.size)
+            head = f"{roll} {names[grow]} {names[src]}-{names[dst]} "
+            for x in _in_text_order(max(0, threshold - source.b), source.a):
+                for y in _in_text_order(max(0, threshold - x), source.b):
+                    yield f"{head}{x},{y}"
 
 
 def _parse_roll(text: str) -> int:
-    if not text.isdigit():
-        raise CommandError(f"the roll must be a whole number, not {text!r}")
-    return int(text)
+    try:
+        return whole_number(text, "the roll")
+    except NotationError as error:
+        raise CommandError(str(error)) from None
+
+
+def _count(text: str) -> int:
+    """An argparse type: a whole number in ASCII digits (``int`` would also take '١٠' or ' +5 ')."""
+    try:
+        return whole_number(text, "the value")
+    except NotationError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _moves(args: argparse.Namespace, out: TextIO) -> None:
+    """List the turns sorted as strings, at most ``--limit`` of them, streamed; then the total count."""
+    if args.game != "amoeboid":  # Nakajima's and Oosterwal's games (amoeboid_edu.namesakes)
+        from .namesakes import commands
+
+        return commands.moves(args.game, args.position, args.roll, lambda: _read_text("-").splitlines(), out)
+    limit = args.limit
     if args.position != "-":
         if args.roll is None:
             raise CommandError("give a ROLL after the POSITION (or '-' to read 'ROLL POSITION' lines from stdin)")
         position = Position.parse(args.position)
-        for turn in _sorted_turns(position, _parse_roll(args.roll)):
+        roll = _parse_roll(args.roll)
+        total = count_legal_turns(position, roll)
+        for turn in islice(_turns_in_text_order(position, roll), limit):
             print(turn, file=out)
+        shown = f" ({limit} shown; --limit N shows more)" if total > limit else ""
+        print(f"total: {total}{shown}", file=out)
         return
-    for number, line in enumerate(_read_text("-").splitlines(), start=1):
-        if not line.strip():
+    for number, line in enumerate(_read_lines("-"), start=1):
+        roll_text, *rest = blank_fields(line) or [""]
+        if not roll_text:
             print(file=out)
             continue
-        roll_text, _, position_text = line.strip().partition(" ")
         try:
-            turns = _sorted_turns(Position.parse(position_text), _parse_roll(roll_text))
+            position, roll = Position.parse(" ".join(rest)), _parse_roll(roll_text)
+            total = count_legal_turns(position, roll)
         except (ValueError, CommandError) as error:
             raise CommandError(f"line {number}: {error}") from None
-        print("; ".join(turns), file=out)
+        turns = list(islice(_turns_in_text_order(position, roll), limit))
+        more = f"; … ({total - limit} more)" if total > limit else ""
+        print("; ".join(turns) + more, file=out)
         out.flush()
 
 
@@ -93,21 +208,64 @@ def _bench(args: argparse.Namespace, out: TextIO) -> None:
     print(f"mean_turns: {turns / args.games:.2f}", file=out)
 
 
+def _secret_seed(path: str, target: str) -> str:
+    """The contest seed from ``path`` (read here, never by a worker); refused where a strategy could read it."""
+    from ._sandbox import readable_roots
+
+    seed = _read_text(path).strip()
+    if len(seed) < 16:
+        raise CommandError(f"{path}: a contest seed needs at least 16 characters (e.g. python -c \"import secrets; "
+                           f"print(secrets.token_hex(16))\" > {path})")
+    where = os.path.realpath(path)
+    file = os.path.abspath(target.rpartition(":")[0]) if target.rpartition(":")[0].endswith(".py") else None
+    for root in readable_roots([os.path.abspath(entry) for entry in sys.path], file):
+        root = os.path.realpath(root)
+        if where == root or where.startswith(root.rstrip(os.sep) + os.sep):
+            raise CommandError(f"{path} lies in {root}, which strategies may read; keep the seed file elsewhere")
+    return seed
+
+
 def _score(args: argparse.Namespace, out: TextIO) -> None:
     """Score a student's strategy; whatever the strategy does, the card is printed and the exit status is 0."""
     from .lab import score  # pandas and the lab load only for this command
 
     opponents = [name.strip() for name in args.opponents.split(",") if name.strip()]
+    seed, label = args.seed, None
+    if args.seed_file is not None:
+        seed, label = _secret_seed(args.seed_file, args.target), f"from {args.seed_file} (secret)"
     card = score(
         args.target,
         games=args.games,
-        seed=args.seed,
+        seed=seed,
         opponents=opponents,
         per_move_limit=args.per_move_limit,
+        load_limit=args.load_limit,
         workers=args.workers,
         progress=not args.quiet,
+        seed_label=label,
     )
     print(card, file=out)
+
+
+def _tournament(args: argparse.Namespace, out: TextIO) -> None:
+    """A class tournament from a folder; resumable through --out; the leaderboard printed and written as HTML."""
+    from pathlib import Path
+
+    from .lab import tournament  # pandas and the lab load only for this command
+
+    if (args.seed is None) == (args.seed_file is None):
+        raise CommandError("give the dice seed with --seed S or --seed-file F (one of them)")
+    seed, label = args.seed, None
+    if args.seed_file is not None:
+        seed, label = _read_text(args.seed_file).strip(), f"from {Path(args.seed_file).name}"
+        if not seed:
+            raise CommandError(f"{args.seed_file} is empty: write the seed in it")
+    opponents = [name.strip() for name in args.opponents.split(",") if name.strip()]
+    result = tournament(args.folder, games=args.games, seed=seed, out=args.out, executor=args.executor,
+                        opponents=opponents, per_move_limit=args.per_move_limit, progress=not args.quiet,
+                        seed_label=label, batch_pairs=args.batch)  # fmt: skip
+    print(result, file=out)
+    print(f"games: {args.out}\nleaderboard: {Path(args.out).with_suffix('.html')}", file=out)
 
 
 def _paper(args: argparse.Namespace, out: TextIO) -> None:
@@ -121,42 +279,87 @@ def _paper(args: argparse.Namespace, out: TextIO) -> None:
         out.flush()
 
 
+def _review(args: argparse.Namespace, out: TextIO) -> None:
+    from . import coach  # pandas loads only for this command
+
+    if args.rollouts < 1:
+        raise CommandError("--rollouts must be at least 1")
+    game = Game.parse(_read_text(args.record))
+    print(coach.review(game, seed=args.seed, rollouts=args.rollouts, progress=not args.quiet).summary(), file=out)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="amoeboid", description="Amoeboid, the partisan dice game: replay, list moves, benchmark, score a strategy, check the paper.")
+    parser = _Parser(prog="amoeboid", description="Amoeboid, the partisan dice game: replay, list moves, benchmark, score a strategy, run a class tournament, check the paper, review a game.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     replay = commands.add_parser("replay", help="replay a game record; print the final position and the result")
     replay.add_argument("file", help="a game record ('-' for stdin)")
     replay.add_argument("--verbose", "-v", action="store_true", help="print every position, start first")
+    replay.add_argument("--game", choices=GAMES, default="amoeboid", help="which game called Amoeba (default amoeboid)")
     replay.set_defaults(run=_replay)
 
     moves = commands.add_parser("moves", help="list the legal turns of a position for a roll")
     moves.add_argument("position", help="a position in notation, or '-' to read 'ROLL POSITION' lines from stdin")
     moves.add_argument("roll", nargs="?", help="the die roll")
+    moves.add_argument("--limit", type=_count, default=10_000, metavar="N",
+                       help="list at most N turns (default 10000); the total count is always printed")
+    moves.add_argument("--game", choices=GAMES, default="amoeboid", help="nakajima or oosterwal: no ROLL")
     moves.set_defaults(run=_moves)
 
     bench = commands.add_parser("bench", help="time random playouts (CPU time)")
-    bench.add_argument("--games", type=int, default=1000)
-    bench.add_argument("--board", type=int, default=3, help="K for a KxK board")
+    bench.add_argument("--games", type=_count, default=1000)
+    bench.add_argument("--board", type=_count, default=3, help="K for a KxK board")
     bench.add_argument("--seed", default="0")
     bench.set_defaults(run=_bench)
 
     score = commands.add_parser("score", help="score a strategy (MODULE:FUNCTION or FILE.py:FUNCTION) against the bots")
     score.add_argument("target", help="the strategy: MODULE:FUNCTION or path/to/file.py:FUNCTION")
     score.add_argument("--games", type=int, default=200, help="games per opponent, even (default 200)")
-    score.add_argument("--seed", default="0")
+    seeds = score.add_mutually_exclusive_group()
+    seeds.add_argument("--seed", default="0", help="the dice seed, shown on the card (default 0)")
+    seeds.add_argument("--seed-file", metavar="FILE",
+                       help="a contest's secret seed, read by this process only; keep FILE away from the strategies")
     score.add_argument("--opponents", default="random,greedy,paper,expectimax", help="comma-separated bot names")
     score.add_argument("--per-move-limit", type=float, default=1.0, metavar="SECONDS", help="default 1")
+    score.add_argument("--load-limit", type=float, default=30.0, metavar="SECONDS",
+                       help="time to start a worker and import the strategy, once per worker (default 30)")
     score.add_argument("--workers", type=int, default=1, help="processes playing games in parallel")
     score.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     score.set_defaults(run=_score)
+
+    tournament = commands.add_parser("tournament", help="a class round robin: one strategy file per student in FOLDER")
+    tournament.add_argument("folder", help="NAME.py files defining strategy, NAME.ipynb with the cell tagged strategy")
+    tournament.add_argument("--games", type=int, default=100, help="games per pairing, even (default 100)")
+    tournament.add_argument("--seed", help="the dice seed (keep it from the students)")
+    tournament.add_argument("--seed-file", metavar="FILE", help="read the seed from FILE (it is then never printed)")
+    tournament.add_argument("--out", required=True, metavar="RESULTS.csv",
+                            help="every game is appended here; run again to resume; the leaderboard goes next to it")
+    tournament.add_argument("--executor", default="serial", help="serial (default), processes:K or dask:ADDRESS")
+    tournament.add_argument("--opponents", default="", help="baseline bots to add, comma-separated (default none)")
+    tournament.add_argument("--per-move-limit", type=float, default=1.0, metavar="SECONDS", help="default 1")
+    tournament.add_argument("--batch", type=int, default=50, metavar="SEEDS",
+                            help="dice seeds per unit of work: one pairing x SEEDS x 2 seats (default 50: 100 games)")
+    tournament.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    tournament.set_defaults(run=_tournament)
 
     paper = commands.add_parser("paper", help="check each statement of the paper by computation; one line per item")
     paper.add_argument("items", nargs="*", help="only these items (default: all)")
     paper.add_argument("--full", action="store_true", help="the lessons' sizes (minutes) instead of the quick ones")
     paper.add_argument("--seed", default="0")
     paper.set_defaults(run=_paper)
+
+    review = commands.add_parser("review", help="review a game record: win chances, each turn's class, accuracy")
+    review.add_argument("record", help="a game record ('-' for stdin)")
+    review.add_argument("--seed", default="0", help="seed of the rollouts' dice (default 0)")
+    review.add_argument("--rollouts", type=int, default=385, help="rollouts per estimate (default 385: a ±5-point 95%% interval)")
+    review.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    review.set_defaults(run=_review)
     return parser
+
+
+def _one_line(message: str) -> str:
+    """An error message as one capped line, whatever input it repeats."""
+    return abbreviate(" ".join(message.splitlines()), ERROR_LIMIT)
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
@@ -165,7 +368,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         args = build_parser().parse_args(argv)
         args.run(args, out)
     except (CommandError, ValueError) as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {_one_line(str(error))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
@@ -175,7 +378,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     except Exception as error:  # a bug of ours: still one line, with a way to see more
         if os.environ.get("AMOEBOID_DEBUG"):
             raise
-        print(f"error: internal error ({type(error).__name__}: {error}); set AMOEBOID_DEBUG=1 for details", file=sys.stderr)
+        what = _one_line(f"{type(error).__name__}: {error}")
+        print(f"error: internal error ({what}); set AMOEBOID_DEBUG=1 for details", file=sys.stderr)
         return 2
     return 0
 

@@ -18,14 +18,18 @@ Fair: every dice seed is played twice with the seats swapped (duplicate
 bridge), so both sides meet the same luck; every random stream is derived with
 :func:`~amoeboid_edu.game.seeded_rng`, so the same seed gives the same card,
 serial or with ``workers=K``.  (The derivation is public: a strategy that
-knew the seed could recompute the dice.  For a contest, pick a seed the
-students do not know.)
+knew the seed could recompute the dice.  For a contest, use a long random
+seed the students cannot see: ``amoeboid score --seed-file``.)
 
 Safe: a student's strategy runs in its own worker process
-(:mod:`amoeboid_edu._sandbox`), started fresh, fed the position as text and
-the roll, and killed when a move takes longer than the per-move limit.  The
+(:mod:`amoeboid_edu._sandbox`; docs/threat-model.md), started fresh behind
+the walls the platform offers (on Linux seccomp and Landlock: it cannot
+signal, trace or read this process, open sockets or write outside its own
+temporary folder), fed the position as text and the roll; a move that takes
+longer than the per-move limit costs its game process, not the import.  The
 dice never leave this process.  An exception, an illegal turn, a malformed
-return value, a timeout or a crash forfeits that game, and the card says why.
+return value, a timeout or a crash forfeits that game, and the card says why
+and which walls were up.
 Games are interleaved (up to ``IN_FLIGHT`` at once) so that one round trip
 to the worker serves many moves; a strategy should therefore not keep state
 between calls (its ``rng`` is fresh for every move, seeded per game and turn).
@@ -39,40 +43,40 @@ the student's code ever runs in this process.
 from __future__ import annotations
 
 import collections
-import json
-import math
+import functools
 import os
 import pickle
 import queue
-import signal
-import socket
 import subprocess
 import sys
 import threading
+import warnings
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Sequence
 
+from ._sandbox import KEEP_LINES, LINE_WIDTH, LOAD_LIMIT, SEED_BITS, Forfeit, Sandbox, shown
 from .bots import BOTS
 from .game import seeded_rng
-from .rules import IllegalTurnError, NotationError, Position, Rules, Turn, apply, other
+from .match import STRATEGY, Match
+from .rules import IllegalTurnError, NotationError, Position, Turn, other
+from .stats import html_table, pairwise_chart, pairwise_scores, rate_chart, rating_chart, ratings, standings, tally
+from .stats import text_table, wilson_interval
+from .tracebacks import describe
 from .strategy import Strategy, as_function, strategy_name
 
 DEFAULT_PER_MOVE_LIMIT = 1.0
-LOAD_LIMIT = 30.0
-"""Seconds a worker may take to start and load the strategy (imports included)."""
 MAX_TURNS = 500
 """A game still going after this many turns is stopped and counted as a tie (``capped``)."""
-MAX_MESSAGE = 1 << 20
+FAST_OPPONENTS = ("random", "greedy", "paper")
+"""``score``'s default opponents; ``"expectimax"`` (a two-turn search) is one name away and much slower."""
+EXPECTIMAX_SECONDS_PER_GAME = 0.5
+"""Measured: 16 games of ``random`` against ``expectimax`` took 9 s of CPU here (2026-11-23); printed as an estimate."""
+SAME_FAILURE_STOP = 5
+"""``score`` stops once the strategy has forfeited this many games in a row in exactly the same way."""
 FORFEIT_REASONS = ("exception", "illegal", "malformed", "timeout", "crash", "load")
 """Why a game was forfeited: the strategy raised; returned an illegal turn; returned something that is
 not a turn; took longer than the per-move limit; killed its worker; could not be loaded at all."""
-
-
-class _Forfeit(Exception):
-    def __init__(self, reason: str, value: str, message: str = "") -> None:
-        super().__init__(reason)
-        self.reason, self.value, self.message = reason, value, message
 
 
 # --------------------------------------------------------------------------- who plays
@@ -96,13 +100,13 @@ def _parse_target(target: str) -> dict:
     """``"module:function"`` or ``"path/to/file.py:function"`` as a worker load request (checked, not run)."""
     where, colon, name = target.rpartition(":")
     if not colon or not where or not name.isidentifier():
-        raise ValueError(f"strategy {target!r}: expected MODULE:FUNCTION or path/to/file.py:FUNCTION")
+        raise ValueError(f"strategy {shown(repr(target))}: expected MODULE:FUNCTION or path/to/file.py:FUNCTION")
     if where.endswith(".py"):
         if not os.path.isfile(where):
-            raise ValueError(f"strategy {target!r}: no such file {where}")
+            raise ValueError(f"strategy {shown(repr(target))}: no such file {shown(where)}")
         return {"load": "file", "file": os.path.abspath(where), "name": name}
     if not all(part.isidentifier() for part in where.split(".")):
-        raise ValueError(f"strategy {target!r}: {where!r} is not a module name")
+        raise ValueError(f"strategy {shown(repr(target))}: the part before ':' is not a module name")
     return {"load": "import", "module": where, "name": name}
 
 
@@ -122,121 +126,8 @@ def entry(strategy: Strategy | str, name: str | None = None) -> Entry:
     try:
         payload = cloudpickle.dumps(strategy)
     except Exception as error:
-        raise ValueError(f"cannot send strategy {strategy_name(strategy)} to a worker process: {error}") from None
+        raise ValueError(f"cannot send strategy {shown(strategy_name(strategy))} to a worker process: {shown(error)}") from None
     return Entry(name or strategy_name(strategy), load={"load": "pickle"}, payload=payload)
-
-
-# --------------------------------------------------------------------------- the worker, seen from here
-
-
-class Sandbox:
-    """One long-lived worker process for one untrusted strategy; restarted after a kill."""
-
-    def __init__(self, entry: Entry, rules: Rules, load_limit: float = LOAD_LIMIT) -> None:
-        self.entry, self.rules, self.load_limit = entry, rules, load_limit
-        self.process: subprocess.Popen | None = None
-        self.connection: Connection | None = None
-        self.broken: str | None = None  # why the strategy cannot be loaded at all
-
-    def _start(self) -> None:
-        mine, theirs = socket.socketpair()
-        try:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "amoeboid_edu._sandbox", str(theirs.fileno())],
-                pass_fds=(theirs.fileno(),),
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                start_new_session=True,  # its own process group: killed together with anything it starts
-            )
-        finally:
-            theirs.close()
-        self.connection = Connection(mine.detach())
-        request = dict(
-            self.entry.load,
-            path=[entry or os.getcwd() for entry in sys.path],
-            adjacency=self.rules.adjacency,
-            die_sides=self.rules.die_sides,
-        )
-        self.connection.send_bytes(json.dumps(request).encode())
-        if request["load"] == "pickle":
-            self.connection.send_bytes(self.entry.payload)
-        try:
-            answer = self._receive(self.load_limit)
-        except _Forfeit as forfeit:
-            self.broken = f"{forfeit.value} while loading the strategy"
-        else:
-            if not answer.get("ok"):
-                self.broken = str(answer.get("error", "the strategy could not be loaded"))[:300]
-        if self.broken:
-            self.kill()
-
-    def _receive(self, limit: float) -> dict:
-        """The worker's next answer within ``limit`` seconds, or a forfeit (the worker is killed)."""
-        connection = self.connection
-        try:
-            if not connection.poll(limit):
-                self.kill()
-                raise _Forfeit("timeout", f"no answer within {limit:g} s", "the worker was stopped")
-            answer = json.loads(connection.recv_bytes(MAX_MESSAGE))
-            if not isinstance(answer, dict):
-                raise ValueError("not a JSON object")
-            return answer
-        except (EOFError, ConnectionError):
-            raise self._crashed() from None
-        except (OSError, ValueError, UnicodeDecodeError) as error:
-            self.kill()
-            raise _Forfeit("malformed", "an unreadable answer from the worker", str(error)[:200]) from None
-
-    def ask(self, moves: Sequence[tuple[int, int, Position]], limit: float) -> list:
-        """Answers for several ``(seed, roll, position)`` moves, each within ``limit`` seconds of the previous one.
-
-        Each item is the worker's answer (a dict), a forfeit (timeout, crash,
-        load failure, unreadable answer), or None for a move left unanswered
-        because an earlier one killed the worker: ask for it again.
-        """
-        if self.broken is None and self.process is None:
-            self._start()
-        if self.broken is not None:
-            return [_Forfeit("load", self.broken, "the strategy could not be loaded")] * len(moves)
-        try:
-            for seed, roll, position in moves:
-                self.connection.send_bytes(f"{seed} {roll} {position}".encode())
-        except (OSError, ValueError):
-            return [self._crashed()] + [None] * (len(moves) - 1)
-        answers: list = []
-        for _ in moves:
-            try:
-                answers.append(self._receive(limit))
-            except _Forfeit as forfeit:
-                answers.append(forfeit)
-                break
-        return answers + [None] * (len(moves) - len(answers))
-
-    def _crashed(self) -> _Forfeit:
-        """The worker died by itself: collect its exit status, forget it."""
-        try:
-            code = self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            code = "unknown"
-        self.kill()
-        return _Forfeit("crash", f"the worker exited (status {code})")
-
-    def kill(self) -> None:
-        """Stop the worker (SIGKILL to its whole process group: no signal handler can refuse)."""
-        if self.process is not None:
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-            self.process.wait()
-            self.process = None
-        if self.connection is not None:
-            self.connection.close()
-            self.connection = None
-
-    def close(self) -> None:
-        self.kill()
 
 
 @dataclass(frozen=True)
@@ -256,6 +147,7 @@ class GameRecord:
     message: str | None = None  # why that value was refused
     output: tuple[str, ...] = ()  # the last lines the forfeiting strategy printed
     printed: tuple[int, int] = (0, 0)  # characters printed by first and second
+    isolation: str = ""  # the walls around the untrusted side(s), e.g. "process + seccomp + landlock"
 
 
 @dataclass(frozen=True)
@@ -264,112 +156,94 @@ class _Setup:
     per_move_limit: float
     max_turns: int
     board: int
+    load_limit: float = LOAD_LIMIT
 
 
 def _stream_seed(seed, *keys) -> int:
-    """An integer seed for a worker's generator: it reveals nothing of ``seed`` or the dice."""
-    return seeded_rng(seed, *keys).getrandbits(64)
+    """An integer seed for a worker's generators, from its own SHA-512-keyed stream.
+
+    It reveals nothing of the dice stream (keyed "dice") short of guessing ``seed`` itself, which is
+    why a contest needs a long secret seed (docs/threat-model.md).
+    """
+    return seeded_rng(seed, *keys).getrandbits(SEED_BITS)
 
 
 def _turn_from(answer: dict, roll: int) -> Turn:
     """Validate a worker's answer: a Turn for this roll, or a forfeit naming what is wrong."""
-    kind, value = answer.get("kind"), str(answer.get("value", ""))[:300]
+    kind, value = answer.get("kind"), shown(answer.get("value", ""))
     if kind == "error":
-        raise _Forfeit("exception", value, "the strategy raised an exception")
+        where = answer.get("where")
+        place = f"raised {describe(*where)}" if isinstance(where, list) and len(where) == 3 else "raised an exception"
+        raise Forfeit("exception", value, f"the strategy {place}")
     if kind not in ("turn", "text"):
-        raise _Forfeit("malformed", value, "a strategy returns a Turn or its notation string")
+        raise Forfeit("malformed", value, "a strategy returns a Turn or its notation string")
     try:
         turn = Turn.parse(value)
     except NotationError as error:
-        raise _Forfeit("malformed", value, str(error)) from None
+        raise Forfeit("malformed", value, shown(error)) from None
     if turn.roll != roll:
-        raise _Forfeit("illegal", value, f"the die shows {roll}, not {turn.roll}")
+        raise Forfeit("illegal", value, f"the die shows {roll}, not {turn.roll}")
     return turn
 
 
 class _Game:
-    """One game in progress: trusted bots move here, untrusted strategies' moves are asked for in batches."""
+    """One game in progress (a :class:`~amoeboid_edu.match.Match`): bots move here, strategies' moves are asked for."""
 
     def __init__(self, first: Entry, second: Entry, pair: int, first_seat: str, setup: _Setup) -> None:
         self.first, self.second, self.pair, self.first_seat = first, second, pair, first_seat
-        self.setup = setup
-        self.dice = seeded_rng(setup.seed, "dice", pair)  # the same dice for both games of the pair
-        self.role = {first_seat: "first", other(first_seat): "second"}
         self.entries = {first_seat: first, other(first_seat): second}
-        # Streams depend on the pairing and on which bot plays, never on a strategy's name: two students
-        # scored with the same seed meet exactly the same dice and the same opponents' choices.
-        keys = {
-            seat: ("player", pair, first_seat, self.role[seat], self.entries[seat].bot or "strategy") for seat in "AB"
-        }
-        self.bot_rngs = {seat: seeded_rng(setup.seed, *keys[seat]) for seat in "AB" if self.entries[seat].trusted}
-        self.move_seeds = {seat: _stream_seed(setup.seed, *keys[seat]) for seat in "AB"}
-        self.position = Position.start(setup.board)
-        self.turns = 0
-        self.roll: int | None = None  # drawn once per move, kept while the answer is awaited
-        self.outputs = {seat: collections.deque(maxlen=20) for seat in "AB"}
+        self.match = Match(first.bot or STRATEGY, second.bot or STRATEGY, seed=setup.seed, pair=pair,
+                           first_seat=first_seat, board=setup.board, max_turns=setup.max_turns)
+        self.outputs: dict[str, collections.deque[str]] = {seat: collections.deque(maxlen=KEEP_LINES) for seat in "AB"}
         self.printed = {"A": 0, "B": 0}
         self.forfeit: tuple | None = None
+        self.isolation: dict[str, str] = {}  # seat -> the walls its worker reported
 
     @property
     def waiting_for(self) -> Entry:
-        return self.entries[self.position.to_move]
-
-    def _roll(self) -> int:
-        if self.roll is None:
-            self.roll = self.dice.randint(1, self.position.rules.die_sides)
-        return self.roll
-
-    def _play(self, turn: Turn) -> None:
-        self.position = apply(self.position, turn)  # IllegalTurnError: the position is unchanged
-        self.turns += 1
-        self.roll = None
+        return self.entries[self.match.position.to_move]
 
     def advance(self) -> GameRecord | None:
         """Play the bots' moves; the record once the game is over, else None (a worker's move is due)."""
-        while self.forfeit is None and not self.position.is_over and self.turns < self.setup.max_turns:
-            seat = self.position.to_move
+        match = self.match
+        while self.forfeit is None and (seat := match.due()) is not None:
             if not self.entries[seat].trusted:
-                self._roll()
+                match.roll()
                 return None
-            roll = self._roll()
-            turn = BOTS[self.entries[seat].bot](self.position, roll, self.bot_rngs[seat])
-            self._play(turn)  # a bot's illegal turn is our bug: IllegalTurnError stops the run
+            roll = match.roll()
+            match.play(BOTS[self.entries[seat].bot](match.position, roll, match.rng()))  # illegal: our bug, raises
         return self._record()
 
     def move_request(self) -> tuple[int, int, Position]:
-        seat = self.position.to_move
-        return (self.move_seeds[seat] + self.turns) % (1 << 64), self._roll(), self.position
+        return self.match.move_seed(), self.match.roll(), self.match.position
 
     def receive(self, answer) -> None:
         """A worker's answer (or a forfeit) for the move due."""
-        seat = self.position.to_move
+        seat = self.match.position.to_move
         try:
-            if isinstance(answer, _Forfeit):
+            if isinstance(answer, Forfeit):
                 raise answer
             output, printed = answer.get("output"), answer.get("printed")
             if isinstance(output, list):
-                self.outputs[seat].extend(str(line)[:200] for line in output[-20:])
+                self.outputs[seat].extend(shown(line, LINE_WIDTH) for line in output[-KEEP_LINES:])
             if isinstance(printed, int):
                 self.printed[seat] += printed
-            turn = _turn_from(answer, self.roll)
+            turn = _turn_from(answer, self.match.roll())
             try:
-                self._play(turn)
+                self.match.play(turn)
             except IllegalTurnError as error:
-                raise _Forfeit("illegal", str(turn), str(error)) from None
-        except _Forfeit as forfeit:
+                raise Forfeit("illegal", shown(turn), shown(error)) from None
+        except Forfeit as forfeit:
             self.forfeit = (seat, forfeit.reason, forfeit.value, forfeit.message)
 
     def _record(self) -> GameRecord:
-        capped = self.forfeit is None and not self.position.is_over
-        winner = None
-        forfeit = {}
+        role = self.match.role
+        capped, winner, forfeit = self.match.capped, self.match.winner, {}
         if self.forfeit is not None:
             seat, reason, value, message = self.forfeit
-            winner = self.role[other(seat)]
-            forfeit = dict(forfeit_by=self.role[seat], reason=reason, value=value, message=message,
+            capped, winner = False, role[other(seat)]
+            forfeit = dict(forfeit_by=role[seat], reason=reason, value=value, message=message,
                            output=tuple(self.outputs[seat]))
-        elif self.position.result in ("A", "B"):
-            winner = self.role[self.position.result]
         first_seat = self.first_seat
         return GameRecord(
             first=self.first.name,
@@ -377,9 +251,10 @@ class _Game:
             pair=self.pair,
             first_seat=first_seat,
             winner=winner,
-            turns=self.turns,
+            turns=len(self.match.turns),
             capped=capped,
             printed=(self.printed[first_seat], self.printed[other(first_seat)]),
+            isolation="; ".join(dict.fromkeys(self.isolation[seat] for seat in "AB" if seat in self.isolation)),
             **forfeit,
         )
 
@@ -394,7 +269,12 @@ def _play_tasks(entries: dict, tasks: Sequence[tuple[str, str, int]], setup: _Se
     ``finished(record)`` is called as each game ends.
     """
     rules = Position.start(setup.board).rules
-    sandboxes = {name: Sandbox(e, rules) for name, e in entries.items() if not e.trusted}
+    import_seed = _stream_seed(setup.seed, "import")
+    sandboxes = {
+        name: Sandbox(e.load, e.payload, rules, setup.load_limit, import_seed)
+        for name, e in entries.items()
+        if not e.trusted
+    }
     waiting = collections.deque(
         _Game(entries[first], entries[second], pair, first_seat, setup)
         for first, second, pair in tasks
@@ -417,10 +297,16 @@ def _play_tasks(entries: dict, tasks: Sequence[tuple[str, str, int]], setup: _Se
                 answers = sandboxes[name].ask([game.move_request() for game in games], setup.per_move_limit)
                 for game, answer in zip(games, answers):
                     if answer is not None:  # None: its worker was killed first; asked again next round
+                        game.isolation[game.match.position.to_move] = sandboxes[name].isolation or "unknown"
                         game.receive(answer)
     finally:
         for sandbox in sandboxes.values():
             sandbox.close()
+
+
+_SERVE_WITHOUT_CWD = "import sys; sys.path[:] = [p for p in sys.path if p]; from amoeboid_edu.lab import _serve_tasks; _serve_tasks()"
+"""A parallel harness started without the teacher's current folder on ``sys.path``: the sandbox opens every import
+path for reading, and the current folder may hold the contest's seed file (found by the red team)."""
 
 
 def _serve_tasks() -> None:
@@ -441,9 +327,21 @@ def _serve_tasks() -> None:
 
 
 def _play_parallel(entries: dict, tasks: list, setup: _Setup, workers: int, finished) -> None:
-    """Split ``tasks`` over ``workers`` harness processes; ``finished(record)`` as records arrive."""
+    """Split ``tasks`` over ``workers`` harness processes; ``finished(record)`` as records arrive.
+
+    A harness process that dies (killed from outside: walls down, see docs/threat-model.md) costs
+    time, not the run: its unfinished games are played again here, with the same streams.
+    """
     processes = []
+    chunks: dict[int, list] = {}
+    done: set[tuple[str, str, int, str]] = set()
     arrived: queue.Queue = queue.Queue()
+
+    def record(item: GameRecord) -> None:
+        key = (item.first, item.second, item.pair, item.first_seat)
+        if key not in done:
+            done.add(key)
+            finished(item)
 
     def read(process: subprocess.Popen) -> None:
         try:
@@ -460,23 +358,25 @@ def _play_parallel(entries: dict, tasks: list, setup: _Setup, workers: int, fini
             if not chunk:
                 continue
             process = subprocess.Popen(
-                [sys.executable, "-c", "from amoeboid_edu.lab import _serve_tasks; _serve_tasks()"],
+                [sys.executable, "-c", _SERVE_WITHOUT_CWD],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             )
             pickle.dump(([entry or os.getcwd() for entry in sys.path], entries, chunk, setup), process.stdin)
             process.stdin.close()
             processes.append(process)
+            chunks[process.pid] = chunk
             threading.Thread(target=read, args=(process,), daemon=True).start()
         running = len(processes)
         while running:
             item = arrived.get()
             if isinstance(item, GameRecord):
-                finished(item)
+                record(item)
                 continue
             running -= 1
             if item.wait() != 0:
-                error = item.stderr.read().decode(errors="replace").strip().splitlines()
-                raise RuntimeError(f"a harness process failed: {error[-1] if error else item.returncode}")
+                unfinished = [task for task in chunks[item.pid]
+                              if any((*task, seat) not in done for seat in "AB")]
+                _play_tasks(entries, unfinished, setup, record)  # a bug of ours raises here, in full
     finally:
         for process in processes:
             if process.poll() is None:
@@ -486,24 +386,44 @@ def _play_parallel(entries: dict, tasks: list, setup: _Setup, workers: int, fini
             process.stdout.close()
 
 
+class _SameFailure(Exception):
+    """Raised from ``_run`` when the watched strategy forfeits ``SAME_FAILURE_STOP`` games in a row the same way."""
+
+    def __init__(self, records: list[GameRecord], last: GameRecord) -> None:
+        super().__init__(last.reason)
+        self.records, self.last = records, last
+
+    def explain(self) -> str:
+        return (f"your strategy fails the same way every game: fix this first. {SAME_FAILURE_STOP} games in a row "
+                f"ended with {self.last.reason} {self.last.value!r}: {self.last.message}")
+
+
+def _own_failure(record: GameRecord, name: str) -> tuple | None:
+    role = "first" if record.first == name else "second"
+    return (record.reason, record.value) if record.forfeit_by == role else None
+
+
 def _run(entries: dict, matches: list[tuple[str, str]], games: int, setup: _Setup, workers: int,
-         progress: bool, description: str) -> list[GameRecord]:
-    if not isinstance(games, int) or games < 2 or games % 2:
-        raise ValueError(f"games must be a positive even number (each dice seed is played twice), not {games!r}")
+         progress: bool, description: str, watch: str | None = None) -> list[GameRecord]:
+    _check_settings(games, setup)
     if not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers must be a whole number >= 1, not {workers!r}")
-    if not setup.per_move_limit > 0:
-        raise ValueError(f"the per-move limit must be a positive number of seconds, not {setup.per_move_limit!r}")
-    Position.start(setup.board)  # a bad board size fails here, before any game
+        raise ValueError(f"workers must be a whole number >= 1, not {shown(repr(workers))}")
     tasks = [(first, second, pair) for first, second in matches for pair in range(games // 2)]
     from tqdm.auto import tqdm
 
     bar = tqdm(total=2 * len(tasks), desc=description, unit="game", delay=1.0, disable=not progress, leave=False)
     records: list[GameRecord] = []
+    streak: list[tuple] = []  # the watched strategy's identical forfeits, most recent last
 
     def finished(record: GameRecord) -> None:
         records.append(record)
         bar.update(1)
+        failure = None if watch is None else _own_failure(record, watch)
+        streak[:] = [] if failure is None or (streak and streak[-1] != failure) else streak
+        if failure is not None:
+            streak.append(failure)
+        if len(streak) >= SAME_FAILURE_STOP:
+            raise _SameFailure(_in_order(records, matches), record)
 
     try:
         if workers == 1:
@@ -512,22 +432,15 @@ def _run(entries: dict, matches: list[tuple[str, str]], games: int, setup: _Setu
             _play_parallel(entries, tasks, setup, workers, finished)
     finally:
         bar.close()
+    return _in_order(records, matches)
+
+
+def _in_order(records: list[GameRecord], matches: list[tuple[str, str]]) -> list[GameRecord]:
     order = {match: index for index, match in enumerate(matches)}
     return sorted(records, key=lambda r: (order[(r.first, r.second)], r.pair, r.first_seat))
 
 
 # --------------------------------------------------------------------------- tables
-
-
-def wilson_interval(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a win rate: honest even for 0 or all wins and few games."""
-    if games == 0:
-        return 0.0, 1.0
-    p = wins / games
-    centre = p + z * z / (2 * games)
-    spread = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games))
-    denominator = 1 + z * z / games
-    return max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator)
 
 
 def _side_rows(records: Sequence[GameRecord], name: str) -> list[dict]:
@@ -561,36 +474,6 @@ def _side_rows(records: Sequence[GameRecord], name: str) -> list[dict]:
     return rows
 
 
-def _tally(frame, by: str):
-    """Wins, ties, losses, win rate with its Wilson interval, mean length and forfeits per ``by``."""
-    import pandas as pd
-
-    rows = []
-    for key, group in frame.groupby(by, sort=False):
-        wins, ties = int((group["result"] == "win").sum()), int((group["result"] == "tie").sum())
-        games = len(group)
-        low, high = wilson_interval(wins, games)
-        rows.append(
-            {
-                by: key,
-                "games": games,
-                "wins": wins,
-                "ties": ties,
-                "losses": games - wins - ties,
-                "win_rate": wins / games,
-                "ci_low": low,
-                "ci_high": high,
-                "mean_turns": float(group["turns"].mean()),
-                "forfeits": int((group["forfeit"] == "player").sum()),
-            }
-        )
-    return pd.DataFrame(rows)
-
-
-_FORMATS = {"win_rate": "{:.3f}".format, "ci_low": "{:.3f}".format, "ci_high": "{:.3f}".format,
-            "mean_turns": "{:.1f}".format}
-
-
 def _forfeit_table(frame):
     """Forfeits by reason: how many, and the first offending value, message and printed lines."""
     import pandas as pd
@@ -605,47 +488,68 @@ def _forfeit_table(frame):
     return pd.DataFrame(rows, columns=["player", "reason", "games", "value", "message", "last output"])
 
 
-def _html(title: str, table, forfeits) -> str:
-    from html import escape
-
-    parts = [f"<div><strong>{escape(title)}</strong>", table.to_html(index=False, formatters=_FORMATS)]
-    if len(forfeits):
-        def pre(text: str) -> str:
-            return f'<pre style="margin:0; text-align:left">{escape(str(text)[-600:])}</pre>'
-
-        formatters = {column: (lambda text: escape(str(text))) for column in forfeits.columns}
-        formatters.update({"value": pre, "last output": pre})
-        parts += ["<p>Forfeits</p>", forfeits.to_html(index=False, escape=False, formatters=formatters)]
-    return "\n".join(parts) + "</div>"
+def _walls_line(records: Sequence[GameRecord], limits: tuple[float, float]) -> str:
+    """Which walls stood around the untrusted strategies, and the two time limits."""
+    walls = "; ".join(dict.fromkeys(record.isolation for record in records if record.isolation))
+    load, move = limits
+    return f"isolation: {walls or 'none needed (trusted bots only)'}; limits: load {load:g} s, move {move:g} s"
 
 
-def _text(title: str, table, forfeits) -> str:
-    lines = [title, table.to_string(index=False, formatters=_FORMATS)]
-    if len(forfeits):
-        lines.append("forfeits:")
-        for row in forfeits.itertuples(index=False):
-            lines.append(f"  {row.player}: {row.reason} x{row.games}: {row.value!r} ({row.message})")
-            for line in str(row[5]).splitlines()[-5:]:
-                lines.append(f"    | {line}")
-    return "\n".join(lines)
+def _forfeit_lines(forfeits) -> list[str]:
+    lines = ["forfeits:"] if len(forfeits) else []
+    for row in forfeits.itertuples(index=False):
+        lines.append(f"  {row.player}: {row.reason} x{row.games}: {row.value!r} ({row.message})")
+        for line in str(row[5]).splitlines()[-5:]:
+            lines.append(f"    | {line}")
+    return lines
 
 
-def _chart(table, by: str, title: str):
-    """Win rate per ``by`` with its 95% Wilson interval."""
-    import altair as alt
+class _Standings:
+    """What a score card and a tournament table share: per-side rows, the table, forfeits, chart, HTML and text."""
 
-    base = alt.Chart(table).encode(y=alt.Y(f"{by}:N", sort=None, title=None))
-    bars = base.mark_bar().encode(
-        x=alt.X("win_rate:Q", scale=alt.Scale(domain=[0, 1]), title="win rate (95% Wilson interval)"),
-        tooltip=[by, "games", "wins", "ties", "losses", alt.Tooltip("win_rate:Q", format=".3f"), "forfeits"],
-    )
-    whiskers = base.mark_rule(color="black").encode(x="ci_low:Q", x2="ci_high:Q")
-    even = alt.Chart().mark_rule(strokeDash=[4, 4], color="gray").encode(x=alt.datum(0.5))
-    return alt.layer(bars, whiskers, even, data=table).properties(title=title, width=360)
+    records: tuple[GameRecord, ...]
+    by = "player"
+    title = ""
+
+    def _players(self) -> Sequence[str]:
+        raise NotImplementedError
+
+    def to_frame(self):
+        """One row per game and side (a tournament's games appear twice, once from each player's side)."""
+        import pandas as pd
+
+        columns = ["player", "opponent", "pair", "seat", "result", "turns", "capped", "forfeit", "reason", "value",
+                   "message", "output", "printed"]  # fmt: skip
+        return pd.DataFrame([row for name in self._players() for row in _side_rows(self.records, name)],
+                            columns=columns)
+
+    def table(self):
+        return standings(self.to_frame(), self.by)
+
+    def forfeits(self):
+        return _forfeit_table(self.to_frame())
+
+    def chart(self):
+        """Win rate per row of the table, with its 95% Wilson interval."""
+        return rate_chart(tally(self.to_frame(), self.by, ("win",)), self.by, self.title, even=True)
+
+    def _notes(self) -> list[tuple[str, object]]:
+        return [("Forfeits", self.forfeits())]
+
+    @property
+    def walls(self) -> str:
+        """E.g. "isolation: process + seccomp + landlock; limits: load 30 s, move 1 s"."""
+        return _walls_line(self.records, self.limits)
+
+    def _repr_html_(self) -> str:
+        return html_table(self.title, self.table(), self._notes(), caption=self.walls)
+
+    def __str__(self) -> str:
+        return "\n".join([text_table(f"{self.title}\n{self.walls}", self.table()), *_forfeit_lines(self.forfeits())])
 
 
 @dataclass(frozen=True)
-class ScoreCard:
+class ScoreCard(_Standings):
     """How one strategy fared against each opponent: a table in a notebook, text in a terminal.
 
     ``summary()`` is the table, ``forfeits()`` the forfeits by reason, ``to_frame()``
@@ -656,70 +560,99 @@ class ScoreCard:
     player: str
     seed: int | str
     records: tuple[GameRecord, ...]
+    limits: tuple[float, float] = (LOAD_LIMIT, DEFAULT_PER_MOVE_LIMIT)  # seconds: load (import), per move
+    seed_label: str | None = None  # shown instead of the seed (a contest's secret seed stays secret)
+    stopped: str = ""  # why scoring stopped early (the same failure every game), shown above the table
+    by = "opponent"
 
-    def to_frame(self):
-        import pandas as pd
-
-        return pd.DataFrame(_side_rows(self.records, self.player))
+    def _players(self) -> Sequence[str]:
+        return [self.player]
 
     def summary(self):
-        return _tally(self.to_frame(), "opponent")
-
-    def forfeits(self):
-        return _forfeit_table(self.to_frame())
+        return self.table()
 
     @property
     def title(self) -> str:
-        return f"{self.player}: {len(self.records)} games, seed {self.seed}"
-
-    def chart(self):
-        return _chart(self.summary(), "opponent", self.title)
+        return f"{self.player}: {len(self.records)} games, seed {self.seed_label or self.seed}"
 
     def _repr_html_(self) -> str:
-        return _html(self.title, self.summary(), self.forfeits())
+        """The warning (if scoring stopped early), the table, the forfeits and the chart, always in step."""
+        from html import escape
+
+        from .charts import chart_html
+
+        warning = f'<p style="font-weight: bold">⚠ {escape(self.stopped)}</p>' if self.stopped else ""
+        return warning + super()._repr_html_() + chart_html(self.chart())
 
     def __str__(self) -> str:
-        return _text(self.title, self.summary(), self.forfeits())
+        warning = f"⚠ {self.stopped}\n" if self.stopped else ""
+        return warning + super().__str__()
 
     def __repr__(self) -> str:
         return f"<ScoreCard {self.title}>"
 
 
 @dataclass(frozen=True)
-class TournamentResult:
-    """A round robin: ``table()`` ranks the strategies by win rate, with intervals."""
+class TournamentResult(_Standings):
+    """A round robin: ``table()`` ranks the strategies by Bradley–Terry rating, with intervals.
+
+    ``chart()`` draws the win rates, ``rating_chart()`` the ratings and
+    ``pairwise_chart()`` every strategy's score against every other.
+    ``not_loaded`` lists the entrants that could not be loaded, with the error.
+    """
 
     names: tuple[str, ...]
     seed: int | str
     records: tuple[GameRecord, ...]
+    not_loaded: tuple[tuple[str, str], ...] = ()
+    seed_label: str | None = None  # shown instead of the seed (a contest seed stays secret)
+    limits: tuple[float, float] = (LOAD_LIMIT, DEFAULT_PER_MOVE_LIMIT)  # seconds: load (import), per move
 
-    def to_frame(self):
-        """One row per game and side (each game appears twice, once from each player's side)."""
+    def _players(self) -> Sequence[str]:
+        return self.names
+
+    @functools.cached_property
+    def ratings(self):
+        """Bradley–Terry ratings (Elo scale) with 95% bootstrap intervals, refits seeded by the tournament's seed."""
         import pandas as pd
 
-        return pd.DataFrame([row for name in self.names for row in _side_rows(self.records, name)])
+        points = {"first": 1.0, "second": 0.0, None: 0.5}
+        games = pd.DataFrame({"first": [r.first for r in self.records], "second": [r.second for r in self.records],
+                              "score": [points[r.winner] for r in self.records]})  # fmt: skip
+        return ratings(games, self.names, seed=self.seed)
 
     def table(self):
-        table = _tally(self.to_frame(), "player")
-        table = table.sort_values(["win_rate", "player"], ascending=[False, True], kind="stable")
+        table = standings(self.to_frame(), "player").merge(self.ratings, on="player")
+        table = table.sort_values(["rating", "player"], ascending=[False, True], kind="stable")
         table.insert(0, "rank", range(1, len(table) + 1))
-        return table.reset_index(drop=True)
+        columns = ["rank", "player", "games", "wins", "ties", "losses", "win_rate", "ci_low", "ci_high", "rating",
+                   "rating_low", "rating_high", "forfeits"]  # fmt: skip
+        return table[columns].reset_index(drop=True)
 
-    def forfeits(self):
-        return _forfeit_table(self.to_frame())
+    def rating_chart(self):
+        return rating_chart(self.table()[["player", "rating", "rating_low", "rating_high"]],
+                            title=f"{self.title}: Bradley–Terry rating (95% bootstrap interval)")
+
+    def pairwise_chart(self):
+        return pairwise_chart(pairwise_scores(self.to_frame()), title=f"{self.title}: mean score, row against column")
+
+    def not_loaded_table(self):
+        import pandas as pd
+
+        return pd.DataFrame([{"player": name, "did not load": error} for name, error in self.not_loaded],
+                            columns=["player", "did not load"])
+
+    def _notes(self) -> list[tuple[str, object]]:
+        return [("Did not load", self.not_loaded_table()), ("Forfeits", self.forfeits())]
 
     @property
     def title(self) -> str:
-        return f"round robin of {len(self.names)}: {len(self.records)} games, seed {self.seed}"
-
-    def chart(self):
-        return _chart(self.table(), "player", self.title)
-
-    def _repr_html_(self) -> str:
-        return _html(self.title, self.table(), self.forfeits())
+        seed = self.seed if self.seed_label is None else self.seed_label
+        return f"round robin of {len(self.names)}: {len(self.records)} games, seed {seed}"
 
     def __str__(self) -> str:
-        return _text(self.title, self.table(), self.forfeits())
+        lines = [f"{name}: did not load: {error}" for name, error in self.not_loaded]
+        return "\n".join([super().__str__(), *lines])
 
     def __repr__(self) -> str:
         return f"<TournamentResult {self.title}>"
@@ -735,68 +668,250 @@ def score(
     *,
     opponents: Sequence[str] | None = None,
     per_move_limit: float = DEFAULT_PER_MOVE_LIMIT,
+    load_limit: float = LOAD_LIMIT,
     workers: int = 1,
     board: int = 3,
     max_turns: int = MAX_TURNS,
     progress: bool = True,
     name: str | None = None,
+    seed_label: str | None = None,
 ) -> ScoreCard:
-    """Play ``strategy`` against every baseline bot (``opponents``: names from ``BOTS``) and score it.
+    """Play ``strategy`` against the fast baseline bots (``opponents``: names from ``BOTS``) and score it.
 
     ``games`` per opponent, an even number: ``games / 2`` dice seeds, each
     played twice with the seats swapped.  ``strategy`` is a function
     ``(position, roll, rng)``, an object with ``choose``, a name from ``BOTS``, or
     ``"module:function"`` / ``"path/to/file.py:function"``.  Untrusted strategies
     run in a worker process; a move slower than ``per_move_limit`` seconds, an
-    exception, an illegal or malformed turn forfeits that game.  ``workers=K``
-    plays in K processes with exactly the same results.  Most of the time goes
-    to ``expectimax`` (about 15 ms a turn): leave it out of ``opponents`` for a
-    quick look.  A game still going after ``max_turns`` counts as a tie (``capped``).
+    exception, an illegal or malformed turn forfeits that game; a worker that
+    takes longer than ``load_limit`` seconds to import the strategy forfeits every
+    game (reason "load").  ``seed_label`` is shown on the card instead of the
+    seed (for a secret contest seed).  ``workers=K``
+    plays in K processes with exactly the same results.  The default opponents
+    are the fast bots (:data:`FAST_OPPONENTS`); add ``"expectimax"`` for the
+    two-turn search (about 15 ms a turn; its expected time is printed first).
+    A game still going after ``max_turns`` counts as a tie (``capped``).  If the
+    strategy forfeits :data:`SAME_FAILURE_STOP` games in a row the same way,
+    scoring stops there and the card says what to fix first.
     """
-    opponents = list(BOTS) if opponents is None else list(opponents)
+    opponents = list(FAST_OPPONENTS) if opponents is None else list(opponents)
     unknown = [o for o in opponents if o not in BOTS]
     if unknown or not opponents:
-        raise ValueError(f"opponents are names from {sorted(BOTS)}, not {unknown or opponents}")
+        raise ValueError(f"opponents are names from {sorted(BOTS)}, not {shown(unknown or opponents)}")
     subject = entry(strategy, name)
     if subject.name in opponents:
         subject = Entry(f"{subject.name} (player)", subject.bot, subject.load, subject.payload)
     entries = {subject.name: subject, **{o: Entry(o, bot=o) for o in opponents}}
-    setup = _Setup(seed, float(per_move_limit), max_turns, board)
+    setup = _Setup(seed, float(per_move_limit), max_turns, board, float(load_limit))
     matches = [(subject.name, o) for o in opponents]
-    records = _run(entries, matches, games, setup, workers, progress, f"scoring {subject.name}")
-    return ScoreCard(subject.name, seed, tuple(records))
+    if "expectimax" in opponents:
+        print(f"expectimax searches two turns ahead: expect about "
+              f"{games * EXPECTIMAX_SECONDS_PER_GAME / workers:.0f} s for its {games} games")
+    try:
+        records, stopped = _run(entries, matches, games, setup, workers, progress, f"scoring {subject.name}",
+                                watch=subject.name), ""
+    except _SameFailure as failure:
+        records, stopped = failure.records, failure.explain()
+    return ScoreCard(subject.name, seed, tuple(records), (setup.load_limit, setup.per_move_limit), seed_label,
+                     stopped)
+
+
+# --------------------------------------------------------------------------- the class tournament
+
+BATCH_PAIRS = 50
+"""Dice seeds per unit of work: a batch is one pairing x a block of 50 seeds = 100 games (README, "Chunking")."""
+
+RESULT_FIELDS = ("first", "second", "pair", "first_seat", "result", "turns", "capped", "forfeit_by", "reason",
+                 "value", "message")  # fmt: skip
+RESULT_KEY = ("first", "second", "pair", "first_seat")
+
+
+@dataclass(frozen=True)
+class Batch:
+    """A unit of work for an executor: the games ``tasks`` between the strategies of ``entries``."""
+
+    entries: dict
+    tasks: tuple
+    setup: _Setup
+
+
+def play_batch(batch: Batch, finished=None) -> list[GameRecord]:
+    """Play a batch on this host, each untrusted strategy in its own sandbox; the records, in finishing order.
+
+    The one function every executor runs (on a Dask worker too), so the sandbox's
+    guarantees hold wherever the games are played.  ``finished(record)`` is called as each game ends.
+    """
+    records: list[GameRecord] = []
+
+    def done(record: GameRecord) -> None:
+        records.append(record)
+        if finished is not None:
+            finished(record)
+
+    _play_tasks(batch.entries, batch.tasks, batch.setup, done)
+    return records
+
+
+def _one_line(text: str | None) -> str:
+    return "" if text is None else " ".join(str(text).split())
+
+
+def _row(record: GameRecord) -> dict:
+    """A game as a row of the results file: who, which seat and dice, the result, the forfeit if any."""
+    return {"first": record.first, "second": record.second, "pair": record.pair, "first_seat": record.first_seat,
+            "result": record.winner or "tie", "turns": record.turns, "capped": int(record.capped),
+            "forfeit_by": record.forfeit_by, "reason": record.reason, "value": _one_line(record.value),
+            "message": _one_line(record.message)}  # fmt: skip
+
+
+def _from_row(row: dict) -> GameRecord:
+    return GameRecord(first=row["first"], second=row["second"], pair=int(row["pair"]), first_seat=row["first_seat"],
+                      winner=None if row["result"] == "tie" else row["result"], turns=int(row["turns"]),
+                      capped=row["capped"] == "1", forfeit_by=row["forfeit_by"] or None, reason=row["reason"] or None,
+                      value=row["value"] or None, message=row["message"] or None)  # fmt: skip
+
+
+def _entrants(strategies, opponents: Sequence[str]) -> tuple[dict[str, Entry], list[tuple[str, str]]]:
+    """The entries by unique name (a folder's students, or the given strategies), the bots, and the unreadable files."""
+    from .roster import read_folder
+
+    unknown = [o for o in opponents if o not in BOTS]
+    if unknown:
+        raise ValueError(f"opponents are names from {sorted(BOTS)}, not {unknown}")
+    unread: list[tuple[str, str]] = []
+    if isinstance(strategies, (str, os.PathLike)) and os.path.isdir(strategies):
+        sources, unread = read_folder(strategies)
+        items = [Entry(source.name, load={"load": "pickle"}, payload=pickle.dumps(source)) for source in sources]
+    elif isinstance(strategies, (str, os.PathLike)):
+        raise ValueError(f"{strategies} is not a folder: give a folder of strategy files or a list of strategies")
+    else:
+        items = [entry(strategy) for strategy in strategies]
+    entries: dict[str, Entry] = {}
+    for item in [*items, *(Entry(o, bot=o) for o in opponents)]:
+        name, number = item.name, 2
+        while name in entries or (not item.trusted and name in opponents):
+            name, number = f"{item.name} {number}", number + 1
+        entries[name] = Entry(name, item.bot, item.load, item.payload)
+    return entries, unread
+
+
+def _check_settings(games: int, setup: _Setup) -> None:
+    if not isinstance(games, int) or games < 2 or games % 2:
+        raise ValueError(f"games must be a positive even number (each dice seed is played twice), not {games!r}")
+    for what, limit in (("per-move", setup.per_move_limit), ("load", setup.load_limit)):
+        if not limit > 0:
+            raise ValueError(f"the {what} limit must be a positive number of seconds, not {limit!r}")
+    Position.start(setup.board)  # a bad board size fails here, before any game
 
 
 def tournament(
-    strategies: Sequence[Strategy | str],
+    strategies,
     games: int = 100,
     seed: int | str = 0,
     *,
+    out: str | os.PathLike | None = None,
+    executor: str = "serial",
+    opponents: Sequence[str] = (),
     per_move_limit: float = DEFAULT_PER_MOVE_LIMIT,
-    workers: int = 1,
+    load_limit: float = LOAD_LIMIT,
     board: int = 3,
     max_turns: int = MAX_TURNS,
     progress: bool = True,
+    seed_label: str | None = None,
+    batch_pairs: int = BATCH_PAIRS,
 ) -> TournamentResult:
-    """A round robin: every pair of ``strategies`` plays ``games`` games (paired dice, seats swapped).
+    """A round robin: every pair of entrants plays ``games`` games (paired dice, seats swapped).
 
-    Strategies are given as for :func:`score`; repeated names get a number.
-    ``workers=K`` plays in K processes, with results identical to the serial run.
+    ``strategies``: a folder with one file per student (``NAME.py`` defining
+    ``strategy``, or ``NAME.ipynb`` with the cell tagged ``strategy``), or a list of
+    strategies given as for :func:`score` (repeated names get a number).
+    ``opponents``: baseline bots to add.  ``out``: a CSV file that receives every
+    game as it ends; run again with the same ``out`` after a crash and only the
+    missing games are played.  The leaderboard is then also written next to it as
+    HTML.  ``executor``: ``serial``, ``processes:K`` or ``dask:ADDRESS`` (see
+    :mod:`amoeboid_edu.executors`); every executor gives the same games.
+    ``seed_label`` replaces the seed in titles (keep a contest seed secret).
+    ``batch_pairs``: dice seeds per unit of work (one pairing x this many seeds x 2 seats).
     """
-    entries: dict[str, Entry] = {}
-    for strategy in strategies:
-        item = entry(strategy)
-        name, number = item.name, 2
-        while name in entries:
-            name, number = f"{item.name} {number}", number + 1
-        entries[name] = Entry(name, item.bot, item.load, item.payload)
+    from .executors import map_unordered, parse_executor
+    from .ledger import Ledger, fingerprint
+
+    setup = _Setup(seed, float(per_move_limit), max_turns, board, float(load_limit))
+    _check_settings(games, setup)
+    where = parse_executor(executor)
+    if not isinstance(batch_pairs, int) or batch_pairs < 1:
+        raise ValueError(f"batch_pairs must be a whole number >= 1, not {batch_pairs!r}")
+    entries, unread = _entrants(strategies, list(opponents))
     if len(entries) < 2:
-        raise ValueError("a tournament needs at least two strategies")
+        raise ValueError("a tournament needs at least two strategies that can be read")
     names = list(entries)
     matches = [(first, second) for i, first in enumerate(names) for second in names[i + 1 :]]
-    setup = _Setup(seed, float(per_move_limit), max_turns, board)
-    records = _run(entries, matches, games, setup, workers, progress, "tournament")
-    return TournamentResult(tuple(names), seed, tuple(records))
+    run = fingerprint(str(seed), board, max_turns, float(per_move_limit))
+    ledger = Ledger(out, RESULT_FIELDS, RESULT_KEY, run)
+    wanted = {(a, b, str(pair), seat) for a, b in matches for pair in range(games // 2) for seat in "AB"}
+    batches = []
+    for first, second in matches:
+        missing = [pair for pair in range(games // 2)
+                   if any((first, second, str(pair), seat) not in ledger.rows for seat in "AB")]  # fmt: skip
+        for start in range(0, games // 2, batch_pairs):
+            block = tuple((first, second, pair) for pair in missing if start <= pair < start + batch_pairs)
+            if block:
+                batches.append(Batch({first: entries[first], second: entries[second]}, block, setup))
+    from tqdm.auto import tqdm
+
+    done = len(wanted & ledger.rows.keys())
+    bar = tqdm(total=len(wanted), initial=done, desc="tournament", unit="game", disable=not progress, leave=False)
+    try:
+        if where.kind == "serial":
+            for batch in batches:
+                play_batch(batch, lambda record: bar.update(len(ledger.add([_row(record)]))))
+        else:
+            for _, records in map_unordered(play_batch, batches, where):
+                bar.update(len(ledger.add([_row(record) for record in records])))
+        ledger.finish()
+    finally:
+        ledger.close()
+        bar.close()
+    if ledger.conflicts:
+        warnings.warn(f"{len(ledger.conflicts)} replayed game(s) ended differently from their recorded rows (a move "
+                      "near the per-move limit?); the recorded rows were kept", stacklevel=2)
+    records = [_from_row(ledger.rows[key]) for key in sorted(wanted, key=_game_order(names))]
+    result = _without_unloaded(names, seed, records, unread, seed_label, (setup.load_limit, setup.per_move_limit))
+    if out is not None:
+        write_leaderboard(result, Path(out).with_suffix(".html"))
+    return result
 
 
-__all__ = ["GameRecord", "ScoreCard", "TournamentResult", "entry", "score", "tournament", "wilson_interval"]
+def _game_order(names: Sequence[str]):
+    rank = {name: i for i, name in enumerate(names)}
+    return lambda key: (rank[key[0]], rank[key[1]], int(key[2]), key[3])
+
+
+def _without_unloaded(names, seed, records, unread, seed_label, limits) -> TournamentResult:
+    """Entrants whose worker could not load them leave the table (with the error); their games are not counted."""
+    failed: dict[str, str] = {}
+    for record in records:
+        if record.reason == "load":
+            name = record.first if record.forfeit_by == "first" else record.second
+            failed.setdefault(name, (record.value or "").removeprefix("DidNotLoad: "))
+    kept = [r for r in records if r.first not in failed and r.second not in failed]
+    not_loaded = tuple(sorted([*unread, *failed.items()]))
+    return TournamentResult(tuple(n for n in names if n not in failed), seed, tuple(kept), not_loaded, seed_label,
+                            limits)
+
+
+def write_leaderboard(result: TournamentResult, path: str | os.PathLike) -> Path:
+    """The leaderboard as one self-contained HTML file: the table, then the charts as inline SVG (no network)."""
+    import vl_convert
+
+    charts = [result.rating_chart(), result.chart(), result.pairwise_chart()]
+    svgs = [vl_convert.vegalite_to_svg(chart.to_dict()) for chart in charts]
+    page = ["<!DOCTYPE html>", '<html><head><meta charset="utf-8"><title>Amoeboid tournament</title></head><body>',
+            result._repr_html_(), *(f"<div>{svg}</div>" for svg in svgs), "</body></html>"]  # fmt: skip
+    path = Path(path)
+    path.write_text("\n".join(page), encoding="utf-8")
+    return path
+
+
+__all__ = ["Batch", "GameRecord", "ScoreCard", "TournamentResult", "entry", "play_batch", "score", "tournament",
+           "wilson_interval", "write_leaderboard"]

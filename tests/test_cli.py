@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from amoeboid_edu import Position, legal_turns
+from amoeboid_edu import Position, count_legal_turns, legal_turns
 from amoeboid_edu.examples import PAPER_EXAMPLE_RECORD
 
 
@@ -89,7 +89,7 @@ def test_replay_errors_are_one_line(tmp_path, paper_game):
 def test_moves_lists_sorted_canonical_turns():
     result = amoeboid("moves", "(1,0) . . / . . . / . . (0,1) A", "1")
     expected = sorted(str(t) for t in legal_turns(Position.start(), 1))
-    assert out(result).splitlines() == expected
+    assert out(result).splitlines() == expected + ["total: 6"]
     assert expected == sorted(
         ["1 a1 a1-b1 1,0", "1 a1 a1-b1 2,0", "1 a1 a1-a2 1,0", "1 a1 a1-a2 2,0", "1 a1 a1-b2 1,0", "1 a1 a1-b2 2,0"]
     )
@@ -118,7 +118,7 @@ def test_moves_from_stdin_one_line_per_input_line():
         (["moves", "(1,0) . . / . . . / . . (0,1) A", "two"], None, "whole number"),
         (["moves", "(1,0) . . / . . . / . . (0,1) A"], None, "give a ROLL"),
         (["moves", "-"], "1 (1,0) . / . (0,1) A\nnonsense\n", "line 2:"),
-        (["bench", "--games", "x"], None, "invalid int value"),
+        (["bench", "--games", "x"], None, "--games: the value must be a whole number"),
         (["fly"], None, "invalid choice"),
         ([], None, "required"),
     ],
@@ -135,3 +135,107 @@ def test_bench_prints_its_three_figures():
     again = out(amoeboid("bench", "--games", "200", "--board", "3", "--seed", "4")).splitlines()
     assert again[2] == lines[2]  # same seed, same games (only the speeds may differ)
     assert 15 < float(lines[2].split(": ")[1]) < 35  # 3x3 games last about 23 turns
+
+
+# --------------------------------------------------------------------------- moves: streamed, limited, counted
+
+
+def test_moves_limit_gives_the_first_turns_in_sorted_order_and_the_total():
+    position = Position.parse("(30,2) . / . (0,1) A")
+    everything = sorted(str(t) for t in legal_turns(position, 1))
+    result = amoeboid("moves", str(position), "1", "--limit", "50")
+    lines = out(result).splitlines()
+    assert lines[:-1] == everything[:50]
+    assert lines[-1] == f"total: {len(everything)} (50 shown; --limit N shows more)"
+    whole = out(amoeboid("moves", str(position), "1", "--limit", str(len(everything)))).splitlines()
+    assert whole == everything + [f"total: {len(everything)}"]
+    only_count = out(amoeboid("moves", str(position), "1", "--limit", "0")).splitlines()
+    assert only_count == [f"total: {len(everything)} (0 shown; --limit N shows more)"]
+
+
+@pytest.mark.parametrize("size", ["1000000", "99999999999999999999"])
+def test_moves_of_huge_amoebae_answer_at_once(size):
+    position = Position.parse(f"({size},0) . / . (0,1) A")
+    result = amoeboid("moves", str(position), "1")
+    assert result.returncode == 0, result.stderr
+    lines = out(result).splitlines()
+    assert len(lines) == 10_001 and lines[:-1] == sorted(lines[:-1])
+    assert lines[-1] == f"total: {count_legal_turns(position, 1)} (10000 shown; --limit N shows more)"
+    assert all(position.is_legal(line) for line in lines[:50] + lines[-51:-1])
+    assert lines[0] == "1 a1 a1-a2 1,0" and lines[1] == "1 a1 a1-a2 10,0"
+
+
+def test_moves_stdin_lines_are_limited_too():
+    result = amoeboid("moves", "-", "--limit", "2", stdin="1 (1,0) . . / . . . / . . (0,1) A\n")
+    assert out(result) == "1 a1 a1-a2 1,0; 1 a1 a1-a2 2,0; … (4 more)\n"
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["moves", "(1,0) . / . (0,1) A", "1", "--limit", "x"], "--limit: the value must be a whole number"),
+        (["moves", "(1,0) . / . (0,1) A", "1", "--limit", "\u0661\u0660"], "digits 0-9"),
+        (["moves", "(1,0) . / . (0,1) A", "\u0663"], "the roll must be a whole number written with the digits 0-9"),
+        (["moves", "(1,0) . / . (0,1) A", "9" * 5000], "the roll has 5000 digits"),
+        (["moves", "(1," * 30_000 + " A", "1"], "… ("),
+        (["moves", "(1,0) . / . (0,1) A\n(1,0) . / . (0,1) A", "1"], "neither"),
+        (["bench", "--games", "\u0661"], "--games: the value must be a whole number"),
+        (["fly" * 10_000], "invalid choice"),
+    ],
+)
+def test_bad_input_gives_one_capped_line(args, fragment):
+    result = amoeboid(*args)
+    assert_one_line_error(result, fragment)
+    assert len(result.stderr) < 1200
+
+
+# --------------------------------------------------------------------------- replay: streamed
+
+
+def back_and_forth(turns: int) -> str:
+    """A legal record of any length: A walks a1<->b1, B walks c3<->b3, every roll a 1."""
+    cycle = ["1 a1 a1-b1", "1 c3 c3-b3", "1 b1 b1-a1", "1 b3 b3-c3"]
+    return "board 3x3\n" + "\n".join(cycle[i % 4] for i in range(turns)) + "\n"
+
+
+def replay_peak(tmp_path, turns: int, *flags: str) -> tuple[int, str]:
+    """Peak memory allocated (tracemalloc) while the CLI replays a record of ``turns`` turns from a file."""
+    import io
+    import tracemalloc
+
+    from amoeboid_edu.cli import main
+
+    path = tmp_path / f"long-{turns}.txt"
+    path.write_text(back_and_forth(turns))
+    sink = io.StringIO()
+    tracemalloc.start()
+    try:
+        assert main(["replay", *flags, str(path)], out=sink) == 0
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return peak, sink.getvalue()
+
+
+def test_replay_memory_does_not_grow_with_the_turns(tmp_path):
+    small, small_out = replay_peak(tmp_path, 2_000)
+    large, large_out = replay_peak(tmp_path, 20_000)
+    assert small_out == "(1001,0) . . / . . . / . . (0,1001) A\nresult: ongoing\n"
+    assert large_out == "(10001,0) . . / . . . / . . (0,10001) A\nresult: ongoing\n"
+    assert large < small + 64_000, (small, large)  # ten times the turns, the same memory
+    verbose_small, _ = replay_peak(tmp_path, 2_000, "-v")
+    verbose_large, verbose_out = replay_peak(tmp_path, 20_000, "-v")
+    assert len(verbose_out.splitlines()) == 20_000 + 2
+    assert verbose_large > 5 * verbose_small  # -v keeps every position's text, as asked
+
+
+def test_replay_reads_tabs_bom_and_names_header_lines(tmp_path):
+    record = tmp_path / "tabs.txt"
+    record.write_bytes("\ufeffboard\t3x3\n3\ta1\ta1-b1\n".encode())
+    assert out(amoeboid("replay", str(record))) == ". (4,0) . / . . . / . . (0,1) B\nresult: ongoing\n"
+    record.write_text("board 3x3\n\nboard 4x4\n")
+    assert_one_line_error(amoeboid("replay", str(record)), "error: line 3: a second 'board' header")
+    record.write_text("board 3x3\nstart (1,0) . / . (0,1) A\n")
+    assert_one_line_error(amoeboid("replay", str(record)), "error: line 2: the start position is 2x2")
+    record.write_bytes(b"3 a1 a1-b1\n2 c3 c3-b3 # caf\xe9\n")
+    assert_one_line_error(amoeboid("replay", str(record)), "not UTF-8 text (bad byte at offset 27)")

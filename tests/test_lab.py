@@ -189,8 +189,8 @@ def test_baselines_beat_random_clearly_through_the_lab():
 
 def test_expectimax_beats_random_and_greedy():
     # Games still going after 150 turns count as ties (capped): expectimax must win more than it loses.
-    results = tournament([BOTS["expectimax"], greedy], games=40, seed="expectimax", progress=False, workers=2,
-                         max_turns=150)
+    results = tournament([BOTS["expectimax"], greedy], games=40, seed="expectimax", progress=False,
+                         executor="processes:2", max_turns=150)
     table = results.table().set_index("player")
     wins, losses = table.loc["expectimax", "wins"], table.loc["expectimax", "losses"]
     assert table.loc["expectimax", "rank"] == 1
@@ -203,10 +203,10 @@ def test_expectimax_beats_random_and_greedy():
 def test_tournament_ranks_with_intervals_and_matches_serial_in_parallel():
     entrants = [hostile.plays_fair, "random", greedy, hostile.Chooser()]
     serial = tournament(entrants, games=6, seed=9, progress=False)
-    parallel = tournament(entrants, games=6, seed=9, progress=False, workers=2)
+    parallel = tournament(entrants, games=6, seed=9, progress=False, executor="processes:2")
     assert serial.records == parallel.records
     table = serial.table()
-    assert table["win_rate"].is_monotonic_decreasing and table["rank"].tolist() == [1, 2, 3, 4]
+    assert table["rating"].is_monotonic_decreasing and table["rank"].tolist() == [1, 2, 3, 4]
     assert set(table["player"]) == {"wander", "random", "greedy", "chooser"}  # plays_fair is student.wander
     assert (table["games"] == 18).all()
     assert len(serial.records) == 6 * 6
@@ -268,7 +268,7 @@ def test_score_in_a_notebook_kernel_with_a_cell_strategy():
             "    print('thinking out loud about', grow)\n"
             "    return f\"{roll} {grow} {'-'.join(rng.choice(pairs))}\" if pairs else f'{roll} {grow} -'"
         ),
-        nbformat.v4.new_code_cell('score(wander, games=10, opponents=["random", "greedy"], workers=2)'),
+        nbformat.v4.new_code_cell('score(wander, games=10, opponents=["random", "greedy"], workers=2, progress=False)'),
     ]
     NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
     outputs = notebook.cells[1]["outputs"]

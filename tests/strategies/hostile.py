@@ -6,12 +6,16 @@ Imported by reference in the worker (this folder is on the test process's sys.pa
 import gc
 import os
 import random
+import re
 import signal
+import socket
 import sys
+import tempfile
+import time
 
 from student import wander
 
-from amoeboid_edu import Amoeba, legal_turns
+from amoeboid_edu import Amoeba, legal_move_pairs, legal_turns
 
 
 plays_fair = wander
@@ -66,7 +70,8 @@ def snoops_for_dice(position, roll, rng):
     """Looks everywhere in its process for the harness's dice; plays on only if it finds them."""
     GIVEN.append(rng)  # every generator the lab ever handed us is ours, not the harness's
     own = {id(generator) for generator in GIVEN} | {id(random._inst)}
-    found = [obj for obj in gc.get_objects() if isinstance(obj, random.Random) and id(obj) not in own]
+    found = [obj for obj in gc.get_objects()  # a SystemRandom (NumPy's secrets) has no seed: not the dice
+             if isinstance(obj, random.Random) and not isinstance(obj, random.SystemRandom) and id(obj) not in own]
     frame = sys._getframe()
     while frame is not None:
         found += [value for key, value in frame.f_locals.items() if "dice" in key.lower()]
@@ -115,3 +120,195 @@ class Chooser:
 
     def choose(self, position, roll, rng):
         return plays_fair(position, roll, rng)
+
+
+# --------------------------------------------------------------------------- attacks on the harness itself
+# Each one plays its attack on the first move and then forfeits with a RuntimeError saying what it achieved,
+# so the card tells the test (and a teacher) whether a wall held.
+
+
+def _harness_processes():
+    """The processes above this one that run the lab: the parent, and ancestors whose command line names the lab."""
+    found, pid = [os.getppid()], os.getppid()
+    for _ in range(4):
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as stat:
+                pid = int(stat.read().rpartition(b")")[2].split()[1])
+            with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                if b"amoeboid_edu" in cmdline.read():
+                    found.append(pid)
+        except (OSError, ValueError):
+            break
+    return found
+
+
+def _signal_the_harness(signum):
+    errors = []
+    for pid in dict.fromkeys([*_harness_processes(), os.getsid(0)]):
+        if pid in (os.getpid(), 1):
+            continue
+        try:
+            os.kill(pid, signum)
+        except OSError as error:
+            errors.append(type(error).__name__)
+    raise RuntimeError(f"still here: {', '.join(errors) or 'every signal was sent'}")
+
+
+def kills_its_parents(position, roll, rng):
+    _signal_the_harness(signal.SIGKILL)
+
+
+def stops_its_parents(position, roll, rng):
+    _signal_the_harness(signal.SIGSTOP)
+
+
+def escapes_by_double_fork(position, roll, rng):
+    """A daemon that outlives the game: fork, new session, fork again, keep running (at most a minute)."""
+    if os.fork() == 0:
+        try:
+            os.setsid()
+        except OSError:
+            pass
+        if os.fork() == 0:
+            end = time.monotonic() + 60
+            while time.monotonic() < end:
+                time.sleep(0.05)
+        os._exit(0)
+    os.wait()
+    raise RuntimeError("left a daemon behind")
+
+
+SECRET = re.compile(rb"SECRET-[0-9a-f]{8}")
+
+
+def _read(path, limit=1 << 20):
+    with open(path, "rb") as file:
+        return file.read(limit)
+
+
+def _search_memory(pid, found, errors):
+    try:
+        maps = _read(f"/proc/{pid}/maps").decode().splitlines()
+        with open(f"/proc/{pid}/mem", "rb") as memory:
+            budget = 64 << 20
+            for line in maps:
+                span, perms = line.split()[:2]
+                start, end = (int(x, 16) for x in span.split("-"))
+                if "rw" not in perms or end - start > budget:
+                    continue
+                budget -= end - start
+                try:
+                    memory.seek(start)
+                    found += SECRET.findall(memory.read(end - start))
+                except (OSError, ValueError, OverflowError):
+                    pass
+    except OSError as error:
+        errors.append(f"mem: {type(error).__name__}")
+
+
+def steals_the_seed(position, roll, rng):
+    """Looks for the contest seed (SECRET-xxxxxxxx) in its environment, its ancestors' /proc and /tmp."""
+    found, errors = SECRET.findall(repr(dict(os.environ)).encode()), []
+    for pid in _harness_processes():
+        for name in ("cmdline", "environ"):
+            try:
+                found += SECRET.findall(_read(f"/proc/{pid}/{name}"))
+            except OSError as error:
+                errors.append(f"{name}: {type(error).__name__}")
+        _search_memory(pid, found, errors)
+    seen = 0
+    for folder, _, files in os.walk("/tmp"):
+        for name in files:
+            seen += 1
+            if seen > 5000:
+                break
+            try:
+                found += SECRET.findall(_read(os.path.join(folder, name), 4096))
+            except OSError:
+                pass
+    if found:
+        raise RuntimeError(f"stole {found[0].decode()}")
+    raise RuntimeError(f"no secret in reach ({'; '.join(dict.fromkeys(errors)) or 'nothing readable'})")
+
+
+def inspects_its_process(position, roll, rng):
+    """Reports its open file descriptors and its environment's names."""
+    fds = []
+    for fd in range(256):
+        try:
+            os.fstat(fd)
+            fds.append(fd)
+        except OSError:
+            pass
+    raise RuntimeError(f"fds {fds} env {sorted(os.environ)}")
+
+
+def opens_a_socket(position, roll, rng):
+    reached = []
+    for family, kind in ((socket.AF_INET, socket.SOCK_STREAM), (socket.AF_INET, socket.SOCK_DGRAM),
+                         (socket.AF_INET6, socket.SOCK_STREAM)):
+        try:
+            with socket.socket(family, kind) as sock:
+                sock.bind(("::1" if family == socket.AF_INET6 else "127.0.0.1", 0))
+                reached.append(f"{family.name}/{kind.name}")
+        except OSError as error:
+            last = type(error).__name__
+    if reached:
+        raise RuntimeError(f"reached the network: {reached}")
+    raise RuntimeError(f"no network ({last})")
+
+
+def writes_outside_tmp(position, roll, rng):
+    """Tries to write next to its own source and in /tmp; then in its own temporary folder."""
+    wrote, errors = [], []
+    for path in (os.path.join(os.path.dirname(os.path.abspath(__file__)), f"pwned-{os.getpid()}.txt"),
+                 f"/tmp/amoeboid-pwned-{os.getpid()}.txt"):
+        try:
+            with open(path, "w") as file:
+                file.write("pwned")
+            os.remove(path)
+            wrote.append(path)
+        except OSError as error:
+            errors.append(type(error).__name__)
+    if wrote:
+        raise RuntimeError(f"wrote {wrote}")
+    with tempfile.TemporaryFile() as scratch:
+        scratch.write(b"scratch space is fine")
+    raise RuntimeError(f"kept out ({', '.join(errors)}); temp ok")
+
+
+def uses_global_random(position, roll, rng):
+    """Ignores its rng and uses the module-level random, as students do."""
+    grow = random.choice(position.owned())
+    pairs = legal_move_pairs(position, roll, grow)
+    return f"{roll} {grow} {'-'.join(random.choice(pairs))}" if pairs else f"{roll} {grow} -"
+
+
+def uses_numpy_global(position, roll, rng):
+    """Ignores its rng and uses NumPy's global generator."""
+    import numpy
+
+    owned = position.owned()
+    grow = owned[numpy.random.randint(len(owned))]
+    pairs = legal_move_pairs(position, roll, grow)
+    return f"{roll} {grow} {'-'.join(pairs[numpy.random.randint(len(pairs))])}" if pairs else f"{roll} {grow} -"
+
+
+def prints_ansi(position, roll, rng):
+    """Terminal control in its output and in its error: clear the screen, retitle the window, turn red."""
+    print("\x1b[2J\x1b[H\x1b]0;pwned\x07\x1b[31mred alert\u202e")
+    raise ValueError("\x1b[2Jscreen cleared")
+
+
+def returns_huge(position, roll, rng):
+    return f"{roll} {position.owned()[0]} " + "9" * 5_000_000
+
+
+def raises_huge(position, roll, rng):
+    raise ValueError("x" * 5_000_000)
+
+
+def plays_slowly(position, roll, rng):
+    """The honest strategy, a little slow: long enough a run to be interrupted from outside."""
+    time.sleep(0.02)
+    return plays_fair(position, roll, rng)

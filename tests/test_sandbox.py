@@ -1,0 +1,434 @@
+"""The hostile suite: a strategy attacks the process that scores it; the scorer survives and says why it forfeited.
+
+Each attack asserts that the run completes (a card, exit status 0 from the CLI), that the card names the
+forfeit, and that no process outlives the run: this test process becomes a subreaper, so anything a run
+leaves behind is re-parented here, where a scan of /proc finds it.  See docs/threat-model.md.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import hostile
+from amoeboid_edu import _sandbox
+from amoeboid_edu.lab import score, tournament, wilson_interval
+from amoeboid_edu.rules import Position
+
+STRATEGIES = Path(__file__).parent / "strategies"
+QUICK = dict(games=2, seed=1, opponents=["random"], progress=False, per_move_limit=5.0)
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the walls and the /proc scan are Linux's")
+WALLS = "isolation: process + seccomp + landlock"
+"""What this machine (Linux 6.x, libseccomp, Landlock ABI >= 6) must report."""
+
+
+def living_descendants(root: int) -> list[int]:
+    """Processes below ``root`` that are not zombies (an independent reading of /proc)."""
+    parents = {}
+    for name in os.listdir("/proc"):
+        try:
+            fields = Path(f"/proc/{name}/stat").read_bytes().rpartition(b")")[2].split()
+        except (OSError, ValueError):
+            continue
+        if name.isdigit() and fields[0] != b"Z":
+            parents[int(name)] = int(fields[1])
+    found, frontier = [], {root}
+    while frontier:
+        frontier = {pid for pid, parent in parents.items() if parent in frontier}
+        found += sorted(frontier)
+    return found
+
+
+def settled(deadline: float = 30.0) -> list[int]:
+    """The descendants still alive once the run's clean-up had ``deadline`` seconds (none, when it works)."""
+    end = time.monotonic() + deadline
+    while living_descendants(os.getpid()) and time.monotonic() < end:
+        time.sleep(0.05)
+    return living_descendants(os.getpid())
+
+
+@pytest.fixture(autouse=True)
+def adopt_orphans():
+    """Make this process a subreaper for the test: orphans land here; afterwards kill and reap them."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+    try:
+        yield
+    finally:
+        for pid in living_descendants(os.getpid()):
+            os.kill(pid, signal.SIGKILL)
+        time.sleep(0.1)
+        for name in os.listdir("/proc"):
+            try:
+                fields = Path(f"/proc/{name}/stat").read_bytes().rpartition(b")")[2].split()
+                if int(fields[1]) == os.getpid() and fields[0] == b"Z":
+                    os.waitpid(int(name), os.WNOHANG)
+            except (OSError, ValueError, ChildProcessError):
+                pass
+        libc.prctl(36, 0, 0, 0, 0)
+
+
+def run_cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    """``amoeboid score ...`` as a teacher runs it; a frozen run is killed (and fails the test) after ``timeout``."""
+    process = subprocess.Popen([sys.executable, "-m", "amoeboid_edu", "score", *args, "-q"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=STRATEGIES)
+    try:
+        out, err = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        pytest.fail(f"amoeboid score did not finish within {timeout} s (frozen?)")
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+
+
+def forfeit_line(card_text: str) -> str:
+    lines = [line for line in card_text.splitlines() if line.startswith("  ") and " x" in line]
+    assert lines, card_text
+    return lines[0]
+
+
+# --------------------------------------------------------------------------- the parent cannot be taken down
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.parametrize("attack", ["kills_its_parents", "stops_its_parents"])
+def test_a_strategy_cannot_kill_or_stop_the_scorer(attack, workers):
+    done = run_cli(f"hostile:{attack}", "--games", "2", "--opponents", "random,greedy", "--workers", workers,
+                   "--per-move-limit", "10")  # generous: these moves return at once, a loaded machine must not time out
+    assert done.returncode == 0, done.stderr
+    assert f"{attack}: 4 games" in done.stdout and WALLS in done.stdout
+    line = forfeit_line(done.stdout)
+    assert "exception x4: 'RuntimeError: still here: PermissionError" in line, line
+    assert settled() == []
+
+
+def test_a_daemon_started_during_a_move_does_not_survive():
+    card = score(hostile.escapes_by_double_fork, **QUICK)
+    assert set(card.to_frame()["reason"]) == {"exception"}
+    assert all("PermissionError" in value for value in card.to_frame()["value"])  # no new processes in a game
+    assert settled() == []
+
+
+def test_a_daemon_started_by_the_import_does_not_survive_the_run():
+    card = score("forks_at_import:plays_fair", **QUICK)
+    assert card.forfeits().empty  # the module imports and plays; its daemon is the sandbox's to clean up
+    assert settled() == []
+
+
+def test_the_worker_dies_with_a_killed_scorer():
+    process = subprocess.Popen([sys.executable, "-m", "amoeboid_edu", "score", "hostile:loops_forever", "--games",
+                                "2", "--opponents", "random", "--per-move-limit", "60", "-q"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=STRATEGIES)
+    end = time.monotonic() + 30
+    while len(living_descendants(process.pid)) < 3 and time.monotonic() < end:  # supervisor, template, game
+        time.sleep(0.05)
+    assert living_descendants(process.pid), "the worker never started"
+    time.sleep(0.5)  # the game process is in its endless loop
+    process.kill()
+    process.wait()
+    assert settled() == []
+
+
+# --------------------------------------------------------------------------- secrets
+
+
+def test_the_seed_is_out_of_reach_of_argv_environment_proc_and_memory(monkeypatch):
+    secret = "SECRET-" + os.urandom(4).hex()
+    monkeypatch.setenv("AMOEBOID_CONTEST_SEED", secret)  # a teacher's environment reaches no worker
+    card = score(hostile.steals_the_seed, **dict(QUICK, seed=secret))
+    values = set(card.to_frame()["value"])
+    assert len(values) == 1 and values.pop().startswith("RuntimeError: no secret in reach"), card.to_frame()["value"]
+
+
+def test_the_cli_keeps_a_seed_file_secret(tmp_path):
+    secret = "SECRET-" + os.urandom(4).hex()
+    seed_file = tmp_path / "contest.seed"
+    seed_file.write_text(secret + "-" + os.urandom(16).hex() + "\n")
+    done = run_cli("hostile:steals_the_seed", "--seed-file", str(seed_file), "--games", "2", "--opponents",
+                   "random")
+    assert done.returncode == 0, done.stderr
+    assert secret not in done.stdout and "(secret)" in done.stdout.splitlines()[0]
+    assert "exception x2: 'RuntimeError: no secret in reach" in forfeit_line(done.stdout)
+    # The same seed file gives the same card; a seed on the command line is visible to `ps`, and so weaker.
+    assert run_cli("hostile:steals_the_seed", "--seed-file", str(seed_file), "--games", "2", "--opponents",
+                   "random").stdout == done.stdout
+
+
+def test_a_seed_file_where_strategies_may_read_it_is_refused(tmp_path):
+    done = run_cli("hostile:plays_fair", "--seed-file", str(STRATEGIES / "student.py"))
+    assert done.returncode == 2 and "which strategies may read" in done.stderr and done.stderr.count("\n") == 1
+    (tmp_path / "short.seed").write_text("1234\n")
+    done = run_cli("hostile:plays_fair", "--seed-file", str(tmp_path / "short.seed"))
+    assert done.returncode == 2 and "at least 16 characters" in done.stderr
+
+
+def test_the_worker_gets_a_scrubbed_environment_and_no_stray_file_descriptors():
+    value = score(hostile.inspects_its_process, **QUICK).to_frame()["value"].iloc[0]
+    fds = value.split("fds ")[1].split(" env")[0]
+    assert fds.count(",") == 3, value  # stdin, stdout, stderr (all /dev/null) and its socket
+    environment = set(value.split("env ")[1].strip("[]").replace("'", "").split(", "))
+    assert environment <= {"PATH", "PYTHONPATH", "PYTHONHASHSEED", "PYTHONDONTWRITEBYTECODE", "HOME", "TMPDIR",
+                           "LC_ALL"}, value
+
+
+def test_no_network_and_no_writes_outside_its_temporary_folder():
+    network = score(hostile.opens_a_socket, **QUICK).to_frame()["value"]
+    assert network.str.startswith("RuntimeError: no network (PermissionError)").all(), network.iloc[0]
+    writes = score(hostile.writes_outside_tmp, **QUICK).to_frame()["value"]
+    assert writes.str.startswith("RuntimeError: kept out (PermissionError, PermissionError); temp ok").all(), \
+        writes.iloc[0]
+
+
+# --------------------------------------------------------------------------- determinism and import once
+
+
+@pytest.mark.parametrize("strategy", [hostile.uses_global_random, hostile.uses_numpy_global],
+                         ids=["random", "numpy"])
+def test_module_level_generators_are_seeded_per_game(strategy):
+    cards = [score(strategy, games=4, seed=seed, opponents=["random", "greedy"], progress=False)
+             for seed in (3, 3, 4)]
+    assert cards[0].forfeits().empty
+    assert cards[0].records == cards[1].records and str(cards[0]) == str(cards[1])
+    assert cards[0].records != cards[2].records
+    parallel = score(strategy, games=4, seed=3, opponents=["random", "greedy"], progress=False, workers=2)
+    assert parallel.records == cards[0].records
+
+
+def test_a_slow_import_is_done_once_and_a_timeout_costs_only_the_game():
+    card = score("slow_import:loops_on_odd_rolls", games=8, seed=2, opponents=["random"], progress=False,
+                 per_move_limit=0.3)
+    frame = card.to_frame()
+    assert set(frame["reason"]) == {"timeout", "exception"}, frame["reason"]
+    assert frame[frame["reason"] == "timeout"]["value"].str.contains("the per-move limit").all()
+    assert frame[frame["reason"] == "exception"]["value"].nunique() == 1  # imported in one process, once
+    assert "limits: load 30 s, move 0.3 s" in str(card)
+
+
+def test_an_import_slower_than_the_load_limit_forfeits_with_reason_load():
+    card = score("slow_import:loops_on_odd_rolls", progress=False, games=2, opponents=["random"], load_limit=0.3)
+    frame = card.to_frame()
+    assert set(frame["reason"]) == {"load"}
+    assert frame["value"].str.contains("within 0.3 s while loading the strategy").all()
+    assert "limits: load 0.3 s, move 1 s" in str(card)
+    assert settled() == []
+
+
+# --------------------------------------------------------------------------- output is data
+
+
+def test_terminal_control_in_output_and_errors_is_escaped():
+    card = score(hostile.prints_ansi, **QUICK)
+    text, html = str(card), card._repr_html_()
+    for shown in (text, html):
+        assert "\x1b" not in shown and "\x07" not in shown and "\u202e" not in shown
+    assert "\\x1b[2Jscreen cleared" in text and "\\x1b[31mred alert\\u202e" in text
+
+
+def test_the_cli_prints_no_escape_sequences():
+    done = run_cli("hostile:prints_ansi", "--games", "2", "--opponents", "random")
+    assert done.returncode == 0 and "\x1b" not in done.stdout and "\\x1b[2J" in done.stdout
+
+
+@pytest.mark.parametrize("strategy, reason", [(hostile.returns_huge, "malformed"), (hostile.raises_huge, "exception")])
+def test_huge_values_are_cut_with_a_count(strategy, reason):
+    frame = score(strategy, **QUICK).to_frame()
+    assert set(frame["reason"]) == {reason}
+    value = frame["value"].iloc[0]
+    assert len(value) < _sandbox.VALUE_WIDTH + 30 and value.endswith(" more)") and "… (" in value
+
+
+# --------------------------------------------------------------------------- the protocol's small parts
+
+
+def test_output_tail_keeps_every_line_of_one_write_and_the_last_ones():
+    tail = _sandbox.OutputTail()
+    tail.write("a\nb\nc\n")
+    assert tail.tail() == ["a", "b", "c"]
+    tail.write("d")
+    tail.write("e\n" + "".join(f"{n}\n" for n in range(30)) + "partial")
+    lines = tail.tail()
+    assert len(lines) == _sandbox.KEEP_LINES + 1 and lines[-1] == "partial" and lines[-2] == "29"
+    assert tail.printed == len("a\nb\nc\n") + 1 + len("e\n" + "".join(f"{n}\n" for n in range(30)) + "partial")
+    tail.reset()
+    assert tail.tail() == [] and tail.printed == 0
+
+
+def test_cut_keeps_text_up_to_the_width_and_counts_the_rest():
+    width = _sandbox.VALUE_WIDTH
+    assert _sandbox.cut("x" * width) == "x" * width
+    assert _sandbox.cut("x" * (width + 1)) == "x" * width + "… (1 more)"
+    assert _sandbox.cut("abcdef", 4) == "abcd… (2 more)"
+    assert _sandbox.printable("ok\ttab\x1b") == "ok\\ttab\\x1b"
+
+
+def test_a_move_sent_to_a_dead_game_process_or_template_is_a_crash_forfeit_then_play_resumes():
+    position = Position.start(3)
+    sandbox = _sandbox.Sandbox({"load": "import", "module": "student", "name": "wander"}, b"", position.rules)
+    try:
+        first = sandbox.ask([(1, 3, position)], 5.0)
+        assert isinstance(first[0], dict) and first[0]["kind"] == "text"
+        assert sandbox.isolation == "process + seccomp + landlock"
+        _sandbox.sweep(sandbox.process.pid, keep=[sandbox.template])  # the game process dies between moves
+        crashed = sandbox.ask([(1, 3, position), (2, 3, position)], 5.0)
+        assert isinstance(crashed[0], _sandbox.Forfeit) and crashed[0].reason == "crash" and crashed[1] is None
+        template = sandbox.template
+        assert isinstance(sandbox.ask([(1, 3, position)], 5.0)[0], dict) and sandbox.template == template
+        _sandbox.sweep(sandbox.process.pid)  # now the template too
+        crashed = sandbox.ask([(1, 3, position)], 5.0)
+        assert isinstance(crashed[0], _sandbox.Forfeit) and crashed[0].reason == "crash"
+        assert isinstance(sandbox.ask([(1, 3, position)], 5.0)[0], dict)  # a fresh worker
+    finally:
+        sandbox.close()
+    assert settled() == []
+
+
+def test_capped_games_are_ties_and_others_are_not():
+    capped = score(hostile.plays_fair, games=2, seed=1, opponents=["random"], progress=False, max_turns=2)
+    assert all(record.capped and record.winner is None for record in capped.records)
+    full = score(hostile.plays_fair, games=2, seed=1, opponents=["random"], progress=False)
+    assert not any(record.capped for record in full.records)
+
+
+def test_a_tournament_needs_two_strategies_and_no_games_give_no_information():
+    with pytest.raises(ValueError, match="at least two strategies"):
+        tournament([hostile.plays_fair], games=2, progress=False)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_the_readme_contest_instructions_work_as_written(tmp_path):
+    """The README's contest block, run line by line in a class folder, with HOME as the teacher's home."""
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    block = readme.split("For a class contest, keep the seed secret")[1].split("```bash\n")[1].split("```")[0]
+    home, folder = tmp_path / "home", tmp_path / "class"
+    home.mkdir(), folder.mkdir()
+    (folder / "student_a.py").write_text((STRATEGIES / "student.py").read_text().replace("def wander", "def play"))
+    environment = dict(os.environ, HOME=str(home), PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}")
+    lines = [line.split("#")[0].strip() for line in block.strip().splitlines()]
+    assert lines[1].startswith("amoeboid score student_a.py:play") and "--seed-file ~/contest.seed" in lines[1]
+    lines[1] = lines[1].replace("--games 200", "--games 2") + " --opponents random -q"  # a quick run
+    runs = [subprocess.run(line, shell=True, cwd=folder, env=environment, capture_output=True, text=True, timeout=120)
+            for line in lines]
+    assert all(run.returncode == 0 for run in runs), [run.stderr for run in runs]
+    card = runs[1].stdout
+    secret = (home / "contest.seed").read_text().strip()
+    assert len(secret) == 32 and secret not in card
+    assert card.splitlines()[0] == f"play: 2 games, seed from {home / 'contest.seed'} (secret)"
+    assert WALLS in card and "forfeits:" not in card
+
+
+def test_without_walls_or_fork_server_the_worker_still_plays_and_says_process_only():
+    """What a platform without seccomp, Landlock or /proc gets: one plain process, restarted after a timeout."""
+    position = Position.start(3)
+    honest = _sandbox.Sandbox({"load": "import", "module": "student", "name": "wander"}, b"", position.rules,
+                              walls=False, fork_server=False)
+    looping = _sandbox.Sandbox({"load": "import", "module": "hostile", "name": "loops_forever"}, b"",
+                               position.rules, walls=False, fork_server=False)
+    try:
+        assert isinstance(honest.ask([(1, 3, position)], 5.0)[0], dict) and honest.isolation == "process"
+        timeout = looping.ask([(1, 3, position)], 0.3)[0]
+        assert isinstance(timeout, _sandbox.Forfeit) and timeout.reason == "timeout" and looping.process is None
+        assert isinstance(looping.ask([(1, 3, position)], 0.3)[0], _sandbox.Forfeit)  # a fresh worker, same fate
+    finally:
+        honest.close()
+        looping.close()
+    assert settled() == []
+
+
+def test_a_module_next_to_the_teacher_outside_the_package_is_importable_behind_the_walls(tmp_path):
+    (tmp_path / "mine.py").write_text((STRATEGIES / "student.py").read_text())
+    done = subprocess.run([sys.executable, "-m", "amoeboid_edu", "score", "mine:wander", "--games", "2",
+                           "--opponents", "random", "-q"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and WALLS in done.stdout and "forfeits:" not in done.stdout, done.stdout
+
+
+def test_a_parallel_harness_process_killed_from_outside_costs_time_not_the_run():
+    """Where no wall stops a strategy from killing its harness (see the threat model), the run still completes."""
+    import threading
+
+    def kill_one_harness() -> None:
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            for pid in living_descendants(os.getpid()):
+                try:
+                    if b"_serve_tasks" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                        time.sleep(1.0)  # let it play a few games first
+                        os.kill(pid, signal.SIGKILL)
+                        return
+                except OSError:
+                    pass
+            time.sleep(0.02)
+
+    killer = threading.Thread(target=kill_one_harness)
+    killer.start()
+    parallel = score(hostile.plays_slowly, games=6, seed=5, opponents=["random", "greedy"], progress=False,
+                     workers=2)
+    killer.join()
+    serial = score(hostile.plays_slowly, games=6, seed=5, opponents=["random", "greedy"], progress=False)
+    assert parallel.records == serial.records
+    assert settled() == []
+
+
+def test_errors_echo_at_most_a_few_hundred_characters_of_the_input():
+    for bad in ("x" * 100_000, "\x1b[2J" + "y" * 100_000 + ":f"):
+        with pytest.raises(ValueError) as error:
+            score(bad, games=2, progress=False)
+        assert len(str(error.value)) < 500 and "more)" in str(error.value) and "\x1b" not in str(error.value)
+    with pytest.raises(ValueError) as error:
+        score(hostile.plays_fair, games=2, opponents=["z" * 100_000], progress=False)
+    assert len(str(error.value)) < 500 and "more)" in str(error.value)
+
+
+# --------------------------------------------------------------------------- found by the red team (2026-11-23)
+
+JSON_BOMB = '''
+import struct, sys, time
+
+
+def strategy(position, roll, rng):
+    """Writes a JSON answer nested 200,000 deep on its own socket: the parser's recursion, not the rules, is hit."""
+    frame = sys._getframe()
+    while frame is not None and "sock" not in frame.f_locals:
+        frame = frame.f_back
+    data = b"[" * 200_000
+    frame.f_locals["sock"].sendall(struct.pack("!I", len(data)) + data)
+    time.sleep(5)
+'''
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_deeply_nested_answer_is_malformed_not_the_end_of_the_scorer(tmp_path, workers):
+    bomb = tmp_path / "bomb.py"
+    bomb.write_text(JSON_BOMB)
+    done = run_cli(f"{bomb}:strategy", "--games", "2", "--opponents", "random", "--workers", workers)
+    assert done.returncode == 0, done.stderr
+    assert "malformed x2" in forfeit_line(done.stdout) and "nested too deeply" in done.stdout
+
+
+def test_parallel_harnesses_do_not_open_the_teachers_current_folder(tmp_path):
+    teacher, students = tmp_path / "teacher", tmp_path / "students"
+    teacher.mkdir(), students.mkdir()
+    secret = "SECRET-" + os.urandom(16).hex()
+    (teacher / "contest.seed").write_text(secret + "\n")
+    (students / "reader.py").write_text(f"def strategy(position, roll, rng):\n"
+                                        f"    raise RuntimeError(open({str(teacher / 'contest.seed')!r}).read())\n")
+    amoeboid = str(Path(sys.executable).with_name("amoeboid"))  # the console script: no current folder on its path
+    done = subprocess.run([amoeboid, "score", f"{students / 'reader.py'}:strategy",
+                           "--seed-file", "contest.seed", "--games", "2", "--opponents", "random", "--workers", "2",
+                           "-q"], capture_output=True, text=True, cwd=teacher, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert secret not in done.stdout and "PermissionError" in forfeit_line(done.stdout), done.stdout
+
+
+def test_an_echo_stays_short_after_escaping():
+    from amoeboid_edu._sandbox import VALUE_WIDTH, shown
+
+    text = shown("\U000e0001" * 5000)  # each one escapes to ten characters
+    assert len(text) < VALUE_WIDTH + 30 and "more)" in text

@@ -1,0 +1,352 @@
+"""The class tournament: one match loop, resumable results, every executor giving the same games."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import hostile
+from amoeboid_edu import analysis, lab
+from amoeboid_edu.bots import BOTS, greedy
+from amoeboid_edu.ledger import Ledger
+from amoeboid_edu.match import play_match
+from amoeboid_edu.roster import read_folder
+from amoeboid_edu.stats import bradley_terry, ratings
+
+WANDER = '''
+from amoeboid_edu import legal_move_pairs
+
+
+def wander(position, roll, rng):
+    grow = rng.choice(position.owned())
+    pairs = legal_move_pairs(position, roll, grow)
+    return f"{roll} {grow} {'-'.join(rng.choice(pairs))}" if pairs else f"{roll} {grow} -"
+'''
+
+FIRST_LEGAL = '''
+from amoeboid_edu import legal_turns
+
+
+def wander(position, roll, rng):  # the same function name as alice's: names come from the files
+    return next(legal_turns(position, roll))
+
+
+strategy = wander
+'''
+
+SNOOPS = '''
+import gc
+import random
+import sys
+
+GIVEN = []
+
+
+def strategy(position, roll, rng):
+    """Looks everywhere in its process for the harness's dice (hostile.snoops_for_dice, as a student file)."""
+    GIVEN.append(rng)
+    own = {id(generator) for generator in GIVEN} | {id(random._inst)}
+    found = [obj for obj in gc.get_objects()  # a SystemRandom (NumPy's secrets) has no seed: not the dice
+             if isinstance(obj, random.Random) and not isinstance(obj, random.SystemRandom) and id(obj) not in own]
+    frame = sys._getframe()
+    while frame is not None:
+        found += [value for key, value in frame.f_locals.items() if "dice" in key.lower()]
+        frame = frame.f_back
+    if found:
+        return "found the dice"
+    raise LookupError("no dice generator in reach")
+'''
+
+LOOPS = '''
+def strategy(position, roll, rng):
+    while True:
+        pass
+'''
+
+SYNTAX_ERROR = '''
+from amoeboid_edu import legal_turns
+
+def strategy(position, roll, rng)
+    return next(legal_turns(position, roll))
+'''
+
+
+def notebook(path: Path, source: str, tags: list[str]) -> None:
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": "# My strategy"},
+             {"cell_type": "code", "metadata": {"tags": tags}, "source": source.splitlines(keepends=True),
+              "outputs": [], "execution_count": None}]  # fmt: skip
+    path.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+
+
+@pytest.fixture
+def classroom(tmp_path) -> Path:
+    """Two good students with the same function name, a notebook student, and the usual accidents."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "alice.py").write_text(WANDER + "\nstrategy = wander\n")
+    (folder / "bob.py").write_text(FIRST_LEGAL)
+    (folder / "broken.py").write_text(SYNTAX_ERROR)
+    (folder / "looper.py").write_text(LOOPS)
+    notebook(folder / "carol.ipynb", WANDER + "\nclass Player:\n    choose = staticmethod(wander)\n\nstrategy = Player()\n",
+             ["strategy"])
+    notebook(folder / "dave.ipynb", WANDER + "\nstrategy = wander\n", ["solution"])
+    (folder / "_helpers.py").write_text("raise SystemExit('not a student')\n")
+    return folder
+
+
+# --------------------------------------------------------------------------- one match loop
+
+
+@pytest.mark.parametrize("seat", ["A", "B"])
+def test_a_game_in_process_is_the_same_game_in_the_sandbox(seat):
+    card = lab.score(hostile.plays_fair, games=6, seed=21, opponents=["greedy"], progress=False)
+    for record in card.records:
+        if record.first_seat != seat:
+            continue
+        match = play_match(hostile.plays_fair, greedy, seed=21, pair=record.pair, first_seat=seat)
+        assert (match.winner, len(match.turns), match.capped) == (record.winner, record.turns, record.capped)
+
+
+def test_analysis_play_game_is_play_match_with_seats_as_given():
+    game = analysis.play_game(BOTS["random"], greedy, seed=3, index=4, max_turns=200)
+    match = play_match(BOTS["random"], greedy, seed=3, pair=4, max_turns=200)
+    assert list(game.turns) == match.turns and game.result == match.position.result
+
+
+def test_the_pair_of_a_dice_seed_rolls_the_same_dice_for_both_seats():
+    rolls = {}
+    for seat in "AB":
+        match = play_match(greedy, BOTS["random"], seed="dice", pair=2, first_seat=seat, max_turns=12)
+        rolls[seat] = [turn.roll for turn in match.turns]
+    common = min(len(rolls["A"]), len(rolls["B"]))
+    assert common >= 3 and rolls["A"][:common] == rolls["B"][:common]
+
+
+# --------------------------------------------------------------------------- ratings
+
+
+def test_bradley_terry_two_players_is_the_win_ratio():
+    score = np.array([[0.0, 30.0], [10.0, 0.0]])
+    games = np.array([[0.0, 40.0], [40.0, 0.0]])
+    strength = bradley_terry(score, games, prior=0)
+    assert strength[0] / strength[1] == pytest.approx(3.0, rel=1e-8)
+    shrunk = bradley_terry(score, games, prior=1)
+    assert 1 < shrunk[0] / shrunk[1] < 3  # the prior pulls towards the reference, never past it
+
+
+def test_bradley_terry_solves_its_likelihood_equations():
+    rng = np.random.default_rng(5)
+    games = rng.integers(1, 20, size=(5, 5)).astype(float)
+    games = np.triu(games, 1) + np.triu(games, 1).T
+    score = np.triu(games * rng.uniform(0.1, 0.9, size=(5, 5)), 1)
+    score = score + np.triu(games, 1).T - score.T
+    strength = bradley_terry(score, games, prior=0)
+    expected = (games * strength[:, None] / (strength[:, None] + strength[None, :])).sum(axis=1)
+    assert expected == pytest.approx(score.sum(axis=1), rel=1e-7)  # expected wins equal actual wins
+
+
+def test_ratings_rank_and_intervals_are_seeded():
+    games = pd.DataFrame({"first": ["a"] * 20 + ["b"] * 20 + ["a"] * 20, "second": ["b"] * 20 + ["c"] * 20 + ["c"] * 20,
+                          "score": [1.0] * 15 + [0.0] * 5 + [1.0] * 14 + [0.5] * 6 + [1.0] * 20})
+    table = ratings(games, ["a", "b", "c"], seed=1)
+    assert table.sort_values("rating", ascending=False)["player"].tolist() == ["a", "b", "c"]
+    assert (table["rating_low"] <= table["rating"]).all() and (table["rating"] <= table["rating_high"]).all()
+    assert table.equals(ratings(games, ["a", "b", "c"], seed=1))
+    assert not table.equals(ratings(games, ["a", "b", "c"], seed=2))
+
+
+# --------------------------------------------------------------------------- the folder and the results file
+
+
+def test_read_folder_names_students_by_file_and_reports_unreadable_ones(classroom):
+    sources, unread = read_folder(classroom)
+    assert [s.name for s in sources] == ["alice", "bob", "broken", "carol", "looper"]
+    assert unread == [("dave", "no code cell tagged 'strategy' in dave.ipynb")]
+    with pytest.raises(ValueError, match="holds no strategy files"):
+        read_folder(classroom / "..")
+
+
+def test_ledger_cuts_a_torn_line_and_refuses_another_run(tmp_path):
+    path = tmp_path / "games.csv"
+    ledger = Ledger(path, ["k", "v"], ["k"], "run1")
+    ledger.add([{"k": 1, "v": "x"}, {"k": 2, "v": "y, with a comma"}])
+    ledger.close()
+    with open(path, "a") as file:
+        file.write("run1,3,tor")  # killed mid-write
+    again = Ledger(path, ["k", "v"], ["k"], "run1")
+    assert sorted(again.rows) == [("1",), ("2",)] and again.rows[("2",)]["v"] == "y, with a comma"
+    assert again.add([{"k": 2, "v": "y, with a comma"}, {"k": 3, "v": "z"}]) == [{"run": "run1", "k": "3", "v": "z"}]
+    assert again.add([{"k": 1, "v": "different"}]) == [] and again.conflicts == [("1",)]  # the record stands
+    assert again.rows[("1",)]["v"] == "x"
+    again.close()
+    with pytest.raises(ValueError, match="another run"):
+        Ledger(path, ["k", "v"], ["k"], "run2")
+
+
+def test_a_class_folder_with_every_accident_completes(classroom, tmp_path):
+    out = tmp_path / "results.csv"
+    result = lab.tournament(classroom, games=2, seed=3, out=out, opponents=["random"], per_move_limit=0.5,
+                            progress=False)
+    assert dict(result.not_loaded) == {
+        "broken": "SyntaxError line 4: expected ':'",
+        "dave": "no code cell tagged 'strategy' in dave.ipynb",
+    }
+    assert set(result.names) == {"alice", "bob", "carol", "looper", "random"}
+    table = result.table()
+    assert (table["games"] == 2 * 4).all()  # each plays the four others; the broken file's games are not counted
+    looper = table.set_index("player").loc["looper"]
+    assert looper["losses"] == 8 and looper["forfeits"] == 8
+    assert set(result.forfeits().query("player == 'looper'")["reason"]) == {"timeout"}
+    text = str(result)
+    assert "broken: did not load: SyntaxError line 4: expected ':'" in text
+    assert "dave: did not load: no code cell tagged 'strategy'" in text
+    rows = pd.read_csv(out)
+    assert len(rows) == 15 * 2  # every pairing of the six that ran (the broken file too), 2 games each
+    assert list(rows.columns) == ["run", *lab.RESULT_FIELDS]
+    page = out.with_suffix(".html").read_text()
+    assert page.count("<svg") == 3 and "did not load" in page and "looper" in page
+
+
+def test_rerunning_a_finished_tournament_plays_nothing_and_changes_nothing(tmp_path):
+    out = tmp_path / "results.csv"
+    first = lab.tournament(["random", greedy], games=4, seed=1, out=out, progress=False)
+    before = out.read_bytes()
+    again = lab.tournament(["random", greedy], games=4, seed=1, out=out, progress=False)
+    assert out.read_bytes() == before and again.records == first.records
+    with pytest.raises(ValueError, match="another run"):
+        lab.tournament(["random", greedy], games=4, seed=2, out=out, progress=False)
+
+
+# --------------------------------------------------------------------------- executors and crashes
+
+
+def run_cli(*args, timeout=300):
+    return subprocess.run([sys.executable, "-m", "amoeboid_edu", "tournament", *map(str, args)], capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def small_class(tmp_path) -> Path:
+    folder = tmp_path / "small"
+    folder.mkdir()
+    (folder / "alice.py").write_text(WANDER + "\nstrategy = wander\n")
+    (folder / "bob.py").write_text(FIRST_LEGAL)
+    return folder
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def dask_cluster(tmp_path):
+    """A real scheduler and two workers, separate processes on 127.0.0.1; all stopped afterwards."""
+    pytest.importorskip("distributed")
+    dask = shutil.which("dask", path=str(Path(sys.executable).parent))
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    logs = open(tmp_path / "dask.log", "w")
+    started = [subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+                                stdout=logs, stderr=logs, start_new_session=True)]  # fmt: skip
+    try:
+        for _ in range(2):
+            started.append(subprocess.Popen([dask, "worker", address, "--nworkers", "1", "--nthreads", "1",
+                                             "--host", "127.0.0.1", "--no-dashboard"],
+                                            stdout=logs, stderr=logs, start_new_session=True))  # fmt: skip
+        from distributed import Client
+
+        with Client(address, timeout=60) as client:
+            client.wait_for_workers(2, timeout=120)
+        yield address
+    finally:
+        for process in reversed(started):
+            os.killpg(process.pid, signal.SIGTERM)
+        for process in reversed(started):
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+        logs.close()
+
+
+def test_same_rows_serial_processes_and_a_real_dask_cluster(tmp_path, dask_cluster):
+    folder = small_class(tmp_path)
+    (folder / "snoop.py").write_text(SNOOPS)  # on every executor, the dice stay out of the student's reach
+    files = {}
+    for executor in ("serial", "processes:2", f"dask:{dask_cluster}"):
+        out = tmp_path / f"{executor.split(':')[0]}.csv"
+        done = run_cli(folder, "--games", "14", "--batch", "3", "--seed", "7", "--opponents", "random", "--out", out,
+                       "--executor", executor, "-q")
+        assert done.returncode == 0, done.stderr
+        assert "leaderboard:" in done.stdout
+        files[executor] = out.read_bytes()
+    serial, processes, dask = files.values()
+    assert serial == processes == dask
+    assert serial.count(b"\n") == 1 + 6 * 14  # six pairings of 7 seeds, in batches of 3 + 3 + 1 seeds
+    rows = pd.read_csv(tmp_path / "serial.csv")
+    snooped = rows[(rows["first"] == "snoop") | (rows["second"] == "snoop")]
+    assert len(snooped) == 3 * 14 and set(snooped["value"]) == {"LookupError: no dice generator in reach"}
+
+
+def test_killed_at_a_random_point_then_rerun_gives_the_same_rows(tmp_path):
+    folder = small_class(tmp_path)
+    reference = tmp_path / "reference.csv"
+    assert run_cli(folder, "--games", "24", "--batch", "4", "--seed", "5", "--opponents", "random", "--out", reference,
+                   "-q").returncode == 0
+    total = reference.read_text().count("\n") - 1
+    out = tmp_path / "killed.csv"
+    kill_after = random.Random().randint(5, total - 5)  # a random point, printed on failure
+    command = [sys.executable, "-m", "amoeboid_edu", "tournament", str(folder), "--games", "24", "--batch", "4",
+               "--seed", "5", "--opponents", "random", "--out", str(out), "-q"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and process.poll() is None:
+        if out.exists() and out.read_bytes().count(b"\n") > kill_after:
+            break
+        time.sleep(0.01)
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    recorded = out.read_bytes().count(b"\n") - 1
+    assert 0 < recorded < total, (kill_after, recorded)
+    done = run_cli(folder, "--games", "24", "--batch", "4", "--seed", "5", "--opponents", "random", "--out", out, "-q")
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes() == reference.read_bytes(), kill_after
+
+
+def test_cli_errors_are_one_line_with_status_2(tmp_path):
+    folder = small_class(tmp_path)
+    out = tmp_path / "r.csv"
+    for args, message in (
+        ([folder, "--out", out], "--seed S or --seed-file F"),
+        ([folder, "--out", out, "--seed", "1", "--executor", "threads"], "expected serial, processes:K or dask"),
+        ([folder, "--out", out, "--seed", "1", "--games", "3"], "even"),
+        ([tmp_path / "nowhere", "--out", out, "--seed", "1"], "not a folder"),
+        ([folder, "--out", out, "--seed-file", tmp_path / "missing.txt"], "cannot read"),
+    ):
+        done = run_cli(*args)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1 and message in done.stderr, (args, done.stderr)
+
+
+def test_a_seed_file_keeps_the_seed_out_of_the_output(tmp_path):
+    folder = small_class(tmp_path)
+    (tmp_path / "seed.txt").write_text("kept-secret-1234\n")
+    out = tmp_path / "r.csv"
+    done = run_cli(folder, "--games", "2", "--seed-file", tmp_path / "seed.txt", "--out", out, "-q")
+    assert done.returncode == 0, done.stderr
+    assert "seed from seed.txt" in done.stdout
+    for text in (done.stdout, out.read_text(), out.with_suffix(".html").read_text()):
+        assert "kept-secret-1234" not in text
