@@ -56,10 +56,10 @@ def main() -> None:
     with timed("Case IV: A candidates, every legal B turn, 4 A turns"):
         row = paper.forced_win_report(start, paper.line_then_candidates, legal_turns, 4, 400_000)
     print(f"    forced win: {row['forced win']}, B replies visited: {row['B replies visited']:,}")
-    with timed("Case III: B-win search 6 turns, chances 4 turns, delta 7, B 1"):
-        paper.case_III_table((7,), (1,))
+    with timed("Case III: B-win search 6 turns along the paper bot, delta 7, B 1, 3x3"):
+        paper.case_III_table(((7, 1, 3),), turns=6)
     if not args.skip_paper:
-        with timed("amoeboid paper (quick sizes, all nine items)"):
+        with timed("amoeboid paper (quick sizes, all items)"):
             verdicts = list(paper.check_all())
         print(f"    {len(verdicts)} verdicts")
 
