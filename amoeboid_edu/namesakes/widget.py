@@ -1,0 +1,366 @@
+"""Clickable boards for the namesakes: :class:`NakajimaBoard` and :class:`OosterwalBoard`.
+
+Python is authoritative: it draws the board (:mod:`.drawing`), marks which
+cells and buttons do something, and checks every intent with the engine.
+``widgets/hexboard.js`` only shows the view and sends intents (a clicked
+cell, a pressed button) stamped with the view's ``version``; a stale or
+malformed intent is refused with a message in ``error``.  Tests and lessons
+play through :meth:`click` and :meth:`press`, exactly as the browser does.
+
+>>> board = NakajimaBoard(opponent="greedy", seed=1)
+>>> board.click("e1"), board.press("move"), board.click("d1")
+(True, True, True)
+>>> str(board.game.moves[0]), len(board.game.moves)  # the greedy bot has replied
+('e1-d1', 2)
+"""
+
+from __future__ import annotations
+
+import pathlib
+import random
+from collections.abc import Callable
+
+import anywidget
+import traitlets
+
+from . import nakajima, oosterwal
+from .bots import NAKAJIMA_BOTS, OOSTERWAL_BOTS
+from .drawing import nakajima_svg, oosterwal_svg
+
+HUMAN = "human"
+
+
+def _static_dir() -> pathlib.Path:
+    """``amoeboid_edu/_static`` in a wheel, the repo's ``widgets/`` when installed editable."""
+    packaged = pathlib.Path(__file__).resolve().parent.parent / "_static"
+    if (packaged / "hexboard.js").is_file():
+        return packaged
+    return pathlib.Path(__file__).resolve().parent.parent.parent / "widgets"
+
+
+STATIC = _static_dir()
+
+
+class _Refused(ValueError):
+    """An intent that cannot be carried out: its message is shown under the board."""
+
+
+def _player(opponent: str | Callable, bots: dict[str, Callable]) -> Callable | None:
+    if opponent == HUMAN:
+        return None
+    if isinstance(opponent, str):
+        if opponent not in bots:
+            raise ValueError(f"unknown opponent {opponent!r}: choose 'human' or one of {sorted(bots)}")
+        return bots[opponent]
+    if not callable(opponent):
+        raise ValueError(f"an opponent is 'human', a bot name or a function (position, rng) -> move, not {opponent!r}")
+    return opponent
+
+
+class _HexBoard(anywidget.AnyWidget):
+    """The intent channel and the versioned view both boards share."""
+
+    _esm = STATIC / "hexboard.js"
+    _css = STATIC / "hexboard.css"
+    view = traitlets.Dict().tag(sync=True)
+    error = traitlets.Unicode("").tag(sync=True)
+    version = traitlets.Int(0).tag(sync=True)
+
+    def __init__(self, seed: int | str) -> None:
+        super().__init__()
+        self.seed = seed
+        self.on_msg(lambda _widget, content, _buffers: self.handle_intent(content))
+
+    def handle_intent(self, content: object) -> bool:
+        """Carry out ``{"kind": "cell"|"button", "cell"|"button": ..., "version": N}``; False if refused."""
+        try:
+            if not isinstance(content, dict) or type(content.get("version")) is not int:
+                raise _Refused("ignored a malformed intent (no board version)")
+            if content["version"] != self.version:
+                raise _Refused(
+                    f"ignored a click made on an older board (version {content['version']}, now {self.version})"
+                )
+            kind = content.get("kind")
+            value = content.get(kind) if kind in ("cell", "button") else None
+            if not isinstance(value, str):
+                raise _Refused(f"ignored an intent of unknown kind {kind!r}")
+            (self._on_cell if kind == "cell" else self._on_button)(value)
+        except _Refused as refusal:
+            self.error = str(refusal)
+            self._publish(keep_error=True)
+            return False
+        self._publish()
+        return True
+
+    def click(self, cell: str) -> bool:
+        """Click a cell as the browser would."""
+        return self.handle_intent({"kind": "cell", "cell": cell, "version": self.version})
+
+    def press(self, button: str) -> bool:
+        """Press a button as the browser would."""
+        return self.handle_intent({"kind": "button", "button": button, "version": self.version})
+
+    def _publish(self, keep_error: bool = False) -> None:
+        with self.hold_sync():
+            self.view = self._view()
+            if not keep_error:
+                self.error = ""
+            self.version += 1
+
+    def _bot_rng(self, ply: int) -> random.Random:
+        return random.Random(f"{self.seed}:bot:{ply}")
+
+    def _repr_mimebundle_(self, **kwargs):
+        """The live widget for a frontend; a stable text and the static SVG for everything else (nbval)."""
+        data, metadata = super()._repr_mimebundle_(**kwargs)
+        data["text/plain"] = repr(self)
+        data["image/svg+xml"] = self.view["svg"]
+        return data, metadata
+
+    def _on_cell(self, cell: str) -> None:
+        raise NotImplementedError
+
+    def _on_button(self, button: str) -> None:
+        raise NotImplementedError
+
+    def _view(self) -> dict:
+        raise NotImplementedError
+
+
+class NakajimaBoard(_HexBoard):
+    """Nakajima's Amoeba by clicking: a stack you control, then its destination; ``sow``/``move`` toggles.
+
+    ``opponent`` plays the side that is not ``human``: ``"human"`` (two
+    players at one screen), ``"random"``, ``"greedy"``, ``"alphabeta"`` or a
+    function ``(position, rng) -> move``.  Undo takes back your last move and
+    the bot's reply.
+    """
+
+    def __init__(self, *, opponent: str | Callable = HUMAN, human: str = nakajima.WHITE, seed: int | str = 0,
+                 start: nakajima.Position | str | None = None) -> None:  # fmt: skip
+        if human not in nakajima.SIDES:
+            raise ValueError(f"human plays 'white' or 'black', not {human!r}")
+        super().__init__(seed)
+        start = nakajima.Position.parse(start) if isinstance(start, str) else start
+        self.game = nakajima.Game(start or nakajima.Position.start())
+        self.players = {human: HUMAN, nakajima.other(human): opponent if isinstance(opponent, str) else "bot"}
+        self._bots = {human: None, nakajima.other(human): _player(opponent, NAKAJIMA_BOTS)}
+        self.selected: int | None = None
+        self.sow = False
+        self._let_bots_move()
+        self._publish()
+
+    def __repr__(self) -> str:
+        return f"NakajimaBoard({self.game.position}; white: {self.players['white']}, black: {self.players['black']})"
+
+    def _targets(self) -> dict[int, nakajima.Move]:
+        if self.selected is None or self.game.is_over:
+            return {}
+        return {
+            move.dst: move
+            for move in self.game.legal_moves()
+            if move.src == self.selected and move.sow == (self.sow and len(self.game.position.stacks[move.src]) > 1)
+        }
+
+    def _on_cell(self, cell: str) -> None:
+        if cell not in nakajima.NAME_INDEX:
+            raise _Refused(f"ignored a click on {cell!r}: no such point")
+        if self.game.is_over:
+            raise _Refused("the game is over: press New game or Undo")
+        if self._bots[self.game.position.to_move] is not None:
+            raise _Refused("wait: it is the bot's turn")
+        index = nakajima.NAME_INDEX[cell]
+        targets = self._targets()
+        if index in targets:
+            self.game.play(targets[index])
+            self.selected = None
+            self._let_bots_move()
+        elif index == self.selected:
+            self.selected = None
+        elif self.game.position.controller(index) == self.game.position.to_move:
+            self.selected = index
+        else:
+            raise _Refused(
+                f"{cell}: choose a stack with a {self.game.position.to_move} piece on top, then where it goes"
+            )
+
+    def _on_button(self, button: str) -> None:
+        if button in ("move", "sow"):
+            self.sow = button == "sow"
+        elif button == "undo":
+            self._undo()
+        elif button == "new":
+            self.game = nakajima.Game(self.game.start, cap=self.game.cap)
+            self.selected = None
+            self._let_bots_move()
+        else:
+            raise _Refused(f"ignored an unknown button {button!r}")
+
+    def _undo(self) -> None:
+        if not self.game.moves:
+            raise _Refused("nothing to undo")
+        self.game.undo()
+        while self.game.moves and self._bots[self.game.position.to_move] is not None:
+            self.game.undo()  # back to a position where a human is to move
+        self.selected = None
+
+    def _let_bots_move(self) -> None:
+        while not self.game.is_over and (bot := self._bots[self.game.position.to_move]) is not None:
+            self.game.play(bot(self.game.position, self._bot_rng(len(self.game.moves))))
+
+    def _view(self) -> dict:
+        game, position = self.game, self.game.position
+        marks: dict[str, str] = {}
+        if game.moves:
+            marks[nakajima.NAMES[game.moves[-1].dst]] = "last"
+        if not game.is_over:
+            for index in {move.src for move in game.legal_moves()}:
+                marks[nakajima.NAMES[index]] = "selectable"
+        if self.selected is not None:
+            marks[nakajima.NAMES[self.selected]] = "selectable selected"
+        for index in self._targets():
+            marks[nakajima.NAMES[index]] = "target"
+        if game.is_over:
+            prompt = f"Game over: {game.result} ({game.reason})" if game.result != "draw" else f"Draw ({game.reason})"
+        elif self.selected is None:
+            prompt = f"{position.to_move} to move: click a stack with a {position.to_move} piece on top"
+        else:
+            how = "sow" if self.sow else "move"
+            prompt = f"{position.to_move}: click where {nakajima.NAMES[self.selected]} goes ({how})"
+        counts = nakajima.stack_counts(position)
+        return {
+            "svg": nakajima_svg(position, marks),
+            "prompt": prompt,
+            "status": f"stacks: white {counts['white']}, black {counts['black']}",
+            "buttons": [
+                {"id": "move", "label": "Move", "active": not self.sow},
+                {"id": "sow", "label": "Sow", "active": self.sow},
+                {"id": "undo", "label": "Undo", "disabled": not game.moves},
+                {"id": "new", "label": "New game"},
+            ],
+            "log": [str(move) for move in game.moves],
+        }
+
+
+class OosterwalBoard(_HexBoard):
+    """Oosterwal's Amoeba by clicking: choose the pips, click an empty chip, then click where the new chip goes.
+
+    ``human`` is the player you are (``"A"`` .. ); every other seat is
+    ``opponent``: ``"human"`` (hot seat), ``"random"``, ``"greedy"``, ``"maxn"``
+    or a function ``(position, rng) -> turn``.
+    """
+
+    def __init__(self, players: int = 2, *, opponent: str | Callable = HUMAN, human: str = "A", seed: int | str = 0,
+                 start: oosterwal.Position | str | None = None) -> None:  # fmt: skip
+        super().__init__(seed)
+        start = oosterwal.Position.parse(start) if isinstance(start, str) else start
+        start = start or oosterwal.Position.start(players)
+        if human not in oosterwal.PLAYERS[: start.players]:
+            raise ValueError(f"human is one of {oosterwal.PLAYERS[: start.players]}, not {human!r}")
+        bot = _player(opponent, OOSTERWAL_BOTS)
+        self.game = oosterwal.Game(start)
+        self.players = {
+            name: HUMAN if name == human or bot is None else (opponent if isinstance(opponent, str) else "bot")
+            for name in oosterwal.PLAYERS[: start.players]
+        }
+        self._bots = [None if self.players[name] == HUMAN else bot for name in oosterwal.PLAYERS[: start.players]]
+        self.pips = 3
+        self.placed: oosterwal.Cell | None = None
+        self._let_bots_move()
+        self._publish()
+
+    def __repr__(self) -> str:
+        seats = ", ".join(f"{name}: {kind}" for name, kind in self.players.items())
+        return f"OosterwalBoard({self.game.position}; {seats})"
+
+    def _on_cell(self, cell: str) -> None:
+        try:
+            where = oosterwal.parse_cell(cell)
+        except oosterwal.NotationError as error:
+            raise _Refused(f"ignored a click: {error}") from None
+        position = self.game.position
+        if self.game.is_over:
+            raise _Refused("the game is over: press New game or Undo")
+        if self.placed is None:
+            if position.board.get(where, None) != "":
+                raise _Refused(f"{cell}: place your pyramid on an empty chip")
+            if position.hand(position.to_move, self.pips) == 0:
+                raise _Refused(f"no {self.pips}-pip pyramid left: choose another size")
+            self.placed = where
+        elif where == self.placed:
+            self.placed = None  # a second click on the pyramid takes it back
+        elif where in position.chip_spots():
+            self.game.play(oosterwal.Turn(self.placed, self.pips, where))
+            self.placed = None
+            self._let_bots_move()
+        else:
+            raise _Refused(f"{cell}: the new chip goes on a dashed spot (touching at least two chips)")
+
+    def _on_button(self, button: str) -> None:
+        if button in ("1", "2", "3"):
+            if self.placed is not None:
+                raise _Refused("the pyramid is placed: click it again to take it back, then change its size")
+            self.pips = int(button)
+        elif button == "undo":
+            if self.placed is not None:
+                self.placed = None
+                return
+            if not self.game.turns:
+                raise _Refused("nothing to undo")
+            self.game.undo()
+            while self.game.turns and self._bots[self.game.position.to_move] is not None:
+                self.game.undo()
+        elif button == "new":
+            self.game = oosterwal.Game(self.game.start)
+            self.placed = None
+            self._let_bots_move()
+        else:
+            raise _Refused(f"ignored an unknown button {button!r}")
+
+    def _let_bots_move(self) -> None:
+        while not self.game.is_over and (bot := self._bots[self.game.position.to_move]) is not None:
+            self.game.play(bot(self.game.position, self._bot_rng(len(self.game.turns))))
+
+    def _view(self) -> dict:
+        game, position = self.game, self.game.position
+        name = oosterwal.PLAYERS[position.to_move]
+        marks: dict[str, str] = {}
+        if game.turns:
+            marks[oosterwal.cell_text(game.turns[-1].place)] = "last"
+        spots: list[oosterwal.Cell] = []
+        if game.is_over:
+            prompt = f"Game over: {'shared win ' if '=' in game.result else ''}{game.result}"
+        elif self.placed is None:
+            for cell in position.empty_chips():
+                marks[oosterwal.cell_text(cell)] = "selectable"
+            prompt = f"{name}: click an empty chip for your {self.pips}-pip pyramid"
+        else:
+            marks[oosterwal.cell_text(self.placed)] = "selected"
+            spots = position.chip_spots()
+            score = position.score(self.placed, self.pips)
+            placed = f"{self.pips}@{oosterwal.cell_text(self.placed)}"
+            prompt = f"{name}: {placed} scores {score}; click a dashed spot for the new chip"
+        hand = position.hand
+        pending = None if self.placed is None else (self.placed, f"{name}{self.pips}")
+        return {
+            "svg": oosterwal_svg(position, marks, spots, pending),
+            "prompt": prompt,
+            "status": "scores: " + ", ".join(f"{p} {s}" for p, s in zip(oosterwal.PLAYERS, position.scores)),
+            "buttons": [
+                *(
+                    {
+                        "id": str(p),
+                        "label": f"{p} pip{'s' * (p > 1)} ({hand(position.to_move, p)} left)",
+                        "active": p == self.pips,
+                        "disabled": game.is_over or hand(position.to_move, p) == 0,
+                    }
+                    for p in oosterwal.PIPS
+                ),
+                {"id": "undo", "label": "Undo", "disabled": not game.turns and self.placed is None},
+                {"id": "new", "label": "New game"},
+            ],
+            "log": [str(turn) for turn in game.turns],
+        }
+
+
+__all__ = ["NakajimaBoard", "OosterwalBoard"]

@@ -1,0 +1,127 @@
+"""Both namesakes played by clicking in JupyterLab (headless Chromium): moves, the sow toggle, a chip, undo.
+
+Each board's notebook cell writes the Python-side state to a JSON file when its
+``version`` changes, so after every click the test checks what Python holds.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+from jupyter_harness import chromium, jupyterlab
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+SETUP = """\
+import json, pathlib
+from amoeboid_edu.namesakes.widget import NakajimaBoard, OosterwalBoard
+
+
+def record_state(board, path):
+    def dump(_change=None):
+        moves = getattr(board.game, "moves", None) or getattr(board.game, "turns", [])
+        state = {"version": board.version, "error": board.error, "position": str(board.game.position),
+                 "moves": [str(move) for move in moves]}
+        pathlib.Path(path).write_text(json.dumps(state))
+    board.observe(dump, names=["version"])
+    dump()
+"""
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory):
+    root = tmp_path_factory.mktemp("lab")
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+    notebook.cells = [
+        nbformat.v4.new_code_cell(SETUP),
+        nbformat.v4.new_code_cell(
+            f"nk = NakajimaBoard(opponent='greedy', seed=1)\nrecord_state(nk, {str(root / 'nk.json')!r})\nnk"
+        ),
+        nbformat.v4.new_code_cell(
+            f"oo = OosterwalBoard(2, opponent='greedy', seed=1)\nrecord_state(oo, {str(root / 'oo.json')!r})\noo"
+        ),
+    ]
+    nbformat.write(notebook, root / "namesakes.ipynb")
+    token = "namesakes-test-token"
+    with jupyterlab(root, token) as base, chromium() as browser:
+        page = browser.new_page(viewport={"width": 1100, "height": 1600})
+        page.goto(f"{base}/lab/tree/namesakes.ipynb?token={token}")
+        page.wait_for_function("() => window.jupyterapp && document.querySelector('.jp-NotebookPanel')", timeout=60_000)
+        deadline = time.monotonic() + 60
+        idle = "() => window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"
+        while not page.evaluate(idle):
+            accept = page.locator(".jp-Dialog .jp-mod-accept")
+            if accept.count():
+                accept.click()
+            assert time.monotonic() < deadline, "the kernel did not start"
+            page.wait_for_timeout(100)
+        page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+        page.wait_for_function(
+            "() => document.querySelectorAll('.hx-widget[data-version]').length === 2", timeout=60_000
+        )
+        yield page, root
+
+
+class Widget:
+    def __init__(self, page, index: int, state_file: Path) -> None:
+        self.root = page.locator(".hx-widget").nth(index)
+        self.state_file = state_file
+
+    def state(self) -> dict:
+        return json.loads(self.state_file.read_text())
+
+    def settle(self, after: int | None = None) -> dict:
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                state = self.state()
+            except (json.JSONDecodeError, FileNotFoundError):
+                state = None
+            shown = self.root.get_attribute("data-version")
+            if state and shown == str(state["version"]) and (after is None or state["version"] > after):
+                return state
+            assert time.monotonic() < deadline, "the board did not settle"
+            time.sleep(0.01)
+
+    def click(self, selector: str) -> dict:
+        version = self.settle()["version"]
+        self.root.locator(selector).first.click()
+        return self.settle(after=version)
+
+
+def test_nakajima_by_clicking_move_bot_reply_and_undo(page):
+    page, root = page
+    board = Widget(page, 0, root / "nk.json")
+    state = board.click('[data-cell="e1"]')
+    assert state["moves"] == [] and board.root.locator(".hx-cell.target").count() == 4
+    state = board.click('[data-cell="d1"]')
+    assert state["moves"][0] == "e1-d1" and len(state["moves"]) == 2  # the greedy bot replied
+    state = board.click('button[data-button="sow"]')
+    assert board.root.locator("button.hx-active").inner_text() == "Sow"
+    state = board.click('[data-cell="a1"]')  # black's stack: refused, nothing changes
+    assert "white piece on top" in state["error"] and len(state["moves"]) == 2
+    state = board.click('button[data-button="undo"]')
+    assert state["moves"] == []
+    ARTIFACTS.mkdir(exist_ok=True)
+    board.root.screenshot(path=str(ARTIFACTS / "namesakes-nakajima.png"))
+
+
+def test_oosterwal_by_clicking_size_place_chip_and_undo(page):
+    page, root = page
+    board = Widget(page, 1, root / "oo.json")
+    board.click('button[data-button="2"]')
+    state = board.click('[data-cell="2,0"]')
+    assert state["moves"] == [] and board.root.locator(".hx-cell.spot").count() == 4
+    state = board.click('[data-cell="3,1"]')
+    assert state["moves"][0] == "2@2,0 +3,1" and len(state["moves"]) == 2  # the greedy bot replied
+    assert state["position"].startswith("A:2 ")
+    ARTIFACTS.mkdir(exist_ok=True)
+    board.root.screenshot(path=str(ARTIFACTS / "namesakes-oosterwal.png"))
+    state = board.click('button[data-button="undo"]')
+    assert state["moves"] == []

@@ -1,0 +1,90 @@
+"""``amoeboid moves/replay --game nakajima|oosterwal`` as a student runs them: exit codes, one-line errors."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import pytest
+
+from amoeboid_edu.namesakes import nakajima as nk
+from amoeboid_edu.namesakes import oosterwal as oo
+
+
+def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "amoeboid_edu", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_nakajima_opening_moves_one_per_line():
+    done = run("moves", "--game", "nakajima", "start")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines == [str(move) for move in nk.legal_moves(nk.Position.start())]
+    assert len(lines) == nk.perft(nk.Position.start(), 1) and "e1-d1" in lines
+
+
+def test_oosterwal_placements_with_their_scores():
+    position = "A:5 B:0 | A2@0,0 o@2,0 A1@4,0 o@1,1 | B"
+    done = run("moves", "--game", "oosterwal", position)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines == [f"{p}@{x},{y} {p}" for x, y in ((2, 0), (1, 1)) for p in (1, 2, 3)]  # B has no pyramid near
+    mine = run("moves", "--game", "oosterwal", position.replace("| B", "| A")).stdout.splitlines()
+    assert "3@2,0 9" in mine  # A: 3 x (2 + 1)
+    assert "2@1,1 4" in mine  # A: 2 x 2 (the A2 up-left of it)
+
+
+def test_positions_from_stdin_one_line_each():
+    done = run("moves", "--game", "nakajima", "-", stdin="start\n\nstart\n")
+    assert done.returncode == 0, done.stderr
+    first, blank, third = done.stdout.splitlines()
+    assert first == third and first.startswith("e1-e2; ") and blank == ""
+
+
+def test_replay_a_nakajima_record(tmp_path):
+    game = nk.random_game(random.Random(4))
+    path = tmp_path / "game.txt"
+    path.write_text("# a random game\n" + game.record())
+    done = run("replay", "--game", "nakajima", str(path))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [str(game.position), f"result: {game.result} ({game.reason})"]
+    verbose = run("replay", "--game", "nakajima", "-v", str(path)).stdout.splitlines()
+    assert len(verbose) == len(game.moves) + 2
+
+
+def test_replay_an_oosterwal_record_from_stdin():
+    game = oo.random_game(random.Random(4), 3)
+    done = run("replay", "--game", "oosterwal", "-", stdin=game.record())
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [str(game.position), f"result: {game.result}"]
+
+
+@pytest.mark.parametrize(
+    "args, stdin, words",
+    [
+        (("moves", "--game", "nakajima", "start", "3"), "", "no dice"),
+        (("moves", "--game", "oosterwal", "A:0 B:0 | o@0,1 | A"), "", "X + Y must be even"),
+        (("moves", "--game", "go", "start"), "", "invalid choice"),
+        (("moves", "--game", "nakajima", "-"), "start\nnonsense\n", "line 2"),
+        (("replay", "--game", "nakajima", "-"), "e1-d1\ne2-d2\n", "line 2: e2 is controlled by white"),
+        (("replay", "--game", "oosterwal", "-"), "1@2,0 +6,0\n", "touch at least two chips"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_status_2(args, stdin, words):
+    done = run(*args, stdin=stdin)
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1 and done.stderr.startswith("error: ")
+    assert words in done.stderr
+
+
+def test_the_default_game_is_still_amoeboid():
+    done = run("moves", "(1,0) . . / . . . / . . (0,1) A", "1")
+    assert done.returncode == 0 and done.stdout.startswith("1 a1")
