@@ -1,0 +1,211 @@
+"""The coach: win chances by greedy rollouts, hints, and the game review."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from amoeboid_edu import Game, Position, coach, random_playout, seeded_rng
+from amoeboid_edu.bots import greedy, random_turn
+from amoeboid_edu.cli import main
+from amoeboid_edu.examples import PAPER_EXAMPLE_RECORD
+from amoeboid_edu.rules import apply, is_legal
+
+
+def _forget():
+    """Empty the caches, so a test sees what a fresh process computes."""
+    coach._CHOICES.clear()
+    coach._ESTIMATES.clear()
+
+
+def _game(start: str, *turns: str) -> Game:
+    game = Game(start)
+    for turn in turns:
+        game.play(turn)
+    return game
+
+
+# --------------------------------------------------------------------------- the estimate
+
+
+def test_rollout_is_greedy_then_the_random_playout_with_the_same_generator():
+    """The cached policy changes nothing: each rollout is two greedy turns, then the engine's random playout."""
+    start = Position.parse(". (5,0) . / . . . / . (0,4) . A")
+    for index in range(30):
+        rng = seeded_rng(3, "check", index)
+        position = start
+        for _ in range(coach.GREEDY_PLIES):
+            if not position.is_over:
+                roll = rng.randint(1, 6)
+                position = apply(position, greedy(position, roll, rng))
+        result = position.result if position.is_over else random_playout(position, rng).result
+        expected = {"A": 1.0, "tie": 0.5, "B": 0.0, "ongoing": 0.5}[result]
+        assert coach.rollout(start, seeded_rng(3, "check", index)) == expected
+
+
+def test_385_rollouts_give_an_interval_of_at_most_five_points():
+    estimate = coach.rollout_estimate(Position.start())
+    assert estimate.rollouts == coach.ROLLOUTS == 385
+    assert estimate.half_width <= 0.05 < 1.96 * 0.5 / 384**0.5
+    low, high = estimate.interval
+    assert low <= estimate.value <= high
+
+
+def _small_positions(count: int) -> list[tuple[Position, float]]:
+    """Positions from seeded random games whose greedy game tree is small enough to solve exactly,
+    with a value neither near 0 nor near 1 (there the test would be easy)."""
+    found = []
+    for seed in range(200):
+        game = Game(seed=seed)
+        game.play_random()
+        for position in game.positions:
+            value = None if position.is_over else coach.exact_value(position, node_budget=400)
+            if value is not None and 0.1 < value < 0.9:
+                found.append((position, value))
+                break
+        if len(found) == count:
+            return found
+    raise AssertionError(f"only {len(found)} small positions found")
+
+
+def test_the_interval_contains_the_exact_value_on_small_positions():
+    for position, exact in _small_positions(6):
+        estimate = coach.rollout_estimate(position, seed=11)
+        low, high = estimate.interval
+        assert low <= exact <= high, (str(position), exact, estimate)
+
+
+def test_exact_values_for_finished_games_and_wins_next_turn():
+    assert coach.win_chance(". . . / . (3,0) . / . . . B") == coach.Estimate(1.0, 0.0, 0)
+    # B cannot reach (7,0) with any roll; A then eats c3 whatever it rolls.
+    assert coach.win_chance("(1,0) . . / . (7,0) . / . . (0,1) B").value == 1.0
+    # B eats (9,0) with a roll of 5 or 6; otherwise greedy A eats B: exactly 3/4 for A.
+    assert coach.exact_value(Position.parse(". . . / . (9,0) . / (0,4) . . B")) == 0.75
+
+
+def test_estimates_are_deterministic_and_cached():
+    position = Position.parse("(3,0) . . / . . . / . . (0,3) A")
+    _forget()
+    first = coach.win_chance(position, seed=5)
+    _forget()
+    assert coach.win_chance(position, seed=5) == first
+    assert coach.win_chance(position, seed=5) is coach.win_chance(position, seed=5)
+
+
+def test_bad_rollout_count_is_refused():
+    with pytest.raises(ValueError, match="rollouts must be at least 1"):
+        coach.rollout_estimate(Position.start(), rollouts=0)
+
+
+# --------------------------------------------------------------------------- hints
+
+
+def test_hints_put_the_winning_turn_first():
+    position = Position.parse(". . . / . (5,0) . / . . (0,2) A")
+    found = coach.hints(position, 1)
+    assert str(found[0].turn) == "1 b2 b2-c3 6,0"
+    assert found[0].win == 1.0
+    assert len(found) == 3
+    assert [hint.win for hint in found] == sorted((hint.win for hint in found), reverse=True)
+    assert all(is_legal(position, hint.turn) for hint in found)
+
+
+def test_hints_for_a_chosen_grow_and_their_drawing():
+    position = Position.parse("(3,0) . . / . . . / . (2,0) (0,3) A")
+    found = coach.hints(position, 2, grow="b3")
+    assert found and all(hint.turn.grow == "b3" for hint in found)
+    drawn = found[0].as_dict()
+    assert drawn["turn"] == str(found[0].turn) and drawn["src"] == found[0].turn.src
+    with pytest.raises(ValueError, match="the game is over"):
+        coach.hints(". . . / . (3,0) . / . . . B", 1)
+
+
+# --------------------------------------------------------------------------- review
+
+
+def test_an_immediate_win_is_best_with_a_win_chance_of_one():
+    row = coach.review(_game(". . . / . (5,0) . / . . (0,2) A", "1 b2 b2-c3")).frame.iloc[0]
+    assert row["class"] == "best"
+    assert row["win_after"] == 1.0
+
+
+def test_handing_the_opponent_an_immediate_win_is_a_blunder():
+    # A (6,0) after the roll; on b2 it is next to B's (0,6), which eats it with any roll.
+    review = coach.review(_game("(5,0) . . / . . . / . . (0,6) A", "1 a1 a1-b2"))
+    row = review.frame.iloc[0]
+    assert row["win_after"] == 0.0
+    assert row["class"] == "blunder"
+    assert row["drop"] >= 0.20 and row["best"] != row["played"]
+    safe = coach.review(_game("(5,0) . . / . . . / . . (0,6) A", "1 a1 a1-b1")).frame.iloc[0]
+    assert safe["class"] in ("best", "good")
+
+
+def test_a_forced_pass_is_never_a_mistake():
+    # A's (2,0) after the roll is surrounded by (0,8)s: no move, the turn passes, and A is lost anyway.
+    review = coach.review(_game("(1,0) (0,8) . / (0,8) (0,8) . / . . . A", "1 a1 -"))
+    row = review.frame.iloc[0]
+    assert row["class"] == "forced"
+    assert review.accuracy["A"] is None  # forced turns do not count
+    assert review.mistakes().empty
+
+
+def test_classes_follow_the_stated_thresholds():
+    assert coach.classify(0.0, best=True) == "best"
+    assert [coach.classify(drop) for drop in (0.0, 0.049, 0.05, 0.099, 0.10, 0.199, 0.20, 0.9)] == [
+        "good", "good", "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
+    assert coach.classify(0.9, forced=True) == "forced"
+    assert coach.move_accuracy(0.0) == pytest.approx(100, abs=0.01)
+    assert coach.move_accuracy(1.0) < 1
+
+
+def test_review_of_a_game_adds_up_luck_and_choice():
+    game = Game(seed=4)
+    while not game.is_over and len(game) < 12:
+        game.play(random_turn(game.position, game.roll(), seeded_rng(4, "turn", len(game))))
+    review = coach.review(game, seed=2)
+    frame = review.frame
+    assert list(frame["turn"]) == list(range(1, len(game) + 1))
+    swing = frame["A_after"] - frame["A_before"]
+    assert ((frame["luck"] + frame["choice"]) - (frame["win_after"] - frame["win_before"])).abs().max() < 1e-12
+    assert (swing.abs() <= 1).all() and (frame["drop"] >= 0).all()
+    # The position after a turn is the one before the next: its win chance carries over.
+    assert (frame["A_after"].iloc[:-1].to_numpy() == frame["A_before"].iloc[1:].to_numpy()).all()
+    chart = review.chart().to_dict()
+    assert len(chart["vconcat"]) == 2
+
+
+OPENING = "\n".join(PAPER_EXAMPLE_RECORD.splitlines()[:8])  # the paper's first six turns
+
+
+def test_the_same_seed_gives_the_same_review():
+    _forget()
+    first = coach.review(OPENING, seed=3).frame
+    _forget()
+    again = coach.review(OPENING, seed=3).frame
+    assert first.equals(again)
+    assert len(first) == 6 and first["class"].isin(["best", "good", *coach.MISTAKES, "forced"]).all()
+    assert not coach.review(OPENING, seed=4).frame.equals(first)  # the seed is used
+
+
+def test_cli_review_prints_every_turn_and_refuses_bad_input(tmp_path, capsys):
+    record = tmp_path / "game.txt"
+    record.write_text(OPENING)
+    out = io.StringIO()
+    assert main(["review", str(record), "--seed", "3", "--quiet"], out=out) == 0
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 2 + 6 + 1 and lines[-1].startswith("accuracy: A ")
+    assert lines[2].split()[:3] == ["1", "A", "3"]
+    bad = tmp_path / "bad.txt"
+    bad.write_text("3 a1 a1-c3\n")
+    assert main(["review", str(bad), "-q"], out=io.StringIO()) == 2
+    assert main(["review", str(record), "--rollouts", "0"], out=io.StringIO()) == 2
+    errors = capsys.readouterr().err.splitlines()
+    assert errors[0].startswith("error: turn 1: illegal turn '3 a1 a1-c3'") and len(errors) == 2
+
+
+def test_docstring_examples():
+    import doctest
+
+    failures, attempted = doctest.testmod(coach, optionflags=doctest.ELLIPSIS)
+    assert failures == 0 and attempted >= 1

@@ -1,0 +1,266 @@
+"""Amoeboid in OpenSpiel (the optional `openspiel` extra): the game passes OpenSpiel's checks, the action
+abstraction is a bijection onto the candidate turns, MCTS plays as the class "boss", and without the extra
+everything else still works."""
+
+from __future__ import annotations
+
+import pickle
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from amoeboid_edu import Position, Rules, Turn, random_playout, seeded_rng
+from amoeboid_edu.strategy import candidate_turns
+
+ROOT = Path(__file__).resolve().parent.parent
+
+try:
+    import numpy as np
+    import pyspiel
+
+    from amoeboid_edu import openspiel as aos
+except ImportError:  # CI installs the extra (./dev.sh); without it only the last test runs, and it checks that case
+    pyspiel = None
+needs_extra = pytest.mark.skipif(pyspiel is None, reason="the openspiel extra is not installed")
+
+
+def sample_positions(count: int, rows: int, cols: int, rules: Rules = Rules()) -> list[Position]:
+    """Unfinished positions from seeded random playouts of various lengths."""
+    positions = []
+    for index in range(count * 3):
+        rng = seeded_rng("openspiel-test", rows, cols, rules.adjacency, index)
+        final = random_playout(Position.start(rows, cols, rules), rng, max_turns=rng.randint(0, 40)).final
+        if not final.is_over:
+            positions.append(final)
+        if len(positions) == count:
+            break
+    return positions
+
+
+# --------------------------------------------------------------------------- OpenSpiel's own checks
+
+
+@pytest.mark.parametrize("params", [{"rows": 3, "columns": 3}, {"rows": 5, "columns": 5, "turn_cap": 40}],
+                         ids=["3x3", "5x5"])
+@needs_extra
+def test_random_sim_test_passes(params):
+    game = pyspiel.load_game(aos.GAME_NAME, params)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+@needs_extra
+def test_serialisation_and_pickle_round_trip():
+    game = pyspiel.load_game(aos.GAME_NAME, {"rows": 3, "columns": 4, "adjacency": "rook", "die_sides": 4})
+    state = game.new_initial_state()
+    rng = np.random.RandomState(3)
+    for _ in range(21):
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]) if state.is_chance_node()
+                           else rng.choice(state.legal_actions()))
+    text = pyspiel.serialize_game_and_state(game, state)
+    new_game, new_state = pyspiel.deserialize_game_and_state(text)
+    assert str(new_game) == str(game)
+    assert (str(new_state), new_state.history()) == (str(state), state.history())
+    assert new_state.legal_actions() == state.legal_actions()
+    assert str(pickle.loads(pickle.dumps(state))) == str(state)
+
+
+@needs_extra
+def test_chance_nodes_are_the_die_with_exact_probabilities():
+    state = pyspiel.load_game(aos.GAME_NAME, {"die_sides": 4}).new_initial_state()
+    assert state.is_chance_node()
+    assert state.chance_outcomes() == [(0, 0.25), (1, 0.25), (2, 0.25), (3, 0.25)]
+    state.apply_action(2)
+    assert state.roll == 3 and state.current_player() == 0
+    assert state.action_to_string(state.legal_actions()[0]) == "3 a1 a1-b1 4,0"
+
+
+@needs_extra
+def test_str_is_our_notation_and_returns_follow_the_result():
+    game = aos.game_for(Position.start(3))
+    won = game.state_at(Position.parse(". . . / . (4,0) . / . . . B"))
+    assert str(won) == ". . . / . (4,0) . / . . . B"
+    assert won.is_terminal() and won.returns() == [1.0, -1.0]
+    state = game.state_at(Position.parse(". . . / . (4,0) (0,3) / . . . A"), roll=2)
+    assert str(state) == ". . . / . (4,0) (0,3) / . . . A\nroll 2"
+    eat = game.action_of(state.position, Turn.parse("2 b2 b2-c2 6,0"))
+    state.apply_action(eat)
+    assert state.is_terminal() and state.returns() == [1.0, -1.0] and str(state).endswith(" B")
+
+
+@needs_extra
+def test_the_turn_cap_ends_the_game_as_a_tie():
+    state = pyspiel.load_game(aos.GAME_NAME, {"turn_cap": 2}).new_initial_state()
+    for _ in range(2):
+        state.apply_action(0)
+        state.apply_action(state.legal_actions()[0])
+    assert state.is_terminal() and state.position.result == "ongoing" and state.returns() == [0.0, 0.0]
+
+
+@needs_extra
+def test_observation_tensor_holds_compositions_side_to_move_and_roll():
+    game = aos.game_for(Position.start(3))
+    state = game.state_at(Position.parse("(2,1) . . / . . . / . . (0,5) B"), roll=4)
+    planes = np.array(state.observation_tensor(0)).reshape(3 + 6, 3, 3)
+    assert planes[0, 0, 0] == 2 and planes[1, 0, 0] == 1 and planes[1, 2, 2] == 5
+    assert planes[0].sum() == 2 and planes[1].sum() == 6
+    assert planes[2].all()  # B to move
+    assert [plane.sum() for plane in planes[3:]] == [0, 0, 0, 9, 0, 0]  # rolled 4
+    assert state.observation_tensor(1) == state.observation_tensor(0)  # perfect information
+
+
+# --------------------------------------------------------------------------- the action abstraction
+
+
+@needs_extra
+@pytest.mark.parametrize("rows, cols, adjacency", [(3, 3, "king"), (4, 5, "rook")])
+def test_every_candidate_turn_maps_to_an_action_and_back(rows, cols, adjacency):
+    game = pyspiel.load_game(aos.GAME_NAME, {"rows": rows, "columns": cols, "adjacency": adjacency})
+    checked = 0
+    for index, position in enumerate(sample_positions(40, rows, cols, Rules(adjacency=adjacency))):
+        roll = index % 6 + 1
+        turns = list(candidate_turns(position, roll))
+        actions = [game.action_of(position, turn) for turn in turns]
+        assert len(set(actions)) == len(turns), f"two candidate turns share an action in {position}"
+        assert all(0 <= action < game.num_distinct_actions() for action in actions)
+        assert [game.turn_of(position, roll, action) for action in actions] == turns
+        state = game.state_at(position, roll)
+        assert state.legal_actions() == sorted(actions)
+        assert [state.turn(action) for action in actions] == turns
+        checked += len(turns)
+    assert checked > 500
+
+
+@needs_extra
+def test_a_turn_outside_the_abstraction_is_named():
+    position = Position.parse("(3,0) . . / . . . / . . (0,1) A")
+    game = aos.game_for(position)
+    assert position.is_legal("1 a1 a1-b1 2,0")  # 2 of 4 units: half is 2,0, so this one is in
+    game.action_of(position, Turn.parse("1 a1 a1-b1 2,0"))
+    with pytest.raises(ValueError, match="outside OpenSpiel's action abstraction: it moves 3,0 of"):
+        game.action_of(position, Turn.parse("1 a1 a1-b1 3,0"))
+
+
+@needs_extra
+def test_an_illegal_action_is_refused_and_the_state_is_unchanged():
+    state = aos.game_for(Position.start(3)).new_initial_state()
+    state.apply_action(0)
+    with pytest.raises(ValueError, match="not legal"):
+        state.apply_action(2)  # a1 grows, then a move to a1's neighbour slot 1 whole... not a candidate
+    assert str(state) == "(1,0) . . / . . . / . . (0,1) A\nroll 1"
+
+
+# --------------------------------------------------------------------------- bots both ways
+
+
+@needs_extra
+def test_mcts_is_a_deterministic_strategy_in_bots():
+    from amoeboid_edu.bots import BOTS
+
+    assert BOTS["mcts"] is aos.mcts
+    position = Position.parse("(5,0) . . / . (3,2) . / . . (0,7) A")
+    turns = {str(aos.mcts(position, 3, seeded_rng("mcts", 1))) for _ in range(2)}
+    assert len(turns) == 1 and position.is_legal(turns.pop())
+
+
+@needs_extra
+def test_mcts_takes_a_winning_eat():
+    position = Position.parse(". . . / . (4,0) (0,3) / . . . A")
+    for seed in range(3):
+        assert position.apply(aos.mcts(position, 1, seeded_rng(seed))).result == "A"
+
+
+@needs_extra
+def test_our_bots_play_in_openspiels_evaluate_bots():
+    from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+
+    from amoeboid_edu.bots import greedy, paper
+
+    game = pyspiel.load_game(aos.GAME_NAME, {"turn_cap": 200})
+    bots = [aos.StrategyBot(greedy, seed=1), aos.StrategyBot(paper, seed=2)]
+    returns = evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(4))
+    again = evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(4))
+    assert returns == again and sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
+    mixed = [aos.mcts_bot(game, seed=5, simulations=20), aos.StrategyBot(greedy, seed=1)]
+    assert sorted(evaluate_bots(game.new_initial_state(), mixed, np.random.RandomState(6))) in ([-1.0, 1.0],
+                                                                                               [0.0, 0.0])
+
+
+@needs_extra
+def test_a_strategy_bot_names_a_turn_outside_the_abstraction():
+    def three_units(position, roll, rng):
+        return f"{roll} a1 a1-b1 3,0"
+
+    state = aos.game_for(Position.start(3)).new_initial_state()
+    state.apply_action(2)  # A rolls 3: a1 holds (4,0)
+    with pytest.raises(ValueError, match="outside OpenSpiel's action abstraction"):
+        aos.StrategyBot(three_units).step(state)
+
+
+@needs_extra
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="issue 12's target is not met yet: at 400 simulations MCTS is level with greedy "
+                   "(21/7/12 over 40 games, Wilson 0.375-0.671); strict, so reaching it fails this mark")
+def test_mcts_beats_greedy_at_its_budget():
+    from amoeboid_edu.lab import score
+
+    summary = score("greedy", games=60, seed="mcts-boss", opponents=["mcts"], max_turns=150, workers=2,
+                    progress=False).summary()
+    losses, games = int(summary["losses"].iloc[0]), int(summary["games"].iloc[0])
+    from amoeboid_edu.lab import wilson_interval
+
+    assert wilson_interval(losses, games)[0] > 0.5, summary.to_dict("records")
+
+
+@needs_extra
+def test_score_cli_plays_mcts(tmp_path):
+    strategy = tmp_path / "my.py"  # a student who copied greedy: games of about 20 turns
+    strategy.write_text("from amoeboid_edu.bots import greedy\n\n\ndef strategy(position, roll, rng):\n"
+                        "    return greedy(position, roll, rng)\n")
+    done = subprocess.run([sys.executable, "-m", "amoeboid_edu", "score", f"{strategy}:strategy", "--opponents",
+                           "mcts", "--games", "2", "--quiet"], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    row = [line.split() for line in done.stdout.splitlines() if line.split()[:1] == ["mcts"]]
+    assert row and row[0][1] == "2", done.stdout  # opponent mcts, 2 games
+
+
+# What `import pyspiel` meets in an environment without the extra: a None entry in sys.modules is Python's own
+# mark for "not importable" (import raises ModuleNotFoundError, importlib.util.find_spec returns None), while the
+# rest of the environment stays exactly the tested one.  A fresh venv would reinstall every other dependency
+# (minutes); this takes a few seconds and cannot see open_spiel through --system-site-packages or a cache.
+WITHOUT_THE_EXTRA = "import sys\nsys.modules['pyspiel'] = sys.modules['open_spiel'] = None\n"
+
+
+def test_without_the_extra_everything_else_works_and_bots_lacks_mcts(tmp_path):
+    strategy = tmp_path / "my.py"
+    strategy.write_text("def strategy(position, roll, rng):\n    return next(position.legal_turns(roll))\n")
+    script = WITHOUT_THE_EXTRA + textwrap.dedent(f"""
+        import importlib, io, pkgutil
+        import amoeboid_edu
+        for module in pkgutil.iter_modules(amoeboid_edu.__path__):
+            if module.name not in ("openspiel", "__main__"):
+                importlib.import_module("amoeboid_edu." + module.name)
+        from amoeboid_edu.bots import BOTS
+        assert sorted(BOTS) == ["expectimax", "greedy", "paper", "random"], sorted(BOTS)
+        try:
+            import amoeboid_edu.openspiel
+        except ImportError as error:
+            assert "pip install 'amoeboid-edu[openspiel]'" in str(error), error
+        else:
+            raise AssertionError("amoeboid_edu.openspiel imported without pyspiel")
+        from amoeboid_edu.cli import main
+        out = io.StringIO()
+        assert main(["score", {str(strategy)!r} + ":strategy", "--opponents", "greedy", "--games", "2", "-q"],
+                    out) == 0, "scoring without the extra"
+        assert "greedy" in out.getvalue()
+        assert main(["score", {str(strategy)!r} + ":strategy", "--opponents", "mcts", "--games", "2", "-q"]) == 2
+        import pytest
+        sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", "--no-header", "-o", "addopts=",
+                              "tests/test_bots.py", "-k", "legal_turn_and_is_reproducible and (greedy or paper)"]))
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "2 passed" in done.stdout, done.stdout[-2000:]
+    assert "error: opponents are names from" in done.stderr and "mcts" in done.stderr
