@@ -20,7 +20,7 @@ setup_venv() {
   if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     echo "==> installing amoeboid_edu and its pinned dependencies into $VENV"
     # (the filter drops this machine's harmless pip notes about missing local mirrors)
-    "$PY" -m pip install --quiet --disable-pip-version-check -c requirements/constraints.txt -e ".[course,test]" 2>&1 |
+    "$PY" -m pip install --quiet --disable-pip-version-check -c requirements/constraints.txt -e ".[course,test,cluster,openspiel]" 2>&1 |
       { grep -v "is ignored: it is neither a file nor a directory" || true; }
     echo "$want" >"$stamp"
   fi

@@ -1,29 +1,26 @@
-"""What the lessons share beyond the package's modules: a chart that follows the game on a board.
+"""What the lessons share beyond the package's modules: a chart that follows the game on a board, and the demo layout.
 
 A live chart must not use ``ipywidgets.Output``: output captured from a turn
 callback travels as ordinary display messages, which nbval records as outputs
 of whatever cell is running and nbclient files under the widget instead, so a
 lesson would never replay exactly.  :class:`LiveChart` is an ``HTML`` widget
-whose *value* is the chart drawn as SVG by vl-convert (offline, no JavaScript),
-replaced whenever the board's game changes.
+whose *value* is the chart drawn as inline SVG by vl-convert (offline, no
+JavaScript, in the theme's text colour), replaced whenever the board's game changes.
 """
 
 from __future__ import annotations
 
+from html import escape
 from typing import Callable
 
 import altair as alt
 import ipywidgets as widgets
-import vl_convert
 
+from .charts import chart_html
 from .game import Game
+from .render import position_svg
 
 WAITING = "<p><em>Play a turn on the board: the chart appears here.</em></p>"
-
-
-def chart_svg(chart: alt.TopLevelMixin) -> str:
-    """The chart as an SVG document, drawn in Python (the same drawing as Altair's ``svg`` renderer)."""
-    return vl_convert.vegalite_to_svg(chart.to_dict())
 
 
 class LiveChart(widgets.HTML):
@@ -31,20 +28,56 @@ class LiveChart(widgets.HTML):
 
     ``board`` is a :class:`~amoeboid_edu.widget.Board` (anything with a ``game``
     and a synced ``history`` trait).  Before the first turn it shows a hint.
+    ``size="presenter"`` draws chart text at 18 px, for a projector.
     """
 
-    def __init__(self, board: widgets.Widget, draw: Callable[[Game], alt.TopLevelMixin]) -> None:
+    def __init__(self, board: widgets.Widget, draw: Callable[[Game], alt.TopLevelMixin], *, size: str = "normal"):
         super().__init__()
-        self.board, self.draw = board, draw
+        self.board, self.draw, self.size = board, draw, size
         board.observe(self.refresh, names="history")
         self.refresh()
 
     def refresh(self, _change: object = None) -> None:
         game = self.board.game
-        self.value = chart_svg(self.draw(game)) if len(game) else WAITING
+        self.value = chart_html(self.draw(game), self.size) if len(game) else WAITING
 
     def __repr__(self) -> str:
         return f"LiveChart(following {self.board!r})"
 
 
-__all__ = ["LiveChart", "chart_svg"]
+class Demo(widgets.HBox):
+    """The projector layout: the board and its live chart side by side in one output, History folded.
+
+    ``Demo(board, draw)`` (or ``board.with_chart(draw)``); ``presenter=True``
+    (the default) gives larger text and discs and chart text of 18 px.  Both
+    halves scale to the window, so at 1280x720, also at 150% zoom, the board,
+    its buttons and the chart fit on one screen.
+    """
+
+    def __init__(self, board: widgets.Widget, draw: Callable[[Game], alt.TopLevelMixin], *, presenter: bool = True):
+        size = "presenter" if presenter else "normal"
+        board.size, board.history_open = size, False
+        self.board, self.chart = board, LiveChart(board, draw, size=size)
+        board.add_class("amb-demo-board")
+        self.chart.add_class("amb-demo-chart")
+        super().__init__([board, self.chart])
+        self.add_class("amb-demo")
+
+    def _repr_mimebundle_(self, **kwargs):
+        """The live widgets in a frontend; text and a static picture of both halves elsewhere (and for nbval)."""
+        data = super()._repr_mimebundle_(**kwargs)
+        data = data[0] if isinstance(data, tuple) else data
+        board = position_svg(self.board.game.position)
+        chart = self.chart.value
+        data["text/plain"] = repr(self)
+        data["text/html"] = (
+            '<div class="amb-demo-static" style="display: flex; gap: 12px; align-items: flex-start">'
+            f"<div>{board}</div><div>{chart}</div></div>"
+        )
+        return data
+
+    def __repr__(self) -> str:
+        return f"Demo({self.board!r}, {escape(type(self.chart).__name__)})"
+
+
+__all__ = ["Demo", "LiveChart"]

@@ -34,7 +34,16 @@ from .rules import (
     legal_move_pairs,
     resolve,
 )
-from .strategy import Strategy, as_function, grown, half, smallest_eat, smallest_neutralisation, strategy_name
+from .strategy import (
+    Strategy,
+    as_function,
+    grown,
+    half,
+    smallest_capture,
+    smallest_eat,
+    smallest_neutralisation,
+    strategy_name,
+)
 
 
 def _static_dir() -> pathlib.Path:
@@ -47,6 +56,7 @@ def _static_dir() -> pathlib.Path:
 
 STATIC = _static_dir()
 HUMAN = "human"
+SIZES = ("normal", "presenter")  # presenter: larger text and discs, for a projector
 TurnObserver = Callable[[Position, Turn], object]
 
 
@@ -109,6 +119,8 @@ class _BoardWidget(anywidget.AnyWidget):
     record = traitlets.Unicode("").tag(sync=True)
     position = traitlets.Unicode("").tag(sync=True)
     version = traitlets.Int(0).tag(sync=True)
+    size = traitlets.Enum(SIZES, "normal").tag(sync=True)
+    history_open = traitlets.Bool(True).tag(sync=True)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -168,7 +180,83 @@ def _field(content: dict, key: str, kind: type) -> object:
     return value
 
 
-class Board(_BoardWidget):
+class _Coaching(traitlets.HasTraits):
+    """The coach on the board (``amoeboid_edu.coach``): the Hint and Review buttons' Python side.
+
+    Hints are the top 3 turns for the human's pending roll (only the grown cell's
+    turns once the student has grown), drawn by the browser as arrows and a
+    clickable list; ``hints=True`` computes them at every human turn.  Review is
+    offered when the game is over: A's win chance per turn, each turn's class, and
+    every position, so the browser can show any of them without asking again.
+    """
+
+    hints = traitlets.List(traitlets.Dict()).tag(sync=True)
+    review_view = traitlets.Dict().tag(sync=True)
+    auto_hints = traitlets.Bool(False).tag(sync=True)
+
+    def hint(self) -> list:
+        """The hints for the turn at hand (what the Hint button shows): ``coach.Hint`` objects, best first."""
+        from . import coach
+
+        if self._phase() not in ("grow", "source", "destination"):
+            raise _IntentError("hints are for a human's turn: there is no roll to play now")
+        found = coach.hints(self._game.position, self._roll, grow=self._grow, seed=self.seed)
+        self._hinted = self._hint_key()
+        self.hints = [hint.as_dict() for hint in found]
+        return found
+
+    def review(self):
+        """The review of the game on the board (what the Review button shows): a ``coach.Review``."""
+        from . import coach
+
+        if not len(self._game):
+            raise _IntentError("there is nothing to review: no turn has been played")
+        result = coach.review(self._game, seed=self.seed)
+        positions = self._game.positions
+        self.review_view = {
+            "start": round(result.start.value, 4),
+            "accuracy": result.accuracy,
+            "rows": [
+                {key: (round(value, 4) if isinstance(value, float) else value) for key, value in row.items()}
+                for row in result.frame.drop(columns=["roll"]).to_dict("records")
+            ],
+            "plies": [_cells(position) for position in positions],
+            "moves": [None] + [None if turn.is_pass else [turn.src, turn.dst] for turn in self._game.turns],
+        }
+        return result
+
+    def _hint_key(self) -> tuple:
+        return (str(self._game.position), self._roll, self._grow)
+
+    def _coach_intents(self) -> dict[str, Callable[[dict], None]]:
+        def hint(_content: dict) -> None:
+            self.hint()
+
+        def play_hint(content: dict) -> None:
+            turn = _field(content, "turn", str)
+            if turn not in [hint["turn"] for hint in self.hints] or self._hinted != self._hint_key():
+                raise _IntentError(f"{turn!r} is not one of the hints shown for this turn")
+            self._play(turn, show_steps=False)
+            self._begin_turn()
+
+        def review(_content: dict) -> None:
+            self.review()
+
+        return {"hint": hint, "play_hint": play_hint, "review": review}
+
+    def _coach_update(self) -> None:
+        """After every change: drop hints made for another turn; with ``hints=True`` make the new ones."""
+        if getattr(self, "_hinted", None) != self._hint_key():
+            self.hints = []
+            self._hinted = None
+            human_to_move = self._phase() in ("grow", "source", "destination")
+            if self.auto_hints and human_to_move:
+                self.hint()
+        if self._phase() != "over" and self.review_view:
+            self.review_view = {}
+
+
+class Board(_Coaching, _BoardWidget):
     """A game students play by clicking: hot seat, or against a bot or their own strategy.
 
     ``opponent`` plays the side that is not ``human`` ("A" or "B"): ``"human"``
@@ -187,10 +275,11 @@ class Board(_BoardWidget):
         human: str = "A",
         seed: int | str = 0,
         rules: Rules = DEFAULT_RULES,
+        hints: bool = False,
     ) -> None:
         if human not in ("A", "B"):
             raise ValueError(f"human plays 'A' or 'B', not {human!r}")
-        super().__init__()
+        super().__init__(auto_hints=hints)  # hints=True: the coach's hints at every human turn
         opponent_name, opponent_strategy = resolve_opponent(opponent)
         other = "B" if human == "A" else "A"
         self.players = {human: HUMAN, other: opponent_name}
@@ -199,7 +288,10 @@ class Board(_BoardWidget):
         self._games_started = 0
         self._new_game = lambda game_seed: Game(start, board=board, rules=rules, seed=game_seed)
         self._observers: list[TurnObserver] = []
-        self._queue: list[Turn] = []
+        self._script: list[Turn] = []  # the scripted line (board.queue), kept whole so Undo and Next can walk it
+        self._script_from: Position | None = None  # where the line starts
+        self._script_start: int | None = None  # the game's length when the line starts; None once a new game left it
+        self._marked: Turn | None = None  # a bot's or the script's last turn, marked until the next action
         self._steps: list[dict] = []  # turns played since the last publish that the browser shows step by step
         self._notices: list[str] = []  # observer failures, shown once with the next view
         self._start_game()
@@ -236,6 +328,8 @@ class Board(_BoardWidget):
         Every turn is checked now, in order from the current position, so a
         typo fails in the teacher's cell (``ValueError`` naming the turn) and
         the board is left as it was.  The queued turns bring their own rolls.
+        Next and Undo walk the whole line, both ways; "Restart line" (also
+        offered after New game) goes back to its first turn.
         """
         if isinstance(turns, str):
             turns = [line.split("#")[0] for line in turns.splitlines()]
@@ -249,7 +343,7 @@ class Board(_BoardWidget):
                 raise ValueError(f"queued turn {number}: {error}") from None
             checked.append(turn)
             position = after
-        self._queue = checked
+        self._script, self._script_from, self._script_start = checked, self._game.position, len(self._game)
         # The die's pending roll is not used: each queued turn brings its own.
         self._game.pending_roll = None
         self._begin_turn()
@@ -257,12 +351,18 @@ class Board(_BoardWidget):
 
     def next(self) -> Turn:
         """Play the next queued turn (what the Next button does)."""
-        if not self._queue:
+        queued = self._queued()
+        if not queued:
             raise IndexError("no queued turn: queue some with board.queue(...)")
-        turn = self._queue[0]
         self._next({})
         self._publish()
-        return turn
+        return queued[0]
+
+    def with_chart(self, draw: Callable[[Game], object], *, presenter: bool = True):
+        """The projector layout: this board and ``draw(game)``'s chart side by side, History folded."""
+        from .course import Demo  # the live chart lives with the lessons' helpers
+
+        return Demo(self, draw, presenter=presenter)
 
     def click(self, cell: str) -> bool:
         """Click ``cell`` as the browser would (handy in tests and lessons)."""
@@ -278,7 +378,36 @@ class Board(_BoardWidget):
         game_seed = self.seed if self._games_started == 0 else f"{self.seed}:{self._games_started}"
         self._games_started += 1
         self._game = self._new_game(game_seed)
-        self._queue = []
+        self._script_start = None  # a fresh game leaves the scripted line; "Restart line" brings it back
+        self._steps = []
+        self._marked = None
+        self._begin_turn()
+
+    # -- the scripted line -----------------------------------------------------------------
+
+    def _script_index(self) -> int | None:
+        """How many turns of the scripted line have been played, or None outside it."""
+        if self._script_start is None:
+            return None
+        played = len(self._game) - self._script_start
+        return played if 0 <= played <= len(self._script) else None
+
+    def _queued(self) -> list[Turn]:
+        index = self._script_index()
+        return [] if index is None or self._game.is_over else self._script[index:]
+
+    def _restart(self, _content: dict) -> None:
+        """Back to the first turn of the scripted line (a new game from its start if the game left it)."""
+        if not self._script:
+            raise _IntentError("no scripted line to restart: queue one with board.queue(...)")
+        if self._script_start is None or len(self._game) < self._script_start:
+            self._start_game()
+            if self._game.position != self._script_from:
+                self._game = Game(self._script_from, rules=self._script_from.rules, seed=self._game.seed)
+            self._script_start = len(self._game)
+        while len(self._game) > self._script_start:
+            self._game.undo()
+        self._game.pending_roll = None
         self._steps = []
         self._begin_turn()
 
@@ -288,13 +417,13 @@ class Board(_BoardWidget):
         self._auto_grow = False
         self._stuck = ""
         game = self._game
-        while not game.is_over and not self._queue:
+        while not game.is_over and not self._queued():
             strategy = self._strategies[game.position.to_move]
             if strategy is None:
                 break
             if not self._play_bot(strategy):
                 return
-        if game.is_over or self._queue:
+        if game.is_over or self._queued():
             return
         self._roll = game.roll()
         owned = game.position.owned()
@@ -321,6 +450,7 @@ class Board(_BoardWidget):
         turn = self._game.turns[-1]
         if show_steps:
             self._steps.append(_turn_step(before, turn, before.to_move))
+            self._marked = turn
         for callback in list(self._observers):
             try:
                 callback(self._game.position, turn)
@@ -356,7 +486,7 @@ class Board(_BoardWidget):
         return Turn(self._roll, self._grow, self._src, dst, a, b)
 
     def _presets(self) -> list[dict]:
-        """One-click counts: the whole amoeba, half, and just enough to eat or neutralise a neighbour."""
+        """One-click counts: the whole amoeba, half, and just enough to eat, neutralise or capture a neighbour."""
         mid, mover = self._mid_position(), self._game.position.to_move
         source = mid[self._src]
         options = [("whole", None, (source.a, source.b)), ("half", None, half(source))]
@@ -367,7 +497,8 @@ class Board(_BoardWidget):
             options.append(("eat", dst, smallest_eat(source, target, mover)))
             if target.owner is not None:
                 options.append(("neutralise", dst, smallest_neutralisation(source, target)))
-        presets: dict[tuple, dict] = {}  # one button per (target, counts): "neutralise" wins over an equal "eat"
+                options.append(("capture", dst, smallest_capture(source, target, mover)))
+        presets: dict[tuple, dict] = {}  # one button per (target, counts): a later label wins over an equal "eat"
         for label, dst, counts in options:
             if counts is None or (dst is not None and not is_legal(self._game.position, self._turn_to(dst, *counts))):
                 continue
@@ -383,7 +514,13 @@ class Board(_BoardWidget):
             "undo": self._undo,
             "new": self._new,
             "next": self._next,
+            "restart": self._restart,
+            **self._coach_intents(),
         }
+
+    def handle_intent(self, content: object) -> bool:
+        self._marked = None  # any action ends the mark on the last bot or scripted turn
+        return super().handle_intent(content)
 
     def _click(self, content: dict) -> None:
         cell = _field(content, "cell", str)
@@ -395,7 +532,8 @@ class Board(_BoardWidget):
             raise _IntentError(self.view["prompt"])
         if phase == "grow":
             if cell not in position.owned():
-                raise _IntentError(f"{position.to_move} grows one of their own amoebae, and {cell} is not one")
+                raise _IntentError(f"{self._what_is(cell)}: click one of {position.to_move}'s amoebae "
+                                   f"({', '.join(position.owned())}) to grow it")
             self._choose_grow(cell)
         elif phase == "destination" and cell in self._destinations():  # a move (or a merge into your own amoeba)
             self._play(self._turn_to(cell, *self._counts), show_steps=False)
@@ -407,16 +545,29 @@ class Board(_BoardWidget):
             source = self._mid_position()[cell]
             self._counts = (source.a, source.b)
         elif phase == "source":
-            raise _IntentError(f"{cell} has no legal move after the grow: choose a highlighted amoeba")
+            reason = f"{cell} has no legal move after the grow" if position[cell] else self._what_is(cell)
+            raise _IntentError(f"{reason}: click a highlighted amoeba ({', '.join(self._sources())}) to move from")
+        elif position[cell] is None and cell not in self._neighbours_of_source():
+            raise _IntentError(f"{cell} is empty and not next to {self._src}: click a highlighted cell to move there")
         else:
             raise _IntentError(self._why_not(cell))
+
+    def _what_is(self, cell: str) -> str:
+        amoeba = self._game.position[cell]
+        if amoeba is None:
+            return f"{cell} is empty"
+        return f"{cell} holds {amoeba}, " + ("a neutral amoeba" if amoeba.owner is None else f"{amoeba.owner}'s")
+
+    def _neighbours_of_source(self) -> list[str]:
+        board = self._game.position.board
+        return [board.names[j] for j in board.neighbours[board.index[self._src]]]
 
     def _why_not(self, cell: str) -> str:
         """The engine's own reason a move of the current counts to ``cell`` is illegal."""
         try:
             self._game.position.apply(self._turn_to(cell, *self._counts))
         except IllegalTurnError as error:
-            return str(error).split(": ", 1)[-1]
+            return error.rule
         return f"{cell} is not a legal destination"
 
     def _set_counts(self, content: dict) -> None:
@@ -431,29 +582,33 @@ class Board(_BoardWidget):
         self._counts = (a, b)
 
     def _undo(self, _content: dict) -> None:
-        """Cancel a half-made turn; otherwise take back turns until a human is to move again."""
+        """Cancel a half-made turn; in a scripted line step back one turn; else back to a human's turn."""
         if self._src is not None or (self._grow is not None and not self._auto_grow):
             self._begin_turn()
             return
-        game = self._game
+        game, index = self._game, self._script_index()
+        if index == 0:
+            raise _IntentError("this is the start of the scripted line: press Next to play its first turn")
         if not len(game):
             raise _IntentError("nothing to undo")
-        replaying = bool(self._queue)
-        taken_back = [game.undo()]
-        while len(game) and self._strategies[game.position.to_move] is not None:
-            taken_back.append(game.undo())
-        if replaying:  # in a scripted demo, Undo steps back through the line
-            self._queue[:0] = reversed(taken_back)
+        game.undo()
+        if index is None:  # live play: take back the bots' turns too, but never into the scripted line
+            while len(game) and self._strategies[game.position.to_move] is not None and self._script_index() is None:
+                game.undo()
+        game.pending_roll = None
         self._steps = []
         self._begin_turn()
+        if self._script_index():
+            self._marked = game.turns[-1]  # stepping back through the line shows the turn before
 
     def _new(self, _content: dict) -> None:
         self._start_game()
 
     def _next(self, _content: dict) -> None:
-        if not self._queue:
+        queued = self._queued()
+        if not queued:
             raise _IntentError("no queued turn")
-        self._play(self._queue.pop(0), show_steps=True)
+        self._play(queued[0], show_steps=True)
         self._begin_turn()
 
     # -- the view --------------------------------------------------------------------------
@@ -463,7 +618,7 @@ class Board(_BoardWidget):
             return "stuck"
         if self._game.is_over:
             return "over"
-        if self._queue:
+        if self._queued():
             return "queued"
         if self._grow is None:
             return "grow"
@@ -476,9 +631,10 @@ class Board(_BoardWidget):
             return self._stuck
         if phase == "over":
             result = position.result
-            return "The game is a tie." if result == "tie" else f"{result} wins: the other side owns no amoeba."
+            end = "End of the scripted line. " if self._script_index() == len(self._script) else ""
+            return end + ("The game is a tie." if result == "tie" else f"{result} wins: the other side owns no amoeba.")
         if phase == "queued":
-            return f"Scripted line: {len(self._queue)} turn(s) queued. Press Next to play {self._queue[0]}."
+            return f"Press Next to play {self._queued()[0]}."  # the status line says where in the line we are
         if phase == "grow":
             return f"{who} rolled {self._roll}: click one of your amoebae to grow it."
         grown_to = self._mid_position()[self._grow]
@@ -487,6 +643,11 @@ class Board(_BoardWidget):
             return f"{grew}: click an amoeba to move from."
         a, b = self._counts
         return f"{grew}. Move {a},{b} from {self._src}: click a highlighted cell."
+
+    def _script_status(self) -> str:
+        """E.g. "Scripted line, turn 4 of 11: B to move"."""
+        index = self._script_index()
+        return f"Scripted line, turn {index + 1} of {len(self._script)}: {self._game.position.to_move} to move"
 
     def _shown_position(self) -> Position:
         return self._mid_position() if self._grow is not None else self._game.position
@@ -505,7 +666,8 @@ class Board(_BoardWidget):
             source = shown[self._src]
             counts = {"a": self._counts[0], "b": self._counts[1], "max_a": source.a, "max_b": source.b}
             presets = self._presets()
-        last = game.turns[-1] if len(game) else None
+        last, marked = (game.turns[-1] if len(game) else None), self._marked
+        index = self._script_index()
         self.view = {
             **_grid_view(shown),
             "cells": _cells(shown),
@@ -525,8 +687,14 @@ class Board(_BoardWidget):
             "stats": _stats(game.position),
             "result": game.result,
             "steps": self._steps,
-            "queued": [str(turn) for turn in self._queue],
-            "can_undo": len(game) > 0 or self._src is not None or (self._grow is not None and not self._auto_grow),
+            "queued": [str(turn) for turn in self._queued()],
+            "script": None if index is None else {"turn": index, "of": len(self._script)},
+            "script_status": self._script_status() if phase == "queued" else None,
+            "can_restart": bool(self._script) and index != 0,
+            "move": None if marked is None or marked.is_pass else [marked.src, marked.dst],
+            "marked_grow": None if marked is None else marked.grow,
+            "can_undo": (len(game) > 0 and index != 0) or self._src is not None
+            or (self._grow is not None and not self._auto_grow),
         }
         self._steps = []
         self.message = " ".join([self.view["prompt"], *self._notices])
@@ -534,6 +702,7 @@ class Board(_BoardWidget):
         self.position = str(game.position)
         self.history = [str(turn) for turn in game.turns]
         self.record = str(game)
+        self._coach_update()
 
 
 def play(

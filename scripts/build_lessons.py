@@ -8,6 +8,14 @@ open, and what nbval checks, is the executed ``lessons/NN-name.ipynb`` with outp
     python scripts/build_lessons.py 03 06           # rebuild the lessons whose names start so
     python scripts/build_lessons.py --check         # execute, compare with the committed outputs, write nothing
 
+A lesson with exercises also gets a teacher's edition, ``lessons/solutions/NN-name.ipynb``,
+built from the same source with the answers filled in:
+
+    my_answer = ...  # solution: "(6,5)"      the student sees ``my_answer = ...``; the solution has the answer
+    # %% solution                              a code cell shown only in the solutions edition, in place of
+                                               the code cell before it (for answers longer than a line)
+    # %% tags=["nbval-ignore-output"]          cell tags (jupytext's form): nbval and --check skip its outputs
+
 Every build runs each lesson top to bottom in a fresh kernel, strips widget
 state and volatile metadata, and prints the lesson's wall time and the
 kernel's peak resident memory.  Only nbformat and nbclient are needed (both come
@@ -17,7 +25,9 @@ with JupyterLab), so the Binder test can run this script in a Binder-like venv.
 from __future__ import annotations
 
 import argparse
+import json
 import re
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -28,37 +38,119 @@ from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = ROOT / "lessons"
 SOURCES = LESSONS / "src"
+SOLUTIONS = LESSONS / "solutions"
 CELL_TIMEOUT = 120  # seconds; the whole course is meant to run in under 2 minutes
 PEAK_MEMORY_PROBE = "import resource; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
 _CELL_MARKER = re.compile(r"^# %%(?P<rest>.*)$")
+_TAGS = re.compile(r"tags=(?P<tags>\[.*\])")
+_SOLUTION = re.compile(r"^(?P<code>.*?)\s+# solution: (?P<answer>.+)$")
 
 
-def read_source(path: Path) -> nbformat.NotebookNode:
-    """Parse a percent-format lesson source into an unexecuted notebook with stable cell ids."""
-    cells: list[tuple[str, list[str]]] = []
+def read_source(path: Path, *, solutions: bool = False) -> nbformat.NotebookNode:
+    """Parse a percent-format lesson source into an unexecuted notebook with stable cell ids.
+
+    ``solutions=True`` gives the teacher's edition: answers filled in, ``# %% solution``
+    cells in place of the code cell before them.
+    """
+    cells: list[tuple[str, list[str], list[str]]] = []  # (kind, lines, tags)
     for line in path.read_text(encoding="utf-8").splitlines():
         marker = _CELL_MARKER.match(line)
         if marker:
-            cells.append(("markdown" if "[markdown]" in marker["rest"] else "code", []))
+            rest = marker["rest"]
+            kind = "markdown" if "[markdown]" in rest else "solution" if rest.strip() == "solution" else "code"
+            tags = _TAGS.search(rest)
+            cells.append((kind, [], json.loads(tags["tags"]) if tags else []))
         elif cells:
-            cells[-1][1].append(line)
+            cells[-1][1].append(_fill(line, path) if solutions else _blank(line))
         elif line.strip():
             raise ValueError(f"{path.name}: text before the first '# %%' cell marker: {line!r}")
     notebook = nbformat.v4.new_notebook(metadata={"kernelspec": KERNELSPEC, "language_info": {"name": "python"}})
-    for number, (kind, lines) in enumerate(cells, start=1):
+    for number, (kind, lines, tags) in enumerate(cells, start=1):
         while lines and not lines[-1].strip():
             lines.pop()
         while lines and not lines[0].strip():
             lines.pop(0)
         if kind == "markdown":
             text = "\n".join(_uncomment(line, path) for line in lines)
-            cell = nbformat.v4.new_markdown_cell(text)
+            cell = nbformat.v4.new_markdown_cell(text.replace("{{binder_launch}}", binder_launch()))
+        elif kind == "solution":
+            if not solutions:
+                continue
+            if not notebook.cells or notebook.cells[-1].cell_type != "code":
+                raise ValueError(f"{path.name}: a '# %% solution' cell must follow the code cell it answers")
+            notebook.cells.pop()
+            cell = nbformat.v4.new_code_cell("\n".join(lines))
         else:
             cell = nbformat.v4.new_code_cell("\n".join(lines))
+        if tags:
+            cell.metadata["tags"] = tags
         cell.id = f"cell-{number:02d}"
         notebook.cells.append(cell)
+    return notebook
+
+
+FIRST_LESSON = "lessons/01-start-here.ipynb"
+_GITHUB = re.compile(r"github\.com[:/](?P<owner>[^/\s]+)/(?P<repo>[^/\s]+?)(?:\.git)?/?$")
+
+
+def binder_launch() -> str:
+    """How to open the course on Binder: a link built from the ``origin`` remote, or how to launch it by hand.
+
+    Never a placeholder: without a GitHub ``origin`` (a copy, a fork not yet
+    pushed), the lesson says what to type into mybinder.org instead.
+    """
+    try:
+        url = subprocess.run(["git", "-C", str(ROOT), "remote", "get-url", "origin"],
+                             capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        url = ""
+    found = _GITHUB.search(url)
+    if found:
+        link = f"https://mybinder.org/v2/gh/{found['owner']}/{found['repo']}/HEAD?urlpath=lab/tree/{FIRST_LESSON}"
+        return f"[launch this course on Binder]({link})."
+    return (f"go to [mybinder.org](https://mybinder.org), paste the GitHub address of this course's repository, "
+            f"and enter `{FIRST_LESSON}` as the file to open.")
+
+
+def _blank(line: str) -> str:
+    """The student's edition of a line: a ``# solution:`` comment is dropped."""
+    marked = _SOLUTION.match(line)
+    return marked["code"] if marked else line
+
+
+def _fill(line: str, path: Path) -> str:
+    """The teacher's edition of a line: ``...`` replaced by the ``# solution:`` answer."""
+    marked = _SOLUTION.match(line)
+    if not marked:
+        return line
+    if "..." not in marked["code"]:
+        raise ValueError(f"{path.name}: a '# solution:' line must contain the ... it fills: {line!r}")
+    return marked["code"].replace("...", marked["answer"], 1)
+
+
+def has_solutions(path: Path) -> bool:
+    """Whether the lesson has exercises with answers to fill in (and so a teacher's edition)."""
+    text = path.read_text(encoding="utf-8")
+    return "# solution: " in text or "\n# %% solution\n" in text
+
+
+def solutions_path(source: Path) -> Path:
+    return SOLUTIONS / (source.stem + ".ipynb")
+
+
+TEACHERS_NOTE = (
+    "**Teacher's edition** of [lesson {name}](../{name}.ipynb): the same lesson with every exercise answered "
+    "(built from `lessons/src/{name}.py` by `scripts/build_lessons.py`). Every check below prints ✓."
+)
+
+
+def solutions_edition(source: Path) -> nbformat.NotebookNode:
+    notebook = read_source(source, solutions=True)
+    note = nbformat.v4.new_markdown_cell(TEACHERS_NOTE.format(name=source.stem))
+    note.id = "teachers-edition"
+    notebook.cells.insert(0, note)
     return notebook
 
 
@@ -81,7 +173,7 @@ def sources(prefixes: list[str] | None = None) -> list[Path]:
     return found
 
 
-def execute(notebook: nbformat.NotebookNode) -> tuple[nbformat.NotebookNode, float, float]:
+def execute(notebook: nbformat.NotebookNode, where: Path = LESSONS) -> tuple[nbformat.NotebookNode, float, float]:
     """Run ``notebook`` top to bottom in a fresh kernel: (executed notebook, seconds, peak kernel MB).
 
     The peak memory is read by one extra cell, run last and then removed, so
@@ -94,7 +186,7 @@ def execute(notebook: nbformat.NotebookNode) -> tuple[nbformat.NotebookNode, flo
         notebook,
         timeout=CELL_TIMEOUT,
         kernel_name="python3",
-        resources={"metadata": {"path": str(LESSONS)}},
+        resources={"metadata": {"path": str(where)}},
         record_timing=False,
     )
     started = time.perf_counter()
@@ -129,6 +221,9 @@ def comparable(notebook: nbformat.NotebookNode) -> list[tuple[str, list]]:
     rows = []
     for cell in notebook.cells:
         outputs = []
+        if "nbval-ignore-output" in cell.metadata.get("tags", []):
+            rows.append((cell.source, outputs))
+            continue
         for output in cell.get("outputs", []):
             if output.output_type == "stream":
                 outputs.append((output.name, output.text))
@@ -156,21 +251,27 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     failures = []
     total = 0.0
-    print(f"{'lesson':<34} {'seconds':>8} {'peak MB':>8}")
-    for source in chosen:
-        executed, seconds, peak_mb = execute(read_source(source))
+    print(f"{'lesson':<44} {'seconds':>8} {'peak MB':>8}")
+    editions = [(source.stem, read_source(source), notebook_path(source), LESSONS) for source in chosen]
+    editions += [
+        (f"solutions/{source.stem}", solutions_edition(source), solutions_path(source), SOLUTIONS)
+        for source in chosen
+        if has_solutions(source)
+    ]
+    SOLUTIONS.mkdir(exist_ok=True)
+    for name, notebook, target, where in editions:
+        executed, seconds, peak_mb = execute(notebook, where)
         total += seconds
-        target = notebook_path(source)
         status = ""
         if args.check:
             committed = nbformat.read(target, as_version=4) if target.exists() else None
             if committed is None or comparable(committed) != comparable(executed):
-                failures.append(target.name)
+                failures.append(str(target.relative_to(LESSONS)))
                 status = "  DIFFERS from the committed notebook"
         else:
             nbformat.write(executed, target)
-        print(f"{source.stem:<34} {seconds:8.1f} {peak_mb:8.0f}{status}", flush=True)
-    print(f"{'total':<34} {total:8.1f}")
+        print(f"{name:<44} {seconds:8.1f} {peak_mb:8.0f}{status}", flush=True)
+    print(f"{'total':<44} {total:8.1f}")
     if failures:
         print(f"error: outputs differ from the committed notebooks: {', '.join(failures)}", file=sys.stderr)
         return 1

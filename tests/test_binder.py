@@ -57,7 +57,8 @@ def test_binder_pins_are_exactly_the_projects_constraints():
 
 def test_binder_installs_every_dependency_the_course_declares():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    declared = project["dependencies"] + project["optional-dependencies"]["course"]
+    extras = project["optional-dependencies"]
+    declared = project["dependencies"] + extras["course"] + extras["openspiel"]  # lesson 12 plays OpenSpiel's MCTS
     names = {_name(re.split(r"[<>=!~;\[ ]", requirement, maxsplit=1)[0]) for requirement in declared}
     missing = names - pins(BINDER / "requirements.txt").keys()
     assert not missing, f"add to binder/requirements.txt, pinned as in requirements/constraints.txt: {sorted(missing)}"

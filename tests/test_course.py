@@ -5,7 +5,8 @@ import pytest
 pytest.importorskip("amoeboid_edu.widget")
 
 from amoeboid_edu import analysis  # noqa: E402
-from amoeboid_edu.course import WAITING, LiveChart, chart_svg  # noqa: E402
+from amoeboid_edu.charts import chart_html  # noqa: E402
+from amoeboid_edu.course import WAITING, Demo, LiveChart  # noqa: E402
 from amoeboid_edu.widget import Board  # noqa: E402
 
 
@@ -20,9 +21,9 @@ def test_the_chart_waits_for_the_first_turn_then_follows_every_turn_and_undo():
     board.queue(["1 b2 b2-c3 2,0", "3 b3 b3-a3"])
     board.next()
     after_one = live.value
-    assert after_one.startswith("<svg") and after_one == chart_svg(delta_chart(board.game))
+    assert "<svg" in after_one and after_one == chart_html(delta_chart(board.game))
     board.next()
-    assert live.value == chart_svg(delta_chart(board.game)) != after_one
+    assert live.value == chart_html(delta_chart(board.game)) != after_one
     board.handle_intent({"kind": "undo", "version": board.version})
     assert len(board.game) == 1 and live.value == after_one
 
@@ -43,5 +44,26 @@ def test_the_delta_chart_spec_plots_both_advantages_per_turn():
     assert ("turn", "value") in axes
     (values,) = spec["datasets"].values()
     after = board.game.position  # (8,0) in the centre, (2,2) neutral: delta 9 - 2, Delta 8 - 1
-    assert {(row["quantity"], row["value"]) for row in values} == {("delta", after.delta), ("Delta", after.Delta)}
+    assert {(row["quantity"], row["value"]) for row in values} == {("δ", after.delta), ("Δ", after.Delta)}
     assert (after.delta, after.Delta) == (7, 7)
+
+
+def test_the_demo_puts_board_and_presenter_chart_side_by_side_with_history_folded():
+    board = Board.from_position(". . . / . (9,0) . / . (0,1) (0,2) A", seed=1)
+    board.queue(["1 b2 b2-c3 2,0", "3 b3 b3-a3"])
+    demo = board.with_chart(delta_chart)
+    assert isinstance(demo, Demo) and demo.children == (board, demo.chart)
+    assert board.size == "presenter" and board.history_open is False
+    assert "amb-demo" in demo._dom_classes and "amb-demo-chart" in demo.chart._dom_classes
+    board.next()
+    assert demo.chart.value == chart_html(delta_chart(board.game), "presenter")
+    assert 'font-size="22px"' in demo.chart.value and 'font-size="14px"' not in demo.chart.value
+    data = demo._repr_mimebundle_()
+    assert data["text/plain"] == repr(demo) == f"Demo({board!r}, LiveChart)"
+    assert data["text/html"].count("<svg") == 2  # the static picture: board and chart
+
+
+def test_a_normal_size_demo_keeps_the_normal_sizes():
+    board = Board(seed=1)
+    demo = Demo(board, delta_chart, presenter=False)
+    assert board.size == "normal" and demo.chart.size == "normal"

@@ -117,13 +117,26 @@ def test_presets_eat_and_neutralise_use_the_strategy_helpers():
     grown_a = 6 + roll
     assert presets[("whole", None)] == (grown_a, 3)
     assert presets[("half", None)] == (grown_a // 2, 1)
-    assert presets[("eat", "b2")] == (5, 0)
+    assert presets[("capture", "b2")] == (5, 0)  # eating (2,3) with 5 of A's units also captures it
     assert presets[("neutralise", "b2")] == (3, 2)
     before = board.game.position
     assert board.handle_intent({"kind": "counts", "a": 3, "b": 2, "version": board.version})
     assert board.click("b2")
     assert board.game.position == apply(before, Turn(roll, "a2", "a2", "b2", 3, 2))
     assert board.game.position["b2"].is_neutral
+
+
+def test_a_pure_enemy_amoeba_can_be_neutralised_or_captured():
+    board = Board.from_position(". . . / (6,0) (0,3) . / . . . A", seed=0)
+    roll = board.view["roll"]
+    assert board.click("a2")
+    presets = {(p["label"], p["target"]): (p["a"], p["b"]) for p in board.view["presets"]}
+    assert presets[("neutralise", "b2")] == (3, 0)  # the smallest eat leaves (3,3): neutral
+    assert presets[("capture", "b2")] == (4, 0)
+    before = board.game.position
+    assert board.handle_intent({"kind": "counts", "a": 4, "b": 0, "version": board.version})
+    assert board.click("b2") and board.game.position == apply(before, Turn(roll, "a2", "a2", "b2", 4, 0))
+    assert board.game.position["b2"].owner == "A"
 
 
 def test_counts_change_the_legal_destinations():
@@ -151,8 +164,8 @@ NOW = object()  # stands for the board's current version
         ({"kind": None, "version": NOW}, "unknown kind"),
         ({"kind": "cell", "cell": 7, "version": NOW}, "'cell' must be str"),
         ({"kind": "cell", "cell": "z9", "version": NOW}, "no cell 'z9'"),
-        ({"kind": "cell", "cell": "c3", "version": NOW}, "c3 is not one"),  # B's amoeba while A is to grow
-        ({"kind": "cell", "cell": "a2", "version": NOW}, "a2 is not one"),  # an empty cell
+        ({"kind": "cell", "cell": "c3", "version": NOW}, "c3 holds (0,1), B's: click one of A's amoebae (a1, c1)"),
+        ({"kind": "cell", "cell": "a2", "version": NOW}, "a2 is empty: click one of A's amoebae (a1, c1)"),
         ({"kind": "counts", "a": 1, "b": 0, "version": NOW}, "choose an amoeba to move from"),
         ({"kind": "seek", "ply": 1, "version": NOW}, "unknown kind"),
     ],
@@ -316,3 +329,88 @@ def test_the_module_files_are_found():
 def test_docstring_examples():
     failures, attempted = doctest.testmod(widget)
     assert attempted and not failures
+
+
+CASE_III_START = "(14,0) . . / . . . / . . (0,5) A"
+CASE_III_LINE = [
+    "6 a1 a1-b2 20,0", "4 c3 c3-c2 0,4", "3 b2 b2-c3 5,0", "3 c2 c2-b1 0,3", "1 b2 b2-c2 4,0", "5 b1 b1-a1 0,4",
+    "5 b2 b2-a1 4,0", "5 b1 b1-c1 0,4", "4 b2 b2-b1 5,0", "2 c1 -", "4 b2 b2-c1 19,0",
+]  # fmt: skip  (lesson 6's demo line)
+
+
+def intent(board: Board, kind: str) -> bool:
+    return board.handle_intent({"kind": kind, "version": board.version})
+
+
+def test_a_scripted_line_is_walked_to_the_end_and_back_with_next_and_undo():
+    board = Board.from_position(CASE_III_START, seed=3)
+    board.queue(CASE_III_LINE)
+    positions = [Position.parse(CASE_III_START)]
+    for turn in CASE_III_LINE:
+        positions.append(apply(positions[-1], turn))
+    assert not intent(board, "undo") and "start of the scripted line" in board.error
+    for number in range(len(CASE_III_LINE)):
+        assert board.game.position == positions[number] and board.phase == "queued"
+        mover = positions[number].to_move
+        assert board.view["script_status"] == f"Scripted line, turn {number + 1} of 11: {mover} to move"
+        assert intent(board, "next")
+        last = board.game.turns[-1]
+        assert board.view["marked_grow"] == last.grow  # the scripted turn stays marked
+        assert board.view["move"] == (None if last.is_pass else [last.src, last.dst])
+    assert board.game.position == positions[-1] and board.phase == "over"
+    assert board.view["prompt"].startswith("End of the scripted line. A wins")
+    for number in reversed(range(len(CASE_III_LINE))):
+        assert intent(board, "undo"), board.error
+        assert board.game.position == positions[number] and board.phase == "queued"
+        assert board.view["queued"][0] == str(board._script[number])
+    assert not intent(board, "undo") and board.game.position == positions[0]
+
+
+def test_new_game_leaves_the_line_and_restart_brings_it_back():
+    board = Board.from_position(CASE_III_START, seed=3)
+    board.queue(CASE_III_LINE)
+    for _ in range(3):
+        assert intent(board, "next")
+    assert board.view["can_restart"] and intent(board, "restart")
+    assert len(board.game) == 0 and board.view["script_status"].startswith("Scripted line, turn 1 of 11")
+    assert not board.view["can_restart"]  # already at the start
+    assert intent(board, "next") and intent(board, "new")
+    assert board.phase in ("grow", "source") and board.view["queued"] == [] and board.view["can_restart"]
+    assert board.game.seed == "3:1"
+    assert intent(board, "restart")
+    assert board.game.position == Position.parse(CASE_III_START) and board.phase == "queued"
+    for turn in CASE_III_LINE:
+        assert intent(board, "next")
+    assert [str(turn) for turn in board.game.turns] == [str(turn) for turn in board._script] and board.phase == "over"
+
+
+def test_undo_after_a_line_that_leaves_the_game_open_goes_back_into_the_line():
+    board = Board(seed=0)
+    board.queue(PAPER_OPENING)
+    for _ in range(4):
+        assert intent(board, "next")
+    assert board.phase in ("grow", "source") and board.view["roll"]  # live play after the line
+    assert intent(board, "undo")
+    assert len(board.game) == 3 and board.phase == "queued"
+    assert board.view["script_status"] == "Scripted line, turn 4 of 4: B to move"
+    assert intent(board, "next") and len(board.game) == 4
+
+
+def test_a_bots_move_stays_marked_until_the_next_action():
+    board = play("random", seed=2)
+    roll = board.view["roll"]
+    play_by_intents(board, choose(board.game.position, roll, random.Random(0)))
+    bot_turn = board.game.turns[-1]
+    assert board.game.position.to_move == "A" and board.view["marked_grow"] == bot_turn.grow
+    assert board.view["move"] == (None if bot_turn.is_pass else [bot_turn.src, bot_turn.dst])
+    board.click(board.view["selectable"][0])  # the human acts: the mark goes
+    assert board.view["move"] is None and board.view["marked_grow"] is None
+
+
+def test_clicking_an_empty_cell_says_what_to_click_instead():
+    board = Board.from_position("(4,0) . . / . . . / . . (0,2) A", seed=1)
+    assert board.phase == "source"  # one amoeba: grown automatically
+    assert not board.click("c1")
+    assert board.error == "c1 is empty: click a highlighted amoeba (a1) to move from"
+    assert board.click("a1") and not board.click("c1")
+    assert board.error == "c1 is empty and not next to a1: click a highlighted cell to move there"

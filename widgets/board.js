@@ -12,7 +12,8 @@
  *            counts?: {a: number, b: number, max_a: number, max_b: number}|null,
  *            presets?: {label: string, target: string|null, a: number, b: number}[],
  *            stats: Record<string, number>, result: string, players?: Record<string, string>,
- *            steps?: Step[], queued?: string[], can_undo?: boolean, ply?: number, plies?: number}} View
+ *            steps?: Step[], queued?: string[], can_undo?: boolean, ply?: number, plies?: number,
+ *            script_status?: string|null, can_restart?: boolean, marked_grow?: string|null}} View
  */
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -78,12 +79,15 @@ function boardSvg(view, cells, marks, cursor, arrow) {
     ];
     if (cell) {
       const [a, b] = cell;
-      const r = Math.max(8, CELL * 0.36 * Math.sqrt((a + b) / largest));
+      const r = Math.max(CELL * 0.2, CELL * 0.36 * Math.sqrt((a + b) / largest)); // room for a small label
       if (b) parts.push(wedge(cx, cy, r, 1, "amb-b"));
       if (a) parts.push(wedge(cx, cy, r, a / (a + b), "amb-a"));
       const owner = a > b ? "amb-own-a" : b > a ? "amb-own-b" : "amb-neutral";
       parts.push(svg("circle", { class: `amb-ring ${owner}`, cx, cy, r: r + 3 }));
-      parts.push(svg("text", { class: "amb-label", x: cx, y: cy + 5 }, `(${a},${b})`));
+      const text = `(${a},${b})`;
+      const fit = Math.min(1, (2.3 * r) / (0.6 * 15 * text.length)); // shrink a long label to about the disc's width
+      const shrink = fit < 1 ? { style: `font-size: ${Math.round(100 * fit)}%` } : {};
+      parts.push(svg("text", { class: "amb-label", x: cx, y: cy + 5, ...shrink }, text));
     }
     if (i === cursor) parts.push(svg("rect", { class: "amb-cursor", rx: 8, ...square(cx, cy, 2) }));
     const amoeba = cell ? `(${cell[0]},${cell[1]})` : ".";
@@ -136,8 +140,8 @@ function render({ model, el }) {
   const error = make("div", "amb-error");
   error.setAttribute("role", "alert");
   const buttons = make("div", "amb-buttons");
-  const historyBox = make("details", "amb-history");
-  historyBox.open = true;
+  const historyBox = /** @type {HTMLDetailsElement} */ (make("details", "amb-history"));
+  historyBox.open = model.get("history_open");
   historyBox.append(make("summary", "", "History (turn notation, copyable)"));
   const history = /** @type {HTMLTextAreaElement} */ (make("textarea", "amb-record"));
   history.readOnly = true;
@@ -145,6 +149,8 @@ function render({ model, el }) {
   historyBox.append(history);
   root.append(status, boardBox, controls, message, error, buttons, historyBox);
   el.append(root);
+  const coach = model.get("mode") === "play" ? coachPanel(model, (intent) => send(intent)) : null; // the coach's panel
+  if (coach) root.insertBefore(coach.node, historyBox);
 
   let cursor = -1; // keyboard cursor (a cell index), drawn once the keyboard is used
   let keyboardUsed = false;
@@ -172,16 +178,21 @@ function render({ model, el }) {
     (view.targets || []).forEach((name) => add(name, "amb-target"));
     add(view.grow, "amb-grow");
     add(view.src, "amb-source");
-    if (view.move) {
+    if (view.move && model.get("mode") === "replay") {
       add(view.move[0], "amb-source");
       add(view.move[1], "amb-target");
+    } else if (view.move) {  // the last bot or scripted turn stays marked until the next action
+      add(view.move[0], "amb-last-src");
+      add(view.move[1], "amb-last-dst");
     }
+    add(view.marked_grow, "amb-last-grow");
     return marks;
   };
 
   const drawBoard = (/** @type {View} */ view) => {
     const arrow = view.move || null;
     boardBox.innerHTML = boardSvg(view, view.cells, liveMarks(view), keyboardUsed ? cursor : -1, arrow);
+    if (coach) boardBox.querySelector("svg")?.insertAdjacentHTML("beforeend", coach.arrows(view)); // hint arrows
     root.dataset.position = view.shown;
   };
 
@@ -189,7 +200,9 @@ function render({ model, el }) {
     const s = view.stats;
     const players = view.players ? ` (${view.players[view.to_move]})` : "";
     const mover = `<b class="amb-player-${view.to_move}">${view.to_move}</b>${players} to move`;
-    const turn = view.result === "ongoing" ? mover : `<b>result: ${view.result}</b>`;
+    // in a scripted line: "Scripted line, turn 4 of 11: B to move"
+    const scripted = (view.script_status || "").replace(/: ([AB]) to move$/, ': <b class="amb-player-$1">$1</b> to move');
+    const turn = view.result !== "ongoing" ? `<b>result: ${view.result}</b>` : scripted || mover;
     const roll = view.roll ? ` · roll <b class="amb-roll">${view.roll}</b>` : "";
     const last = view.last_turn ? ` · last turn <code>${view.last_turn}</code>` : "";
     const sums = `σ<sub>A</sub> ${s.sigma_A} · σ<sub>B</sub> ${s.sigma_B} · δ ${signed(s.delta)}`;
@@ -202,6 +215,7 @@ function render({ model, el }) {
     if (!view.counts) return;
     const { a, b, max_a, max_b } = view.counts;
     for (const [side, value, max] of /** @type {[string, number, number][]} */ ([["A", a, max_a], ["B", b, max_b]])) {
+      if (max === 0) continue; // no units of this side here: nothing to choose
       const stepper = make("span", `amb-stepper amb-stepper-${side}`);
       const minus = button("−", `minus-${side}`, `one ${side}-unit fewer`);
       const plus = button("+", `plus-${side}`, `one ${side}-unit more`);
@@ -239,8 +253,9 @@ function render({ model, el }) {
     }
     const undo = button("Undo", "undo");
     undo.disabled = !view.can_undo;
-    buttons.append(undo, button("New game", "new"));
     if (view.queued && view.queued.length) buttons.append(button(`Next: ${view.queued[0]}`, "next"));
+    buttons.append(undo, button("New game", "new"));
+    if (view.can_restart) buttons.append(button("Restart line", "restart", "back to the first turn of the scripted line"));
   };
 
   /** Show bot (or scripted) turns in two steps, grow then move, before the live view. */
@@ -278,8 +293,12 @@ function render({ model, el }) {
     return true;
   };
 
+  const applySize = () => root.classList.toggle("amb-presenter", model.get("size") === "presenter");
+  const applyHistory = () => { historyBox.open = model.get("history_open"); };
+
   const update = () => {
     stopAnimation();
+    applySize();
     const view = model.get("view");
     drawStatus(view);
     drawControls(view);
@@ -290,8 +309,10 @@ function render({ model, el }) {
     }
     error.textContent = model.get("error");
     history.value = model.get("record");
+    history.scrollTop = history.scrollHeight; // the latest turn in view
     root.dataset.phase = view.phase;
     root.dataset.version = String(model.get("version"));
+    if (coach) coach.done();
   };
 
   const onClick = (/** @type {MouseEvent} */ event) => {
@@ -360,16 +381,168 @@ function render({ model, el }) {
   const showError = () => { error.textContent = model.get("error"); };
   model.on("change:version", update);
   model.on("change:error", showError);
+  model.on("change:size", applySize);
+  model.on("change:history_open", applyHistory);
+  if (coach) model.on("change:error", coach.done); // a refused Hint or Review stops the spinner
   update();
 
   return () => {
     stopAnimation();
     model.off("change:version", update);
     model.off("change:error", showError);
+    model.off("change:size", applySize);
+    model.off("change:history_open", applyHistory);
+    if (coach) model.off("change:error", coach.done);
     root.removeEventListener("click", onClick);
     root.removeEventListener("change", onInput);
     root.removeEventListener("keydown", onKey);
   };
+}
+
+// --------------------------------------------------------------------------- the coach (hints and review)
+// Python (amoeboid_edu.coach) computes everything; this part only draws the `hints` and `review_view`
+// it is sent and sends the Hint, Review and "play this hint" intents.
+
+const CLASS_COLOURS = { inaccuracy: "#e0b000", mistake: "#e07000", blunder: "#d02020" };
+
+/** Arrows (numbered 1..3) for the hints, drawn into the board's SVG. */
+function hintArrows(/** @type {View} */ view, /** @type {any[]} */ hints) {
+  const centre = (/** @type {string} */ name) => {
+    const i = view.names.indexOf(name);
+    return [((i % view.cols) + 0.5) * CELL, (Math.floor(i / view.cols) + 0.5) * CELL];
+  };
+  return hints.map((hint, k) => {
+    if (!hint.src || !hint.dst) {
+      const [cx, cy] = centre(hint.grow);
+      return svg("g", { class: `amb-hint amb-hint-${k + 1}` },
+        svg("circle", { class: "amb-hint-ring", cx, cy, r: CELL * 0.42 }) +
+        svg("text", { class: "amb-hint-number", x: cx + CELL * 0.3, y: cy - CELL * 0.25 }, String(k + 1)));
+    }
+    const [x1, y1] = centre(hint.src);
+    const [x2, y2] = centre(hint.dst);
+    const [dx, dy] = [(x2 - x1) * 0.2, (y2 - y1) * 0.2];
+    const bend = (k - 1) * 6; // parallel arrows between the same cells stay apart
+    const line = { x1: x1 + dx + bend, y1: y1 + dy + bend, x2: x2 - dx + bend, y2: y2 - dy + bend };
+    const label = { x: (x1 + x2) / 2 + bend + 8, y: (y1 + y2) / 2 + bend - 6 };
+    return svg("g", { class: `amb-hint amb-hint-${k + 1}` },
+      svg("line", { class: "amb-hint-arrow", "marker-end": "url(#amb-head)", ...line }) +
+      svg("text", { class: "amb-hint-number", ...label }, String(k + 1)));
+  }).join("");
+}
+
+/** A's win chance over the game: dice swings dashed grey, choices solid, markers at mistakes (clickable). */
+function reviewChart(/** @type {any} */ review, /** @type {number} */ picked) {
+  const rows = review.rows;
+  const [W, H, L, T] = [520, 170, 34, 10];
+  const n = Math.max(1, rows.length);
+  const x = (/** @type {number} */ t) => L + (t / n) * (W - L - 10);
+  const y = (/** @type {number} */ p) => T + (1 - p) * (H - T - 20);
+  const parts = [
+    svg("line", { class: "amb-review-half", x1: L, x2: W - 10, y1: y(0.5), y2: y(0.5) }),
+    svg("text", { class: "amb-review-axis", x: 2, y: y(1) + 4 }, "100%"),
+    svg("text", { class: "amb-review-axis", x: 8, y: y(0.5) + 4 }, "50%"),
+    svg("text", { class: "amb-review-axis", x: 14, y: y(0) + 4 }, "0%"),
+    svg("text", { class: "amb-review-axis", x: W - 60, y: H - 2 }, `turn ${rows.length}`),
+  ];
+  rows.forEach((/** @type {any} */ row, /** @type {number} */ i) => {
+    const xm = x(i + 0.5);
+    parts.push(svg("line", { class: "amb-review-dice", x1: x(i), y1: y(row.A_before), x2: xm, y2: y(row.A_after_roll) }));
+    parts.push(svg("line", { class: "amb-review-choice", x1: xm, y1: y(row.A_after_roll), x2: x(i + 1), y2: y(row.A_after) }));
+  });
+  rows.forEach((/** @type {any} */ row, /** @type {number} */ i) => {
+    const colour = CLASS_COLOURS[/** @type {keyof typeof CLASS_COLOURS} */ (row.class)];
+    const attrs = { class: `amb-review-point ${row.turn === picked ? "amb-picked" : ""}`, "data-ply": row.turn,
+      cx: x(i + 1), cy: y(row.A_after), r: colour ? 6 : 3 };
+    const tip = `turn ${row.turn} ${row.player}: ${row.played} (${row.class})` +
+      (colour ? `; better: ${row.best}` : "");
+    parts.push(svg("circle", { ...attrs, ...(colour ? { style: `fill:${colour}` } : {}) }, `<title>${tip}</title>`));
+  });
+  return svg("svg", { xmlns: SVG_NS, class: "amb-review-chart", viewBox: `0 0 ${W} ${H}`,
+    role: "img", "aria-label": "A's win chance over the game" }, parts.join(""));
+}
+
+/** The coach's panel under the board; returns its node and the hooks render() calls. */
+function coachPanel(/** @type {any} */ model, /** @type {(intent: Record<string, unknown>) => void} */ send) {
+  const node = make("div", "amb-coach");
+  let picked = -1;
+  const busy = (/** @type {string} */ what) => {
+    node.dataset.busy = what;
+    const spinner = node.querySelector(".amb-coach-spinner");
+    if (spinner) spinner.textContent = what ? `computing ${what}…` : "";
+  };
+  const update = (/** @type {View} */ view) => {
+    node.replaceChildren();
+    const row = make("div", "amb-coach-buttons");
+    const live = ["grow", "source", "destination"].includes(view.phase);
+    if (live) row.append(button("Hint", "coach-hint", "the coach's top 3 turns for this roll"));
+    if (view.phase === "over" && !Object.keys(model.get("review_view")).length)
+      row.append(button("Review", "coach-review", "where the game was won and lost"));
+    row.append(make("span", "amb-coach-spinner", node.dataset.busy ? `computing ${node.dataset.busy}…` : ""));
+    node.append(row);
+    const hints = live ? model.get("hints") : [];
+    if (hints.length) {
+      const list = make("ol", "amb-hint-list");
+      hints.forEach((/** @type {any} */ hint, /** @type {number} */ k) => {
+        const item = make("li", `amb-hint-item amb-hint-${k + 1}`);
+        const play = button(hint.turn, "coach-play", "play this turn");
+        play.dataset.turn = hint.turn;
+        item.append(play, make("span", "amb-hint-figures",
+          ` your win chance ${Math.round(hint.win * 100)}% · Δ ${signed(hint.Delta)} after it`));
+        list.append(item);
+      });
+      node.append(list);
+    }
+    const review = model.get("review_view");
+    if (view.phase === "over" && review.rows) {
+      const box = make("div", "amb-review");
+      const acc = review.accuracy;
+      box.append(make("div", "amb-review-title",
+        `Review: A's win chance (both sides greedy for two turns, then random) · accuracy A ${acc.A ?? "–"}, B ${acc.B ?? "–"}`));
+      const chartBox = make("div", "amb-review-chart-box");
+      chartBox.innerHTML = reviewChart(review, picked);
+      box.append(chartBox, make("div", "amb-review-legend",
+        "dashed grey: the swing of the dice roll · solid: the swing of the choice · big dots: inaccuracy (yellow), mistake (orange), blunder (red); click a turn"));
+      const table = make("div", "amb-review-turns");
+      for (const r of review.rows) {
+        const item = make("button", `amb-review-turn amb-class-${r.class} ${r.turn === picked ? "amb-picked" : ""}`,
+          `${r.turn} ${r.player} ${r.played} · ${r.class}`);
+        item.type = "button";
+        item.dataset.ply = String(r.turn);
+        table.append(item);
+      }
+      box.append(table);
+      if (picked >= 0) {
+        const r = review.rows[picked - 1];
+        const shown = make("div", "amb-review-position");
+        const mini = make("div", "amb-review-board");
+        mini.innerHTML = boardSvg(view, review.plies[picked], {}, -1, review.moves[picked]);
+        const better = ["best", "forced"].includes(r.class) ? "" : ` Better: ${r.best} (${Math.round(r.best_win * 100)}%).`;
+        shown.append(mini, make("div", "amb-review-caption",
+          `After turn ${r.turn}: ${r.player} played ${r.played} — ${r.class}; ${r.player}'s win chance ` +
+          `${Math.round(r.win_before * 100)}% before the roll, ${Math.round(r.win_after_roll * 100)}% after it, ` +
+          `${Math.round(r.win_after * 100)}% after the move.${better}`));
+        box.append(shown);
+      }
+      node.append(box);
+    }
+  };
+  node.addEventListener("click", (event) => {
+    const target = /** @type {Element} */ (event.target);
+    event.stopPropagation(); // the board's own click handler never sees the coach's clicks
+    const ply = target.closest("[data-ply]");
+    if (ply) {
+      picked = Number(/** @type {HTMLElement} */ (ply).dataset.ply);
+      update(model.get("view"));
+      return;
+    }
+    const action = /** @type {HTMLElement|null} */ (target.closest("[data-action]"));
+    if (!action) return;
+    if (action.dataset.action === "coach-hint") { busy("hints"); send({ kind: "hint" }); }
+    else if (action.dataset.action === "coach-review") { picked = -1; busy("the review"); send({ kind: "review" }); }
+    else if (action.dataset.action === "coach-play") send({ kind: "play_hint", turn: action.dataset.turn });
+  });
+  const done = () => { busy(""); update(model.get("view")); };
+  return { node, update, done, arrows: (/** @type {View} */ view) => (["grow", "source", "destination"].includes(view.phase) ? hintArrows(view, model.get("hints")) : "") };
 }
 
 export default { render };

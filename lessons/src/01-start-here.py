@@ -30,6 +30,24 @@
 #    you move: then you **eat** it, and the two piles merge.
 #
 # The game ends as soon as one player owns no amoeba. If the other player owns one, they win; otherwise it is a tie.
+#
+# > **Rules card**
+# >
+# > | | |
+# > |---|---|
+# > | amoeba `(a,b)` | `a` units of A, `b` of B; the bigger share owns it; `a = b` is **neutral** (nobody's) |
+# > | your turn | 1. roll, add the roll to one amoeba you own · 2. move some or all of an amoeba you own one step (8 neighbours) |
+# > | a move may land on | an empty cell, or an amoeba **no bigger** than what you move: they merge (you *eat* it) |
+# > | the end | a player owns nothing: the other wins (or a tie if nobody owns anything) |
+#
+# **Four numbers** appear under every board. The paper calls them *advantages*; lessons 3 and 4 study them.
+#
+# - **σ** (sigma) counts the dice: σ<sub>A</sub> is the sum of everything A has rolled so far, σ<sub>B</sub> the same
+#   for B. **δ = σ<sub>A</sub> − σ<sub>B</sub>** is A's lead in dice (*Advantage 1*). Only the dice change it.
+# - **Σ** (capital sigma) counts the board: Σ<sub>A</sub> is the total size of the amoebae A owns, Σ<sub>B</sub> the same
+#   for B. **Δ = Σ<sub>A</sub> − Σ<sub>B</sub>** is A's lead in size (*Advantage 2*). Eating and neutralising change it.
+#
+# Positive means A is ahead, negative means B is.
 
 # %%
 from amoeboid_edu import Game, Position, random_turn, seeded_rng
@@ -39,8 +57,8 @@ start
 
 # %% [markdown]
 # The picture is the board: each disc is an amoeba, its area is its size, the blue and orange slices are A's and
-# B's shares, and the ring shows the owner (dashed grey: neutral). Under the board: whose turn it is, and the two
-# *advantages* δ and Δ that lessons 3 and 4 are about.
+# B's shares, and the ring shows the owner (dashed grey: neutral). Under the board: whose turn it is, δ and Δ (both 0
+# at the start: nobody has rolled or eaten yet).
 #
 # The same position in the course's text notation: rows from top to bottom, `.` for an empty cell, then the side
 # to move. You can paste such a line into any lesson.
@@ -60,7 +78,7 @@ print(start)
 # 3. **Click a highlighted cell** to move there. The bot answers at once.
 #
 # *Undo* takes your turn back, *New game* starts another one. The board checks every click with the rules, and if
-# a move is not allowed it tells you why.
+# a move is not allowed it tells you why. The line above the board shows σ, δ, Σ and Δ after every turn.
 
 # %%
 from amoeboid_edu.widget import play
@@ -72,7 +90,44 @@ board
 # When you have played a few turns, run the next cell: it prints your game as a record, one turn per line.
 
 # %%
-print(board.game)
+if len(board.game):
+    print(board.game)
+else:
+    print("No turn played yet: play a few turns on the board above, then run this cell again.")
+
+# %% [markdown]
+# ## Other opponents
+#
+# `play` takes the opponent's name. Each line below starts a new board; run the one you want (they are all ready).
+#
+# - `play("greedy")`: a bot that always takes the turn with the best Δ right after it. Easy to trap?
+# - `play("paper")`: the paper's own plan (its opening cases, then greedy). The strongest simple bot of the course.
+# - `play("expectimax")`: a bot that looks two turns ahead, dice included (slower).
+# - `play("random", human="B")`: you play B (orange) and the bot moves first.
+# - `play("human")`: two players at one screen, taking turns.
+# - `play(my_strategy)`: any function `my_strategy(position, roll, rng)` that returns a turn: your own bot.
+#   Lesson 9 shows how to write one.
+
+# %%
+play("greedy", seed=1)
+
+# %%
+play("paper", human="B", seed=1)
+
+# %% [markdown]
+# Your own strategy is a plain function. This one always grows its first amoeba and plays the first legal turn the
+# engine lists: a weak bot, but yours. Change it, run the cell again, and play against it.
+
+# %%
+from amoeboid_edu import legal_turns
+
+
+def first_turn(position, roll, rng):
+    """Play the first legal turn of the list (the engine lists them in a fixed order)."""
+    return next(legal_turns(position, roll))
+
+
+play(first_turn, seed=1)
 
 # %% [markdown]
 # ## The same game, from code
@@ -146,14 +201,15 @@ game.position
 # | [8 The paper's example game](08-example-game.ipynb) | replay it turn by turn | Pen and Paper with Example Game |
 # | [9 Strategy lab](09-strategy-lab.ipynb) | write and score your own strategy | all of *Analysis* |
 # | [10 Variants](10-variants.ipynb) | other boards, other neighbours | Set up |
+# | [11 Three games called Amoeba](11-three-amoebas.ipynb) | Nakajima's and Oosterwal's namesakes, measured alike | — |
+# | [12 Appendix: MCTS](12-appendix-mcts.ipynb) | OpenSpiel's MCTS against the paper's plan (optional extra) | — |
 #
 # The lessons build on each other, but each one runs on its own.
 #
 # ## Running the course
 #
-# - **On Binder** (nothing to install): open the Binder link in the project's README. It starts JupyterLab on this
-#   lesson with everything installed. Binder forgets your changes when you close the tab: download what you want
-#   to keep.
+# - **On Binder** (nothing to install): {{binder_launch}} It starts JupyterLab on this lesson with everything
+#   installed. Binder forgets your changes when you close the tab: download what you want to keep.
 # - **On your machine** (Python 3.11 or newer): in a copy of the repository run `./dev.sh course`. It creates a
 #   virtual environment, installs the package and opens this lesson in JupyterLab.
 # - Everything works offline: the charts are drawn in the notebook itself.

@@ -86,7 +86,7 @@ apply(start, "5 a1 a1-b2 3,0")
 # results in notation (B is to move next). Positions are immutable values, so `start` itself never changes.
 
 # %%
-my_answer = ...
+my_answer = ...  # solution: "(3,0) . . / (2,0) . . / . . (0,1) B"
 check(my_answer, apply(start, "4 a1 a1-a2 2,0"), hint="a1 has 1 + 4 units of A before the move; 2 of them leave")
 
 # %% [markdown]
@@ -118,7 +118,7 @@ except ValueError as error:
 # below.
 
 # %%
-my_answer = ...
+my_answer = ...  # solution: 52
 check(my_answer, count_legal_turns(duel, 1), hint="7 units can go to 8 neighbours; to eat c3 you need at least 5")
 
 # %%
@@ -144,7 +144,7 @@ print(list(legal_turns(stuck, 6)))
 # What is the result: `"A"`, `"B"`, `"tie"` or `"ongoing"`?
 
 # %%
-my_answer = ...
+my_answer = ...  # solution: "tie"
 check(
     my_answer,
     apply(Position.parse("(1,0) (0,3) . / . . . / . . . A"), "2 a1 a1-b1").result,

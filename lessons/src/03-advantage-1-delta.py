@@ -12,6 +12,13 @@
 # - Prove the claim "a player can only win with advantage 1", and check it on thousands of games.
 # - Read the exact distribution of δ, and spot where the paper's symmetry theorem needs a correction.
 # - Explain why the unboundedness conjecture is in fact a theorem about random walks.
+#
+# **The results in one sentence each** (the computations below show how we know):
+#
+# - *A player can only win with advantage 1*: right, and there is a short proof.
+# - *The expected δ is always 0*: right after every full round, but just after A's roll A is 3.5 ahead on average.
+# - *δ eventually passes any level*: right, it is even a theorem, if you imagine rolling forever; real games end
+#   long before (a dozen turns on the 3×3 board).
 
 # %%
 import altair as alt
@@ -21,7 +28,7 @@ from amoeboid_edu import Game, analysis, legal_turns, paper, random_turn
 from amoeboid_edu.exercises import check
 
 # Charts are drawn as SVG in the kernel (vl-convert): they render offline and reproduce exactly.
-_ = alt.renderers.enable("svg")
+_ = alt.renderers.enable("amoeboid")  # charts drawn in the kernel as SVG: offline, reproducible, light and dark
 
 # %% [markdown]
 # ## Definition (paper, *Advantage 1*)
@@ -40,7 +47,7 @@ game.position, game.position.sigma_A, game.position.sigma_B
 # **Exercise 1.** What is δ in this position?
 
 # %%
-my_answer = ...
+my_answer = ...  # solution: -9
 check(my_answer, game.position.delta, hint="δ = σ_A − σ_B: A's rolls minus B's rolls")
 
 # %% [markdown]
@@ -68,11 +75,17 @@ both.head(8)
 #
 # **Claim (paper).** Player A can only win if δ > 0, and B only if δ < 0.
 #
-# **Proof.** Each player starts with one unit, and only rolls add units, so A has σ_A + 1 units on the board and B
-# has σ_B + 1. Suppose A wins. Then B owns no amoeba, so in every amoeba `(a, b)` we have a ≥ b, and A owns at least
-# one amoeba, where a > b. Adding over all amoebae: σ_A + 1 > σ_B + 1, that is δ > 0. ∎
+# **In one sentence:** the authors are right: whoever wins has rolled more in total, on any board.
 #
-# The proof also shows that a **tie** needs δ = 0 (every amoeba neutral). A computer cannot prove a claim by
+# <details><summary>For the curious: the proof</summary>
+#
+# Each player starts with one unit, and only rolls add units, so A has σ_A + 1 units on the board and B
+# has σ_B + 1. Suppose A wins. Then B owns no amoeba, so in every amoeba `(a, b)` we have a ≥ b, and A owns at least
+# one amoeba, where a > b. Adding over all amoebae: σ_A + 1 > σ_B + 1, that is δ > 0. ∎ The proof also shows that a
+# **tie** needs δ = 0 (every amoeba neutral).
+#
+# </details>
+# A computer cannot prove a claim by
 # examples, but it can catch a wrong proof: here are the final positions of 5,000 seeded games between random
 # players, and 30 games of each pairing of the strategy lab's quicker bots (`greedy`, `paper`, `random`).
 
@@ -82,7 +95,7 @@ results.groupby("result")["delta"].agg(["count", "min", "max"])
 
 # %% [markdown]
 # Every game won by A ends with δ ≥ 1, every game won by B with δ ≤ −1, every tie with δ = 0. (An `ongoing` game hit
-# the turn limit.) The theory module checks the claim on the same games, pairing by pairing, and states the verdict:
+# the turn limit.) The verdict card says it in one sentence, with its scope; open "For the curious" for the details:
 
 # %%
 paper.advantage_1_claim(results=results)
@@ -92,6 +105,9 @@ paper.advantage_1_claim(results=results)
 #
 # **Theorem (paper).** The expected value of δ is always 0, because the players "start and play with the same
 # conditions", so P(δ = k) = P(δ = −k).
+#
+# **In one sentence:** right after every full round, but not "always": just after A's roll, A is 3.5 ahead on
+# average, because A has rolled once more.
 #
 # Since δ is a sum of independent die rolls with signs (+ for A's, − for B's), its distribution after n turns can be
 # computed exactly, as fractions. After one full round (A's roll minus B's roll):
@@ -117,7 +133,7 @@ analysis.delta_distribution_chart(analysis.delta_samples_frame(5, 20_000, seed=1
 
 # %%
 laws = analysis.delta_law_frame(6)
-my_answer = ...
+my_answer = ...  # solution: 1
 check(my_answer, laws.loc[1, "P(delta>0)"], hint="after one turn only A has rolled, and a die shows at least 1")
 
 # %% [markdown]
@@ -126,8 +142,8 @@ check(my_answer, laws.loc[1, "P(delta>0)"], hint="after one turn only A has roll
 # often than not:
 
 # %%
-laws.assign(mean=laws["mean"].astype(str), variance=laws["variance"].astype(str),
-            **{"P(delta>0)": laws["P(delta>0)"].astype(str)})
+laws.assign(mean=laws["mean"].astype(float), variance=laws["variance"].astype(float),
+            **{"P(delta>0)": laws["P(delta>0)"].astype(float)}).round(4)
 
 # %%
 paper.symmetry_theorem(games=2_000)
@@ -142,6 +158,10 @@ paper.symmetry_theorem(games=2_000)
 # **Conjecture (paper).** Let P_M(n) be the probability that δ > M at some turn among the first n. Then P_M(n) → 1 as
 # n → ∞, for every M. The authors "have run computer modeling that supports this claim".
 #
+# **In one sentence:** the authors' modelling was right, and it is even a theorem, for the dice sums *as if play went
+# on forever*; but a real game on 3×3 lasts about a dozen turns, while δ needs about 1,500 turns to pass 10 with 90%
+# chance.
+#
 # We can do better than modelling: P_M(n) can be computed exactly, turn by turn, by keeping the probability of every
 # value of δ among the walks that have not yet passed M (dynamic programming). Lines: exact curves. Dots: 5,000
 # seeded Monte Carlo walks for M = 10, which agree.
@@ -155,13 +175,19 @@ analysis.exceedance_chart(curves)
 
 # %% [markdown]
 # The curves climb towards 1, slowly: a level twice as high takes about four times as many turns (δ spreads like the
-# square root of the number of turns). And it is a theorem, not a conjecture: over a full round δ changes by A's roll
-# minus B's roll, a step with mean 0 and finite variance 35/6. By the **Chung–Fuchs theorem** such a random walk on
-# the integers is *recurrent*: it comes back to every value infinitely often, so its highest value grows without bound
-# and passes every level M with probability 1.
+# square root of the number of turns).
+#
+# <details><summary>For the curious: why it is a theorem</summary>
+#
+# Over a full round δ changes by A's roll minus B's roll, a step with mean 0 and finite variance 35/6. By the
+# **Chung–Fuchs theorem** such a random walk on the integers is *recurrent*: it comes back to every value infinitely
+# often, so its highest value grows without bound and passes every level M with probability 1. This is about the dice
+# alone: a game that has ended rolls no more dice, so inside one game δ rarely gets far from 0.
+#
+# </details>
 
 # %%
-paper.unboundedness_conjecture(walks=5_000)
+paper.unboundedness_conjecture(walks=5_000, length_games=300)
 
 # %% [markdown]
 # **Exercise 3.** Using `analysis.exceedance_curve(M, turns)` (it returns P_M(n) for n = 0..turns) and
@@ -170,7 +196,7 @@ paper.unboundedness_conjecture(walks=5_000)
 
 # %%
 curve = analysis.exceedance_curve(5, 400)
-my_answer = ...
+my_answer = ...  # solution: 9
 check(my_answer, analysis.turns_to_reach(curve, 0.5), hint="read it off the M = 5 curve in the chart, then compute it")
 
 # %% [markdown]
@@ -180,5 +206,5 @@ check(my_answer, analysis.turns_to_reach(curve, 0.5), hint="read it off the M = 
 # - The claim holds, with a short proof: a winner has δ in their favour (and a tie has δ = 0).
 # - δ's law is a convolution of dice, computable exactly. Its mean is 0 after full rounds, but 7/2 after A's turn:
 #   the symmetry theorem needs "after every full round".
-# - The unboundedness conjecture is a theorem (recurrence of mean-zero random walks), and exact curves show how slowly
-#   P_M(n) approaches 1. Next: [lesson 4](04-advantage-2-size.ipynb), the advantage that choices *do* change.
+# - The unboundedness conjecture is a theorem (recurrence of mean-zero random walks) about the dice as if play went
+#   on; exact curves show how slowly P_M(n) approaches 1, far more slowly than games end. Next: [lesson 4](04-advantage-2-size.ipynb), the advantage that choices *do* change.

@@ -19,7 +19,7 @@ from amoeboid_edu import Position, analysis, apply, paper, random_turn
 from amoeboid_edu.exercises import check
 
 # Charts are drawn as SVG in the kernel (vl-convert): they render offline and reproduce exactly.
-_ = alt.renderers.enable("svg")
+_ = alt.renderers.enable("amoeboid")  # charts drawn in the kernel as SVG: offline, reproducible, light and dark
 
 # %% [markdown]
 # ## Definition (paper, *Advantage 2*)
@@ -35,7 +35,7 @@ position = Position.parse("(5,2) . . / . (3,3) . / . . (0,4) A")
 position
 
 # %%
-my_answer = ...
+my_answer = ...  # solution: 3
 check(my_answer, position.Delta, hint="A owns (5,2), B owns (0,4); the neutral (3,3) counts for nobody")
 
 # %%
@@ -99,7 +99,7 @@ finals = turns.groupby("game").tail(1)
 won = finals[finals["result"] != "tie"]
 sign = won["result"].map({"A": 1, "B": -1})  # +1 when A won, -1 when B won
 winner_has_both = bool(((won["delta"] * sign > 0) & (won["Delta"] * sign > 0)).all())
-my_answer = ...
+my_answer = ...  # solution: True
 check(my_answer, winner_has_both, hint="both claims of the paper are about the winner")
 
 # %%

@@ -11,8 +11,10 @@
 # - See where the numbers confirm the paper, and where they only partly do (splitting).
 # - Compute, for δ = 4, 5, 6, the exact probability that going to the centre does not win, and compare with the
 #   paper's Case II.
+# - Spot the gambler's fallacy in the paper's size-1000 example, and say what the authors got right there.
 
 # %%
+import random
 from fractions import Fraction
 
 from amoeboid_edu import Position, apply, paper
@@ -46,7 +48,7 @@ options["adjacent"]
 adjacent = options["adjacent"]
 eating_rolls = tuple(roll for roll in range(1, 7)
                      if any(apply(adjacent, turn).result != "ongoing" for turn in adjacent.legal_turns(roll)))
-my_answer = ...
+my_answer = ...  # solution: (2, 3, 4, 5, 6)
 check(my_answer, eating_rolls, hint="B needs a size of at least 3 (A's size) after the roll; a tie counts too")
 
 # %% [markdown]
@@ -61,24 +63,32 @@ for turn in ["2 a1 a1-b1", "1 c3 c3-b3", "3 b1 b1-a1", "2 b3 b3-c3"]:
 print(*stalling, sep="\n")
 
 # %% [markdown]
-# The theory module checks Case I two ways: an **exact one-turn lookahead** (every B roll, every legal B reply: can B
-# win at once, and what is A's Δ after B's best reply?) and a **simulation** (200 seeded games per option and roll,
-# both sides then playing the random player, or both the `greedy` bot, with the same dice for every option).
+# The theory module checks Case I in two ways. The **verdict word** rests only on exact facts: an exact one-turn
+# lookahead (every B roll, every legal B reply) and an exact check of the paper's premise about splitting, for B sizes
+# from 1 to 12 (the opening is not only the first move: after some stalling both amoebae are bigger). **Simulations**
+# add numbers: from each option A goes on playing the paper's way (stalling again and again, as the paper means)
+# against the `greedy` and `paper` bots, 12 seeded games per size and option here (the CLI's `--full` plays more; the
+# word is the same).
 
 # %%
-case_1 = paper.case_I(games=200)
+case_1 = paper.case_I((1, 2, 3, 4, 8, 12), games=12)
 case_1
 
 # %%
-columns = ["A roll", "option", "turn", "P(B can win next)", "E[Delta] after B's best reply", "continuation", "A score (sim)"]
-case_1.evidence[columns]
+columns = ["B size", "option", "P(B wins at once)", "P(B only ties at once)", "premise holds (r=1,2,3)"]
+case_1.evidence.loc[case_1.evidence["board"] == "3x3", columns].round(3)
 
 # %% [markdown]
-# Moving next to B is clearly a mistake: B wins at once with probability 1/2 to 5/6, and the simulation agrees. But
-# the numbers do **not** show that splitting is worse than stalling: their intervals overlap, whichever bot plays on
-# (with `greedy`, splitting even scores a little higher). The paper's argument ("at least one of your amoebae is smaller than the opponent's") is about
-# the next turns; over a whole game played by `greedy`, the extra amoeba seems to cost nothing. The verdict's
-# "correction" is exactly this. Lesson 9 lets you test it with other strategies.
+# What the authors got right: moving next to B is a mistake (B wins or ties at once half the time or more), and once
+# B's amoeba is bigger than your lead, every split leaves a piece smaller than B's, as they say. What needs a
+# correction: at the very first move (both amoebae of size 1, or small) that premise is false, a split of 2 into 1 + 1
+# leaves nothing smaller than B's 1, so the argument against splitting does not apply there. Which option scores
+# better in the simulations is shown with 95% intervals; where the intervals overlap we say "not separated", whatever
+# the number of games.
+
+# %%
+paper_comparison = case_1.evidence.dropna(subset=["stall v split"])
+paper_comparison[["B size", "opponent", "stall", "split", "stall v split"]].round(3)
 
 # %% [markdown]
 # ## Case II: not adjacent, δ = 4, 5 or 6
@@ -98,15 +108,16 @@ case_2 = paper.case_II()
 case_2
 
 # %%
-columns = ["delta", "base", "P(B can win)", "P(B can tie, not win)", "P(A not winning)", "otherwise A eats at least"]
+columns = ["delta", "base", "P(B can win)", "P(B can tie, not win)", "P(A not winning at once)", "exact",
+           "otherwise A eats at least"]
 case_2.evidence[columns]
 
 # %% [markdown]
 # **Exercise 2.** With δ = 5, what is the probability that A does *not* win at once? (The paper says "at least 1/3".)
 
 # %%
-my_answer = ...
-not_winning = case_2.evidence.set_index(["delta", "base"]).loc[(5, 1), "P(A not winning)"]
+my_answer = ...  # solution: Fraction(1, 3)
+not_winning = case_2.evidence.set_index(["delta", "base"]).loc[(5, 1), "exact"]
 check(my_answer, Fraction(not_winning), hint="B ends the game at once only with the rolls 5 (tie) and 6 (win)")
 
 # %% [markdown]
@@ -118,10 +129,61 @@ check(my_answer, Fraction(not_winning), hint="B ends the game at once only with 
 paper.case_II_table((5,), (1,))
 
 # %% [markdown]
+# A word about "at least". For B's immediate reply the numbers are exact: B ends the game at once with probability
+# exactly 1/2, 1/3 or 1/6. But "not winning" the *game* can also happen later, so the paper's "at least" is the right
+# word for the game: the exact numbers are what A risks on B's very next turn.
+
+# %% [markdown]
+# ## A gift for teaching: the gambler's fallacy
+#
+# In Case II the authors imagine a long game: both amoebae have size 1000, and "in the last 10 turns A and B have only
+# rolled 5's and 6's and a single 3". A rolls a 5 and wonders whether to move to the middle. They write: "In this
+# case the probability of B rolling 5 or 6 is extremely low, so A shouldn't worry about losing."
+#
+# Dice have no memory. Whatever happened before, the next roll is 5 or 6 with probability 2/6 = 1/3. Believing that a
+# streak makes the next roll less (or more) likely is called the **gambler's fallacy**; clever people fall for it all
+# the time, in casinos and in papers.
+#
+# **Exercise 3.** With 20,000 seeded rolls, how often does a 5 or 6 follow two 5-or-6 rolls in a row? Predict first.
+
+# %%
+dice = random.Random(2010)
+rolls = [dice.randint(1, 6) for _ in range(20_000)]
+after_streak = [rolls[i] for i in range(2, len(rolls)) if rolls[i - 1] >= 5 and rolls[i - 2] >= 5]
+share = sum(roll >= 5 for roll in after_streak) / len(after_streak)
+print(f"{len(after_streak)} rolls after a streak; share of 5s and 6s: {share:.3f}")
+
+# %%
+my_answer = ...  # solution: Fraction(1, 3)
+check(my_answer, Fraction(1, 3), hint="dice have no memory: the same as for any roll")
+
+# %% [markdown]
+# So after A's move to the middle, B ties (rolling 5) or wins (rolling 6) at once one time in three. What the authors
+# got right: if B fails, A eats at least 500 and becomes (1006,502), and B "will never be able to eat A until he gets
+# 1006 more in size", which takes "more than 200 turns". Their advice to move to the middle may still be good; the
+# reason they gave is not. The verdict card gives the exact numbers and a game record you can replay:
+
+# %%
+streak = paper.case_II_streak(games=10)
+streak
+
+# %%
+print(streak.counter_line)
+
+# %% [markdown]
+# And "more than 200 turns"? B gains at most 6 per roll, so 1006 units take at least 168 of B's own turns, and with
+# A's turns in between at least 335 turns of the game. Under the first reading it is true except with a tiny chance
+# (B would need 200 rolls averaging above 5), under the second it is certain:
+
+# %%
+paper.case_II_length()
+
+# %% [markdown]
 # ## Summary
 #
-# - Case I (δ < 3.5): moving next to the opponent loses often (exactly computed); stalling beats it, but the
-#   simulations cannot tell stalling from splitting: the paper's case against splitting is not confirmed.
-# - Case II: going to the centre fails with probability exactly 1/2, 1/3 and 1/6 for δ = 4, 5, 6; otherwise A eats at
-#   least half of B. The paper's numbers are exact, not just bounds.
+# - Case I (δ < 3.5): moving next to the opponent loses often (exactly computed); the argument against splitting holds
+#   once B is bigger than your lead, not at the very first move: the verdict depends on the sizes.
+# - Case II: going to the centre fails at once with probability exactly 1/2, 1/3 and 1/6 for δ = 4, 5, 6; otherwise A
+#   eats at least half of B. For the immediate reply these are exact; for the game the paper's "at least" is right.
+# - The size-1000 example: dice have no memory (the gambler's fallacy), but the authors' sums after it are right.
 # - Next: [lesson 6](06-case-3-neutralisation.ipynb), what to do with a big advantage: neutralise.

@@ -4,7 +4,7 @@
 # The paper's *Case III*: the two amoebae are not adjacent and δ > 6 in your favour. Its advice: move to the centre;
 # when the opponent splits in half, use part of your amoeba to make one half **neutral**, keep the centre, and repeat
 # while Δ > 6. This lesson is built for a projector: load the position, press **Next** on the board to step through
-# a neutralisation line, and watch δ and Δ on the chart beside it. Then check the line by computation.
+# a neutralisation line, and watch δ and Δ on the chart beside the board. Then check the line by computation.
 #
 # **Learning goals**
 #
@@ -15,16 +15,14 @@
 # %%
 import altair as alt
 import pandas as pd
-from IPython.display import display
 
 from amoeboid_edu import Game, Position, analysis, apply, legal_turns, paper
 from amoeboid_edu.bots import BOTS
 from amoeboid_edu.bots import paper as paper_bot
-from amoeboid_edu.course import LiveChart
 from amoeboid_edu.exercises import check
 from amoeboid_edu.widget import Board
 
-_ = alt.renderers.enable("svg")  # charts as SVG drawn in the kernel: offline and reproducible
+_ = alt.renderers.enable("amoeboid")  # charts drawn in the kernel as SVG: offline, reproducible, light and dark
 
 # %% [markdown]
 # ## The position
@@ -63,13 +61,14 @@ LINE = """\
 # ## The demo: press Next
 #
 # The board checks every queued turn when it is queued (a typo fails here, not in front of the class). Press
-# **Next** on the board to play the next turn; **Undo** steps back. The chart follows.
+# **Next** on the board to play the next turn; **Undo** steps back through the line, as far as you like; **Restart
+# line** goes back to its first turn. The chart beside the board follows. `with_chart` lays out board and chart
+# side by side at presenter size, to fit one projector screen (scroll this cell to the top of the window).
 
 # %%
 board = Board.from_position(CASE_III_START, seed=3)
 board.queue(LINE)
-chart = LiveChart(board, lambda game: analysis.delta_chart(analysis.game_frame(game), title="Case III: δ and Δ"))
-display(board, chart)
+board.with_chart(lambda game: analysis.delta_chart(analysis.game_frame(game), title="Case III: δ and Δ"))
 
 # %% [markdown]
 # ## The whole line at a glance
@@ -85,7 +84,7 @@ frame[["turn", "player", "notation", "event", "delta", "Delta"]]
 analysis.delta_chart(frame, title="Case III line: δ and Δ")
 
 # %% [markdown]
-# Look at the two lines: **Δ = δ all the way to the last turn.** A neutralisation moves k of A's units onto B's k
+# Look at the two lines: **Δ = δ all the way to the last turn** (δ is the dashed line drawn over Δ). A neutralisation moves k of A's units onto B's k
 # units: A's total loses k, B's total loses k, and Δ does not move. So neutralising costs A nothing in Δ, while it
 # takes B's half out of play: nobody may move a neutral amoeba. Δ stays above 6 throughout, so by the paper's rule A
 # keeps neutralising. When every cell is taken, B cannot split any more and, with a small roll, cannot eat anything:
@@ -96,7 +95,7 @@ analysis.delta_chart(frame, title="Case III line: δ and Δ")
 
 # %%
 after_two = game.positions[2]
-my_answer = ...
+my_answer = ...  # solution: "(6,5)"
 check(my_answer, str(apply(after_two, "3 b2 b2-c3 6,0")["c3"]),
       hint="6 of A's units plus 5 of B's: who has more?")
 
@@ -149,23 +148,28 @@ checks.groupby("turn")[["B can win", "B can tie", "B can eat a neutral piece"]].
 checks[(checks["turn"] == 4)]
 
 # %% [markdown]
-# The theory module checks the paper's plan more generally: from a Case III start, A plays the plan (as the strategy
-# lab's `paper` bot plays it) and B plays *anything*: every roll and every legal turn, searched turn by turn.
+# The paper's sentence is, in one line: with a lead in the centre, "the opponent cannot win". The verdict card
+# first, in one sentence with its scope; the search statistics are folded under "For the curious". The theory module
+# plays A with the strategy lab's `paper` bot, which follows *every* instruction of Case III (centre, neutralise
+# while Δ > 6, eat once it is not, then "move to an opposite square from your opponent"), and tries every roll and
+# every legal turn of B.
 
 # %%
-paper.case_III()
+paper.case_III(((7, 1, 3),), turns=4)
 
 # %% [markdown]
-# The verdict goes further than our table: from a small Case III start (7 against 1) it finds rolls and replies with
-# which **B wins** along the plan within a few turns. "The opponent cannot win" is too strong: the plan makes B's win
-# unlikely, not impossible.
+# The table above also shows where the paper is too quick about the neutral pieces. Its sentence "it cannot eat the
+# neutral piece which is twice its size" depends on the roll:
+
+# %%
+paper.neutral_twice_its_size()
 
 # %% [markdown]
 # **Exercise 2.** On turn 10 B rolled 2 and had to pass. With how many of the six rolls could B have eaten a neutral
 # piece instead?
 
 # %%
-my_answer = ...
+my_answer = ...  # solution: 3
 check(my_answer, int(checks.loc[checks["turn"] == 10, "B can eat a neutral piece"].sum()),
       hint="B's (0,4) on c1 grows by the roll; its neighbours are (5,5), A's centre and (4,4)")
 
@@ -192,14 +196,19 @@ pd.DataFrame(rows)
 # 2. After turn 4, B could have rolled 6 and eaten the neutral `(5,5)`. Who would own the result? Would A still be
 #    safe? (Try it: `apply(game.positions[3], "6 c2 c2-c3")`.)
 # 3. The paper switches from neutralising to eating "when your Advantage 2 is no longer greater than 6". Why 6?
-# 4. Find a start position in Case III where the plan loses against some B. (Change `CASE_III_START` and the `LINE`,
-#    or let the bots play.)
+# 4. Can you find a start position in Case III where B beats the plan? (Nobody has yet within the searched bounds:
+#    change `CASE_III_START` and the `LINE`, or let the bots play.)
 
 # %% [markdown]
 # ## Summary
 #
 # - Case III's plan: take the centre, then neutralise each half B splits off, using exactly its size, while Δ > 6.
 # - On our line B can never win or tie at once, whatever it rolls: the paper's claim checks out there.
-# - But "B cannot eat the neutral piece" depends on B's roll: a 6 often lets B eat one. The plan is strong, not
-#   unbeatable: the `expectimax` bot wins some games as B, and the theory module's search finds a line where B wins.
+# - "B cannot eat the neutral piece" depends on B's roll: a piece of size k may eat it when it rolls at least k.
+#
+# **What is actually known about the plan.** The paper's one-turn argument is right: after the move to the centre B
+# cannot win at once. Played as the paper says (including the eat and the "reset" to an opposite square), a search
+# over every roll and every reply of B finds no B win within the turns it searched, from the small start tried. Beyond
+# that nobody knows: "the opponent cannot win" is **open**, neither proved nor refuted. The games against the bots
+# above are examples, not proofs.
 # - Next: [lesson 7](07-case-4-forced-win.ipynb), where a large enough δ makes the win certain.

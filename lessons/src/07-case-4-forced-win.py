@@ -10,18 +10,19 @@
 #
 # - Replay the paper's Case IV line and name each of its steps: centre, neutralise, capture, squeeze.
 # - Tell apart "a line that wins" from "a strategy that forces a win": what a claim about all replies requires.
-# - Read the verdict of an AND-OR search, including a refutation, and say exactly what it proves.
+# - Read the verdict of an AND-OR search, including a counter-line, and say exactly what it proves.
+# - Tell "not within 8 turns" (shown false) apart from "A can always win in the end" (still open).
 
 # %%
 import altair as alt
 from IPython.display import display
 
-from amoeboid_edu import Game, Position, analysis, paper
+from amoeboid_edu import Game, analysis, paper
 from amoeboid_edu.course import LiveChart
 from amoeboid_edu.exercises import check
 from amoeboid_edu.widget import Board
 
-_ = alt.renderers.enable("svg")  # charts as SVG drawn in the kernel: offline and reproducible
+_ = alt.renderers.enable("amoeboid")  # charts drawn in the kernel as SVG: offline, reproducible, light and dark
 
 # %% [markdown]
 # ## The paper's line
@@ -32,25 +33,7 @@ _ = alt.renderers.enable("svg")  # charts as SVG drawn in the kernel: offline an
 
 # %%
 START = str(paper.case_IV_position(44))
-LINE = """\
-1 a1 a1-b2        # 1. A moves to the centre
-6 c3 c3-c2 0,11   #    B splits in half
-1 b2 b2-c3 11,0   # 2. A eats the bigger half with an amoeba just as big: (11,11), neutral
-6 c2 c2-c1 0,8    #    B splits again
-1 b2 b2-c2 9,0    # 3. A repeats step 2 ...
-6 c1 c1-b1 0,7
-1 b2 b2-c1 7,0
-6 b1 b1-a1 0,6
-1 b2 b2-b1 7,0
-6 a1 a1-a2 0,6
-1 b2 b2-a1 6,0
-6 a2 a2-a3 0,6    #    only one square (b3) is left empty
-1 b2 b2-a2 7,0    # 4. A eats with one unit more than B's piece: (7,6) is A's
-6 a3 a3-b3 0,6
-1 b2 b2-a3 7,0
-6 b3 -            # 5. B has nowhere to go, even with a 6
-1 b2 b2-b3 12,0   #    A eats and wins
-"""
+LINE = paper.PAPER_CASE_IV_LINE  # the paper's matrices as turns; step 1: A to the centre, B splits in half, ...
 print(START)
 
 # %% [markdown]
@@ -78,64 +61,86 @@ game.position
 # **Exercise 1.** The paper says "a max of 8" turns. How many turns did *A* play in this line?
 
 # %%
-my_answer = ...
+my_answer = ...  # solution: 9
 check(my_answer, sum(1 for before in game.positions[:-1] if before.to_move == "A"),
       hint="A plays turns 1, 3, 5, ... of the record")
 
 # %% [markdown]
 # ## One line is not a proof
 #
-# In the line, A rolls 1 every time and B rolls 6. The claim is about **every** roll and **every** reply. To check it,
-# the theory module runs an **AND-OR search** from the Case IV start with δ = 45, the smallest δ the claim covers:
+# In the line, A rolls 1 every time and B rolls 6. The claim is about **every** roll and **every** reply. It says two
+# things, and we check them separately:
 #
-# - at A's turns, *for every roll* A must have *some* turn that still forces the win (an OR over A's turns);
-# - at B's turns, *for every roll* and *every* reply of B, A must still force the win (an AND over B's turns);
-# - positions that are the same up to a symmetry of the board are searched once.
+# 1. **"A max of 8"**: playing as the paper says, A has won within 8 of its turns. "8" has two readings: the paper's
+#    own example takes 9 A turns if the move to the centre counts (exercise 1), 8 if it does not. We test both.
+# 2. **"A can win in finitely many turns"**: A can always force a win, by any play at all.
 #
-# It searches three ways: A plays exactly the paper's line (as the strategy lab's `paper` bot plays it) against every
-# legal B turn, 8 turns of A deep; and A may deviate from the line (any candidate turn) against B's candidate turns,
-# or against every B turn, to smaller depths (here 3 turns of A, so that the lesson runs in a second).
+# The theory module runs an **AND-OR search** from the Case IV start with δ = 45, the smallest δ the claim covers:
+#
+# - at A's turns, *for every roll* A must have *some* turn that still wins in time (an OR over A's turns). For claim
+#   1, A may choose among every turn the paper's text allows (which piece to neutralise, where to go), so the answer
+#   does not depend on how our bot breaks ties;
+# - at B's turns, *for every roll* and *every* reply of B, A must still win (an AND over B's turns). B either splits
+#   in half, as the paper expects, or plays any legal turn.
 
 # %%
-verdict = paper.case_IV(free_depths=(3, 3))
-verdict
+max_8 = paper.case_IV_max_8()
+max_8
 
 # %% [markdown]
-# The line fails. The search found a **refutation**: B keeps splitting off tiny pieces (rolling 1s), so A needs many
-# neutralisations, one per piece, and after 8 A turns B still owns an amoeba. The paper's line assumed B always rolls 6
-# and splits in half; with small rolls B's pieces are small, but there are as many of them to deal with. Here is the
-# refutation, replayed from the search's own notation:
+# **Not within 8.** The search found a **counter-line**: a game record in which every A turn follows the paper's
+# text (each is annotated with its sentence) and A has not won after 9 of its turns. Look at B's rolls: small. With
+# small rolls B's halves are small, A needs one neutralisation per piece, and a small piece may even eat a small
+# neutral piece (lesson 6: "twice its size" depends on the roll). You can replay it with `amoeboid replay`:
 
 # %%
-refutation = verdict.evidence.loc[0, "refutation"]
-print(refutation.replace(" ; ", "\n"))
-
-# %% [markdown]
-# Where the refutation stops, after A's 8th turn: B still owns one tiny amoeba, so the game is not over, although A
-# owns almost everything.
+print(max_8.counter_line)
 
 # %%
-end = Position.parse(verdict.evidence.loc[0, "refutation ends"])
+end = Game.parse(max_8.counter_line).position
 print("B owns", {cell: str(end[cell]) for cell in end.owned("B")}, " Δ =", end.Delta)
 end
 
 # %% [markdown]
-# What the search proves is exactly the rows of its evidence, each at its depth, and nothing beyond. Deeper searches
-# cost much more: `paper.case_IV()` searches 4 turns of A against B's candidate turns (about 15 seconds) and finds
-# that there A **does** force a win, by deviating from the paper's line. Try it in a new cell.
-#
-# **Exercise 2.** Which part of the paper's claim does the refutation break: "A wins" or "within 8 turns"? Answer
+# **Exercise 2.** Which part of the paper's claim does the counter-line break: "A wins" or "within 8 turns"? Answer
 # `"wins"` or `"8 turns"`.
 
 # %%
-my_answer = ...
-check(my_answer, "8 turns", hint="in the refutation, does B ever own more than A? Look at what B still owns at the end")
+my_answer = ...  # solution: "8 turns"
+check(my_answer, "8 turns", hint="in the counter-line, does B ever own more than A? Look at what B still owns at the end")
+
+# %% [markdown]
+# **Open.** Whether A can force a win *at all*, with any turns, is a different question. A search must cover every
+# B reply for many turns, and it gets expensive fast: within the depths we can afford it finds no sure win, which
+# proves nothing about deeper wins. Nobody knows yet: the claim is **open**.
+
+# %%
+paper.case_IV_forced_win(depths=(2, 3))
+
+# %% [markdown]
+# ## Two more sentences of Case IV
+#
+# "B's only option is to split his amoeba, obviously in half": is halving really B's best move against the plan?
+# With the paper's own dice (A rolls 1, B rolls 6), splitting off small pieces lasts longer:
+
+# %%
+paper.split_in_half()
+
+# %% [markdown]
+# And where does δ > 44 come from? The paper does not say. Its example starts at δ = 44 with the worst dice for A. With
+# those dice and a B that splits in half, the plan works from a smaller lead already: 44 is safe under the paper's own
+# assumptions, but it is not a threshold for the real game:
+
+# %%
+paper.case_IV_threshold()
 
 # %% [markdown]
 # ## Summary
 #
 # - The paper's Case IV line (centre, neutralise the bigger half, capture with one unit more, squeeze) is legal and wins
-#   when A rolls 1s and B rolls 6s, in 9 turns of A, not 8.
-# - A claim about *all* dice and *all* replies needs a search over all of them: the AND-OR search refutes "within 8
-#   turns" for the paper's line: B's small rolls make more, smaller pieces, and the squeeze takes longer.
-# - Next: [lesson 8](08-example-game.ipynb), a whole game of the authors, replayed.
+#   when A rolls 1s and B rolls 6s, in 9 turns of A (8 if the move to the centre is not counted).
+# - "Within 8 turns" is **false as stated**: with small rolls, even a B that splits in half as the paper expects
+#   survives 9 of A's turns of the paper's play; a B that splits off small pieces does too.
+# - "A can always win in the end" is **open**: a search to a few turns finds no sure win, which proves nothing beyond.
+# - δ > 44 fits the paper's own example; with its dice the plan needs less, and against a free B no lead we tried is
+#   enough within 8 turns. Next: [lesson 8](08-example-game.ipynb), a whole game of the authors, replayed.

@@ -25,7 +25,7 @@ from amoeboid_edu.strategy import advantage_after
 from amoeboid_edu.widget import Replay
 
 # Charts are drawn as SVG in the kernel (vl-convert): they render offline and reproduce exactly.
-_ = alt.renderers.enable("svg")
+_ = alt.renderers.enable("amoeboid")  # charts drawn in the kernel as SVG: offline, reproducible, light and dark
 
 # %% [markdown]
 # ## The game as a record
@@ -83,7 +83,7 @@ analysis.delta_chart(frame, title="The paper's example game")
 # **Exercise 1.** After which turn does B have advantage 2 (Δ < 0) for the only time in the game?
 
 # %%
-my_answer = ...
+my_answer = ...  # solution: 16
 check(my_answer, int(frame.loc[frame["Delta"] < 0, "turn"].iloc[0]), hint="look for the orange line below zero")
 
 # %% [markdown]
@@ -122,9 +122,81 @@ comparison
 print(f"the bot agrees with the paper on {comparison['same'].sum()} of {len(comparison)} turns")
 
 # %% [markdown]
+# ## The coach reviews the paper's game
+#
+# Chess players get a *review* after a game: the advantage curve, and every inaccuracy, mistake and blunder with a
+# better move. `coach.review(game)` does the same for Amoeboid. Read its numbers carefully:
+#
+# - **Win chance** is the chance that A wins (a tie counts half) *if, from that position, both sides played like the
+#   greedy bot for the next two turns and then at random*: the two greedy turns see every immediate threat, the
+#   random rest values what is left. It is the mean of 385 seeded games, so it is within ±5 points of that chance
+#   95% of the time (exact when every line ends within the two greedy turns, e.g. when a player eats everything
+#   next turn). It is not the value of perfect play.
+# - For every turn: the mover's chance before the roll, after the roll (with the best turn found), and after the
+#   turn played. The difference between the first two is **luck** (the dice); between the last two it is the
+#   **choice**. The best turn is searched among the turn played and greedy's 3 most promising turns.
+# - The **class** is the drop from the best turn found to the turn played: *best* (no drop), *good* (under 5
+#   points), *inaccuracy* (under 10), *mistake* (under 20), *blunder* (20 or more); a turn with no choice is
+#   *forced*. Each side's **accuracy** averages lichess's formula over its turns (100 = always the best found).
+
+# %%
+from amoeboid_edu import coach
+
+example_review = coach.review(game, seed=2010)
+example_review
+
+# %%
+columns = ["turn", "player", "played", "class", "best", "win_before", "win_after_roll", "win_after", "drop"]
+example_review.frame[columns].round(2)
+
+# %% [markdown]
+# The chart shows A's win chance after every turn; the big marks are inaccuracies, mistakes and blunders (hover for
+# the better move). Below it, each turn's swing is split into the dice's part (grey) and the choice's part (blue).
+
+# %%
+example_review.chart(title="The paper's example game, reviewed")
+
+# %% [markdown]
+# Pick a turn to see the position after it:
+
+# %%
+example_review.explorer()
+
+# %% [markdown]
+# **Does the paper agree?** Next to every turn the review flags, here is the paper's own sentence for it:
+
+# %%
+comments = [line.split("#", 1)[1].strip() for line in PAPER_EXAMPLE_RECORD.splitlines() if line[:1].isdigit()]
+flagged = example_review.mistakes()[["turn", "player", "played", "class", "best", "drop"]].round(2)
+flagged.assign(paper_says=[comments[turn - 1] for turn in flagged["turn"]])
+
+# %% [markdown]
+# The paper calls one move "risky": A's walk to the centre at turn 5. The review agrees and calls it a mistake: in
+# the centre A's `(9,0)` sits next to B's `(0,4)`, which eats it (and wins) with a roll of 5 or 6, while a step along
+# the edge keeps it out of reach. The review also flags two turns the paper passes over in silence. At turn 16 B eats
+# A's centre amoeba with all 9 units, leaving nothing else of its own on the board; eating with 8 keeps one unit on
+# `a3`, so A's eat on the next turn would no longer end the game (a mistake). Turn 15 is a small drop, at the edge of
+# the noise (two estimates differ by up to about 7 points by chance alone). No turn of the game is a blunder.
+
+# %%
+risky = [number for number, comment in enumerate(comments, start=1) if "risky" in comment]
+print(f"the paper calls turn(s) {risky} risky; the review flags turn(s) {list(flagged['turn'])}")
+
+# %% [markdown]
+# **Your turn.** Play the greedy bot (you are A), then press **Review** when the game is over. Press **Hint** during
+# the game to see the coach's three best turns for your roll, drawn as arrows; click one to play it.
+
+# %%
+from amoeboid_edu.widget import play
+
+play("greedy", seed=8)
+
+# %% [markdown]
 # ## Summary
 #
 # - The paper's example game is legal turn by turn and reproduces all nine printed matrices; A wins on turn 17.
 # - Its δ/Δ chart shows the paper's opening cases at work: stall, go to the centre with δ = 5, then neutralise and eat.
 # - A two-ply search bot agrees with the authors on some turns and not others; comparing Δ after each choice is how
 #   lesson 9 will score your own strategy. Next: [lesson 9](09-strategy-lab.ipynb).
+# - The coach's review puts a number on each turn: it agrees with the paper that the move to the centre on turn 5
+#   was risky, and it tells the luck of the dice apart from the choice of move.

@@ -16,13 +16,13 @@
 # %%
 import altair as alt
 
-from amoeboid_edu import Position, apply, other, seeded_rng
+from amoeboid_edu import Position, apply, charts, other, seeded_rng
 from amoeboid_edu.bots import greedy
 from amoeboid_edu.exercises import check
 from amoeboid_edu.lab import score, tournament
 from amoeboid_edu.strategy import candidate_turns, neighbours
 
-_ = alt.renderers.enable("svg")  # charts as SVG drawn in the kernel: offline and reproducible
+_ = alt.renderers.enable("amoeboid")  # charts drawn in the kernel as SVG (amoeboid_edu.charts): offline, reproducible
 rng = seeded_rng(9, "lesson 9 checks")  # the random generator the checks below hand to a strategy
 
 # %% [markdown]
@@ -128,14 +128,27 @@ def my_strategy(position, roll, rng):
     """My strategy: for now, step 3 of the paper's plan."""
     return neutraliser(position, roll, rng)
 
+
+# %% solution
+def my_strategy(position, roll, rng):
+    """My strategy: step 3 of the paper's plan, and the centre with δ = 6 too (lesson 5)."""
+    lead = (position.delta if position.to_move == "A" else -position.delta) + roll
+    if len(position.amoebae()) == 2 and lead >= 6:
+        for turn in whole_moves(position, roll):
+            if turn.dst == "b2":
+                return turn
+    return neutraliser(position, roll, rng)
+
 # %% [markdown]
 # **Exercise.** Lesson 5 showed that with δ = 6 after your roll, moving to the centre never loses (B can at best tie,
 # with a 6) and otherwise wins half of B. Steps 2 and 3 only take the centre with δ > 6. Make `my_strategy` take the
-# centre with δ = 6 too. The check below fails until you do.
+# centre with δ = 6 too, then run the check below. It says "✎ your turn" until `my_strategy` plays differently from
+# step 3 here, and if your code raises, it shows the line.
 
 # %%
 case_II = Position.parse("(6,0) . . / . . . / . . (0,1) A")  # δ = 5, and A rolls 1
-check(my_strategy(case_II, 1, rng).dst, "b2", hint="with δ = 6 after the roll, move the whole amoeba to b2")
+check(lambda: my_strategy(case_II, 1, rng), "1 a1 a1-b2", position=case_II, unanswered=neutraliser(case_II, 1, rng),
+      hint="with δ = 6 after the roll, move the whole amoeba to b2")
 
 # %% [markdown]
 # ## The score card
@@ -143,14 +156,34 @@ check(my_strategy(case_II, 1, rng).dst, "b2", hint="with δ = 6 after the roll, 
 # `score` plays your strategy against each opponent. Each dice seed is played **twice with the seats swapped**, so
 # both sides meet exactly the same luck (like duplicate bridge); your strategy runs in a separate process, so a bug
 # or an endless loop costs a game, not your notebook. Win rates come with 95% intervals: differences smaller than the
-# intervals may be luck. More games give narrower intervals (try `games=200`, it takes longer).
+# intervals may be luck. More games give narrower intervals (try `games=200`, it takes longer). The opponents are the
+# fast bots `random`, `greedy` and `paper`; add the two-turn search with
+# `opponents=["random", "greedy", "paper", "expectimax"]` (it prints how long that will take).
+
+# %% tags=["nbval-ignore-output"]
+# (the progress bar shows only when scoring takes over a second, so this cell's output depends on the machine)
+card = score(my_strategy, games=16, seed=9)
 
 # %%
-card = score(my_strategy, games=16, seed=9, opponents=["random", "greedy", "paper"], progress=False)
 card
 
+# %% [markdown]
+# ### When your strategy has a bug
+#
+# A strategy that raises loses that game (a *forfeit*). If it fails the same way 5 games in a row, `score` stops
+# early and says what to fix first, with the line of your code that raised. Here `distance` was never defined:
+
 # %%
-card.chart()
+def buggy(position, roll, rng):
+    """Move towards the centre... with a typo: there is no function `distance`."""
+    return min(candidate_turns(position, roll), key=lambda turn: distance(turn.dst, "b2"))
+
+# %% tags=["nbval-ignore-output"]
+# (the progress bar shows only when scoring takes over a second, so this cell's output depends on the machine)
+buggy_card = score(buggy, games=16, seed=9)
+
+# %%
+buggy_card
 
 # %% [markdown]
 # ## A tournament of the steps
@@ -176,9 +209,47 @@ result.chart()
 # opponent can lose to another.
 
 # %% [markdown]
+# ## A class tournament
+#
+# At the end of the unit the teacher collects every student's strategy, one file each (`alice.py` defining
+# `strategy`, or `alice.ipynb` with the strategy's cell tagged `strategy`), and plays them all against each other
+# with one command:
+#
+# ```text
+# amoeboid tournament class/ --games 100 --seed-file seed.txt --out results.csv --executor processes:2
+# ```
+#
+# Each finished game is written to `results.csv` at once, so after a crash the same command carries on where it
+# stopped. A file that does not load gets one line on the leaderboard and the tournament goes on. The leaderboard is
+# printed and saved next to the CSV as `results.html`. The same from Python, with this lesson's steps as the class and
+# the `greedy` bot as a guest:
+
+# %%
+import tempfile
+from pathlib import Path
+
+results_file = Path(tempfile.mkdtemp()) / "results.csv"
+league = tournament([stalling, centre_control, neutraliser, my_strategy], games=8, seed=9, opponents=["greedy"],
+                    out=results_file, progress=False)
+league
+
+# %% [markdown]
+# The **rating** is a Bradley–Terry fit on the Elo scale: a strategy 200 points above another is expected to score
+# about 3 games in 4 against it, ties counting half. Its interval comes from refitting on resampled games. The chart
+# shows each rating with its interval; the grid shows every pairing, row against column.
+
+# %%
+league.rating_chart()
+
+# %%
+league.pairwise_chart()
+
+# %% [markdown]
 # ## Summary
 #
 # - A strategy is a function `(position, roll, rng) -> turn`; `candidate_turns` and the other helpers keep it short.
 # - `score` gives a fair score card (paired dice, separate process, intervals); `tournament` ranks several strategies.
 # - The paper's advice becomes code one rule at a time, and the lab measures each rule. Next:
 #   [lesson 10](10-variants.ipynb) changes the board itself.
+# - A class tournament (`amoeboid tournament FOLDER`) plays every pair with the same dice, keeps every game in a
+#   CSV file it can resume, and ranks the class with intervals.

@@ -19,7 +19,7 @@ from amoeboid_edu import Board, Position, Rules, analysis, random_playout, seede
 from amoeboid_edu.exercises import check
 
 # Charts are drawn as SVG in the kernel (vl-convert): they render offline and reproduce exactly.
-_ = alt.renderers.enable("svg")
+_ = alt.renderers.enable("amoeboid")  # charts drawn in the kernel as SVG: offline, reproducible, light and dark
 
 # %% [markdown]
 # ## Bigger and rectangular boards
@@ -44,7 +44,7 @@ print("rook neighbours of b2:", rook_start.board.neighbours_of("b2"))
 # **Exercise 1.** On a 3×3 rook board, how many cells can an amoeba in a corner move to?
 
 # %%
-my_answer = ...
+my_answer = ...  # solution: 2
 corner_moves = len(rook_start.board.neighbours_of("a1"))
 check(my_answer, corner_moves, hint="from a corner, two of the four directions leave the board")
 
@@ -101,7 +101,7 @@ analysis.win_rate_chart(rates, by="board", title="Random players: who wins, by b
 
 # %%
 a_rate = rates[rates["outcome"] == "A"].set_index("board")["rate"]
-my_answer = ...
+my_answer = ...  # solution: True
 check(my_answer, bool(a_rate["2x2 king"] > a_rate["3x3 king"]), hint="read the blue bars of the two king boards")
 
 # %% [markdown]
@@ -115,5 +115,5 @@ check(my_answer, bool(a_rate["2x2 king"] > a_rate["3x3 king"]), hint="read the b
 #   the rules and the analysis tools are the same on all of them.
 # - The first player's advantage is not a constant: it is largest on a tiny king board, shrinks with the board's size,
 #   and turns into a *second*-player advantage on small rook boards (for random players).
-# - That is the end of the course: go back to [lesson 9](09-strategy-lab.ipynb) and make your strategy win on the
-#   board of your choice.
+# - Next, [lesson 11](11-three-amoebas.ipynb) meets two other games called Amoeba. Or go back to
+#   [lesson 9](09-strategy-lab.ipynb) and make your strategy win on the board of your choice.

@@ -1,0 +1,109 @@
+# %% [markdown]
+# # Appendix: the class "boss", Monte-Carlo tree search from OpenSpiel
+#
+# [OpenSpiel](https://github.com/google-deepmind/open_spiel) is DeepMind's library of games and game-playing
+# algorithms. With the optional extra (`pip install 'amoeboid-edu[openspiel]'`, which `./dev.sh` installs),
+# Amoeboid is an OpenSpiel game, `python_amoeboid`, and OpenSpiel's Monte-Carlo tree search (MCTS) plays it as the
+# bot `mcts`: the strongest opponent of the strategy lab.
+#
+# MCTS knows nothing about Amoeboid except its rules. For each move it runs a number of *simulations*: walk down a
+# tree of turns and dice, choosing turns that have done well so far (and, now and then, ones it has tried little),
+# then finish the game with random moves and note who won. After its budget of simulations it plays the turn it
+# tried most.
+#
+# **Learning goals**
+#
+# - Say what an *action* is for MCTS in Amoeboid, and which turns it never considers.
+# - Play against the boss.
+# - Measure how many simulations MCTS needs to beat the paper's plan, with honest error bars.
+
+# %%
+import altair as alt
+import pandas as pd
+
+from amoeboid_edu import Position, analysis
+from amoeboid_edu import openspiel as boss
+from amoeboid_edu.bots import paper
+from amoeboid_edu.lab import wilson_interval
+
+# Charts are drawn as SVG in the kernel (vl-convert): they render offline and reproduce exactly.
+_ = alt.renderers.enable("svg")
+
+# %% [markdown]
+# ## Turns as actions
+#
+# An amoeba of size 20 can be split in about 200 ways, so OpenSpiel cannot list every turn. The game offers MCTS the
+# same *meaningful* turns the other bots choose from: for every grow and every move, the whole amoeba, half of it,
+# and next to an enemy the smallest eat, the smallest capture and the exact neutralisation. Here are A's actions
+# after rolling 2 with an amoeba next to B's, as OpenSpiel numbers them and as our notation writes them.
+
+# %%
+position = Position.parse(". . . / . (5,0) (0,4) / . . . A")
+state = boss.game_for(position).state_at(position, roll=2)
+actions = pd.DataFrame({"action": state.legal_actions(), "turn": [str(state.turn(a)) for a in state.legal_actions()]})
+print(len(actions), "actions, among", position.count_legal_turns(2), "legal turns")
+actions[actions["turn"].str.contains("-c2 ")]  # onto B: whole, smallest eat (= neutralisation), capture
+
+# %% [markdown]
+# What the abstraction loses: moving, say, 3 of 8 units to an empty cell, or eating with more than the minimum but
+# less than everything. MCTS never tries those turns.
+#
+# ## Play against the boss
+#
+# The board works as in lesson 1; `mcts` answers each of your turns after its simulations (about a tenth of a
+# second).
+
+# %%
+from amoeboid_edu.widget import play
+
+board = play("mcts", seed=12)
+board
+
+# %% [markdown]
+# ## How many simulations does MCTS need to beat the paper's plan?
+#
+# We let MCTS with a budget of 2, 8, 32 and 128 simulations per move play the `paper` bot (the paper's opening
+# plan, then greedy). Each budget plays the same 8 dice sequences twice, once from each side, so both players meet
+# the same luck. A game still going after 150 turns counts as not won.
+
+# %%
+BUDGETS = [2, 8, 32, 128]
+GAMES = 8  # dice sequences; each is played from both sides
+rows = []
+for simulations in BUDGETS:
+    mcts = boss.mcts_strategy(simulations)
+    as_a = analysis.match_results(mcts, paper, GAMES, seed=12, max_turns=150)
+    as_b = analysis.match_results(paper, mcts, GAMES, seed=12, max_turns=150)
+    wins = int((as_a["result"] == "A").sum() + (as_b["result"] == "B").sum())
+    low, high = wilson_interval(wins, 2 * GAMES)
+    rows.append({"simulations": simulations, "games": 2 * GAMES, "wins": wins, "win rate": wins / (2 * GAMES),
+                 "low": low, "high": high})
+budget = pd.DataFrame(rows)
+budget.round(3)
+
+# %%
+axis = alt.X("simulations:Q", scale=alt.Scale(type="log"), title="simulations per move (log scale)")
+points = alt.Chart(budget).mark_line(point=True).encode(axis, alt.Y("win rate:Q", scale=alt.Scale(domain=[0, 1])))
+bars = alt.Chart(budget).mark_errorbar().encode(axis, alt.Y("low:Q", title="MCTS win rate against paper"),
+                                                alt.Y2("high:Q"))
+even = alt.Chart(pd.DataFrame({"y": [0.5]})).mark_rule(strokeDash=[4, 4]).encode(y="y:Q")
+(bars + points + even).properties(title="MCTS against the paper's plan, 95% Wilson intervals", width=420,
+                                  height=260)
+
+# %% [markdown]
+# **Reading the chart.** With two simulations MCTS plays almost at random; more simulations make it stronger. Where
+# the whole interval lies above the dashed line, MCTS beats the paper's plan on this evidence; an interval that
+# straddles it says "not yet decided", not "equal". Sixteen games give wide intervals: `bench/openspiel.py` plays
+# more games at the bot's budget.
+#
+# **Exercise.** Score your own strategy against the boss:
+# `score(my_strategy, games=20, opponents=["mcts"])` in a notebook, or
+# `amoeboid score my.py:strategy --opponents mcts` in a terminal.
+
+# %% [markdown]
+# ## Summary
+#
+# - Amoeboid runs in OpenSpiel as `python_amoeboid`: the die is a chance node, and each action is one of the
+#   candidate turns the bots choose from (whole, half, smallest eat or capture, exact neutralisation).
+# - OpenSpiel's MCTS plays as the bot `mcts`; more simulations make it stronger, and intervals tell you when a
+#   difference is real. At its default budget it is level with greedy, not yet a sure winner.

@@ -1,0 +1,237 @@
+"""Lesson 6's projector demo in a real browser, at 1280x720 and at 150% zoom, in the light and the dark theme.
+
+The notebook holds the demo exactly as lesson 6 builds it (``board.with_chart``)
+and writes the board's Python-side state to a JSON file whenever its version
+changes, so every step is checked against what Python holds.  Screenshots go to
+``test-artifacts/`` (gitignored); ``docs/demo-*.png`` are copies of one run.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+from jupyter_harness import chromium, jupyterlab
+
+from amoeboid_edu import Position, apply
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+CASE_III_START = "(14,0) . . / . . . / . . (0,5) A"
+LINE = [
+    "6 a1 a1-b2 20,0", "4 c3 c3-c2 0,4", "3 b2 b2-c3 5,0", "3 c2 c2-b1 0,3", "1 b2 b2-c2 4,0", "5 b1 b1-a1 0,4",
+    "5 b2 b2-a1 4,0", "5 b1 b1-c1 0,4", "4 b2 b2-b1 5,0", "2 c1 -", "4 b2 b2-c1 19,0",
+]  # fmt: skip  (lesson 6's Case III line)
+SCREENS = {"1280x720": ({"width": 1280, "height": 720}, 1), "150% zoom": ({"width": 853, "height": 480}, 1.5)}
+"""150% zoom of a 1280x720 screen lays the page out in 853x480 CSS pixels, drawn at 1.5 device pixels each."""
+
+SETUP = """\
+import json, pathlib
+import altair as alt
+from amoeboid_edu import Position, analysis
+from amoeboid_edu.widget import Board
+
+_ = alt.renderers.enable("amoeboid")
+
+
+def record_state(board, path):
+    def dump(_change=None):
+        state = {key: getattr(board, key) for key in ("version", "position", "view", "error")}
+        pathlib.Path(path).write_text(json.dumps(state))
+    board.observe(dump, names=["version", "error"])
+    dump()
+"""
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    root = tmp_path_factory.mktemp("demo")
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+    notebook.cells = [
+        nbformat.v4.new_code_cell(SETUP),
+        nbformat.v4.new_code_cell(
+            f"board = Board.from_position({CASE_III_START!r}, seed=3)\n"
+            f"board.queue({chr(10).join(LINE)!r})\n"
+            f"record_state(board, {str(root / 'demo.json')!r})\n"
+            'board.with_chart(lambda game: analysis.delta_chart(analysis.game_frame(game), title="Case III: δ and Δ"))'
+        ),
+        nbformat.v4.new_code_cell(f"Position.parse({CASE_III_START!r})"),
+        nbformat.v4.new_code_cell(
+            "from amoeboid_edu import Game\n"
+            f"game = Game.parse('start {CASE_III_START}\\n' + {chr(10).join(LINE)!r})\n"
+            'analysis.delta_chart(analysis.game_frame(game), title="Case III line: δ and Δ")'
+        ),
+    ]
+    nbformat.write(notebook, root / "demo.ipynb")
+    token = "amoeboid-demo-token"
+    with jupyterlab(root, token, {"@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"}}) as base:
+        yield {"url": f"{base}/lab/tree/demo.ipynb?reset&token={token}", "root": root}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as browser:
+        yield browser
+
+
+def open_demo(browser, lab, screen: str):
+    viewport, scale = SCREENS[screen]
+    page = browser.new_page(viewport=viewport, device_scale_factor=scale)
+    page.goto(lab["url"])
+    page.wait_for_function("() => window.jupyterapp && document.querySelector('.jp-NotebookPanel')", timeout=60_000)
+    page.evaluate("""async () => {
+        const panel = window.jupyterapp.shell.currentWidget;
+        await panel.context.ready;
+        await panel.sessionContext.ready;
+        if (!window.jupyterapp.shell.leftCollapsed) window.jupyterapp.commands.execute('application:toggle-left-area');
+    }""")  # the teacher's Ctrl+B: the file browser off the projector
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
+    page.evaluate("""() => { window.demoRun = 'running';
+        window.jupyterapp.commands.execute('notebook:run-all-cells').then(() => window.demoRun = 'done'); }""")
+    page.wait_for_function("() => window.demoRun === 'done'", timeout=120_000)
+    demo = page.locator(".amb-demo").first
+    demo.wait_for(timeout=30_000)
+    return page, demo
+
+
+def state(lab) -> dict:
+    return json.loads((lab["root"] / "demo.json").read_text())
+
+
+def settle(page, demo, lab, after: int | None = None) -> dict:
+    """Wait until the browser shows the version Python holds (newer than ``after``), and no animation runs."""
+    board = demo.locator(".amoeboid-board")
+    deadline = time.monotonic() + 15
+    while True:
+        try:
+            held = state(lab)
+        except (json.JSONDecodeError, FileNotFoundError):  # caught mid-write
+            held = None
+        shown = board.get_attribute("data-version")
+        if held and shown == str(held["version"]) and (after is None or held["version"] > after):
+            break
+        assert time.monotonic() < deadline, f"the board did not settle: {held and held['version']} vs {shown}"
+        time.sleep(0.02)
+    page.wait_for_function("b => !b.classList.contains('amb-animating')", arg=board.element_handle())
+    return held
+
+
+def press(page, demo, lab, action: str) -> dict:
+    before = settle(page, demo, lab)["version"]
+    demo.locator(f'.amoeboid-board [data-action="{action}"]').click()
+    return settle(page, demo, lab, after=before)
+
+
+def outside_viewport(page, locator) -> list[str]:
+    """Which edges of ``locator`` lie outside the notebook's visible area (empty: all visible without scrolling).
+
+    The visible area is the notebook's scrolling panel within the window: JupyterLab's toolbars and status bar
+    cover the rest.
+    """
+    return locator.evaluate("""el => {
+        const r = el.getBoundingClientRect(), out = [];
+        const panel = (el.closest('.jp-WindowedPanel-outer') || el.closest('.jp-Notebook')).getBoundingClientRect();
+        const top = Math.max(0, panel.top), left = Math.max(0, panel.left);
+        const h = Math.min(window.innerHeight, panel.bottom), w = Math.min(window.innerWidth, panel.right);
+        if (r.top < top) out.push(`top ${r.top} < ${top}`);
+        if (r.left < left) out.push(`left ${r.left} < ${left}`);
+        if (r.bottom > h) out.push(`bottom ${r.bottom} > ${h}`);
+        if (r.right > w) out.push(`right ${r.right} > ${w}`);
+        if (r.width < 1 || r.height < 1) out.push('not drawn');
+        return out;
+    }""")
+
+
+def text_brightness(demo) -> float:
+    """The mean of R, G and B of the chart title's text colour (0 black .. 255 white)."""
+    fill = demo.locator(".amb-demo-chart svg text", has_text="Case III").first.evaluate("el => getComputedStyle(el).fill")
+    red, green, blue = (float(part) for part in fill[fill.index("(") + 1 : -1].split(",")[:3])
+    return (red + green + blue) / 3
+
+
+def bring_to_top(page, demo) -> None:
+    """What the teacher does once: scroll the demo's output to the top of the notebook."""
+    demo.evaluate("el => el.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(200)
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_the_demo_fits_one_screen_and_walks_the_line_both_ways(browser, lab, screen):
+    page, demo = open_demo(browser, lab, screen)
+    positions = [Position.parse(CASE_III_START)]
+    for turn in LINE:
+        positions.append(apply(positions[-1], turn))
+    held = settle(page, demo, lab)
+    assert held["position"] == str(positions[0]) and held["view"]["phase"] == "queued"
+    assert "Scripted line, turn 1 of 11: A to move" in demo.locator(".amb-status").inner_text()
+    assert not demo.locator(".amb-history").evaluate("el => el.open")  # History folded
+
+    held = press(page, demo, lab, "next")  # the chart appears with the first turn
+    demo.locator(".amb-demo-chart svg").wait_for(timeout=15_000)
+    bring_to_top(page, demo)
+    parts = {
+        "board": demo.locator(".amb-svg"),
+        "Next button": demo.locator('[data-action="next"]'),
+        "Undo button": demo.locator('[data-action="undo"]'),
+        "status": demo.locator(".amb-status"),
+        "chart": demo.locator(".amb-demo-chart svg"),
+    }
+    tag = screen.replace("% ", "-").replace(" ", "-")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"demo-{tag}-light.png"))
+    assert {name: outside_viewport(page, part) for name, part in parts.items() if outside_viewport(page, part)} == {}
+    smallest = demo.locator(".amb-demo-chart svg").evaluate("""svg => {
+        const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width * window.devicePixelRatio;
+        return Math.min(...[...svg.querySelectorAll('text')].map(t => parseFloat(getComputedStyle(t).fontSize) * scale));
+    }""")
+    assert smallest >= 16, f"the chart's smallest text is {smallest:.1f} screen pixels"
+    assert text_brightness(demo) < 60  # dark on light
+
+    for number in range(1, len(LINE)):  # to the end of the line, checking Python's position at each step
+        assert held["position"] == str(positions[number])
+        assert held["view"]["script_status"] == f"Scripted line, turn {number + 1} of 11: {positions[number].to_move} to move"
+        held = press(page, demo, lab, "next")
+    assert held["position"] == str(positions[-1]) and held["view"]["phase"] == "over"
+    assert demo.locator('[data-action="next"]').count() == 0
+    assert demo.locator(".amb-last-dst").count() == 1  # A's last turn stays marked
+    assert outside_viewport(page, demo.locator(".amb-svg")) == []
+    for number in reversed(range(len(LINE))):  # and all the way back with Undo
+        held = press(page, demo, lab, "undo")
+        assert held["position"] == str(positions[number]) and held["view"]["phase"] == "queued"
+    assert demo.locator('[data-action="undo"]').is_disabled()
+
+    for number in range(3):
+        held = press(page, demo, lab, "next")
+    held = press(page, demo, lab, "new")  # a free game from the start; the line can be brought back
+    assert held["position"] == str(positions[0]) and held["view"]["phase"] == "source"  # one amoeba: grown
+    before = held["version"]
+    demo.locator('.amb-svg [data-cell="a1"]').click()
+    held = settle(page, demo, lab, after=before)
+    assert held["view"]["phase"] == "destination" and held["view"]["counts"]["max_b"] == 0
+    assert demo.locator(".amb-stepper-A").count() == 1 and demo.locator(".amb-stepper-B").count() == 0
+    held = press(page, demo, lab, "restart")
+    assert held["position"] == str(positions[0]) and held["view"]["phase"] == "queued"
+    held = press(page, demo, lab, "next")
+    assert held["position"] == str(positions[1])
+
+    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
+    page.wait_for_selector("body[data-jp-theme-light='false']", state="attached")
+    page.wait_for_timeout(500)
+    bring_to_top(page, demo)
+    assert text_brightness(demo) > 200  # the chart's text follows the theme: light on dark
+    page.screenshot(path=str(ARTIFACTS / f"demo-{tag}-dark.png"))
+    if screen == "1280x720":
+        static = page.locator(".jp-CodeCell").nth(2)
+        static.scroll_into_view_if_needed()
+        static.locator(".jp-Cell-outputWrapper").screenshot(path=str(ARTIFACTS / "static-board-dark.png"))
+        chart = page.locator(".jp-CodeCell").nth(3).locator(".jp-Cell-outputWrapper")
+        chart.scroll_into_view_if_needed()
+        chart.screenshot(path=str(ARTIFACTS / "static-chart-dark.png"))
+    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
+    page.wait_for_selector("body[data-jp-theme-light='true']", state="attached")
+    page.close()

@@ -1,0 +1,103 @@
+"""The teacher's edition: every exercise has an answer, and the solutions notebooks show every check passing.
+
+nbval replays ``lessons/solutions/*.ipynb`` (they sit under ``lessons/``, a
+testpath); these tests check what nbval cannot: that they are fresh, complete
+and that each check in them printed ✓.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("build_lessons", ROOT / "scripts" / "build_lessons.py")
+build = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(build)
+
+WITH_EXERCISES = [source for source in build.sources() if "my_answer = ..." in source.read_text(encoding="utf-8")]
+WITH_SOLUTIONS = [source for source in build.sources() if build.has_solutions(source)]
+
+
+def test_every_lesson_with_exercises_has_a_teachers_edition():
+    assert WITH_EXERCISES and set(WITH_EXERCISES) <= set(WITH_SOLUTIONS)
+    assert sorted(path.stem for path in build.SOLUTIONS.glob("*.ipynb")) == [path.stem for path in WITH_SOLUTIONS]
+
+
+@pytest.mark.parametrize("source", WITH_SOLUTIONS, ids=lambda path: path.stem)
+class TestTeachersEdition:
+    def notebook(self, source):
+        return nbformat.read(build.solutions_path(source), as_version=4)
+
+    def test_every_placeholder_answer_is_filled_in(self, source):
+        text = source.read_text(encoding="utf-8")
+        assert text.count("my_answer = ...") == text.count("my_answer = ...  # solution: ")
+        code = "\n".join(cell.source for cell in self.notebook(source).cells if cell.cell_type == "code")
+        assert "= ..." not in code and "# solution:" not in code
+
+    def test_is_built_from_its_current_source(self, source):
+        built = [(cell.cell_type, cell.source) for cell in build.solutions_edition(source).cells]
+        committed = [(cell.cell_type, cell.source) for cell in self.notebook(source).cells]
+        assert committed == built, f"rebuild it: python scripts/build_lessons.py {source.stem[:2]}"
+
+    def test_every_check_prints_a_tick(self, source):
+        verdicts = []
+        for cell in self.notebook(source).cells:
+            if cell.cell_type == "code" and re.search(r"^check\(", cell.source, re.MULTILINE):
+                text = "".join(o.get("data", {}).get("text/plain", "") for o in cell.outputs)
+                verdicts.append((cell.source, text))
+        assert verdicts
+        for cell_source, text in verdicts:
+            assert text.startswith("✓ Right"), f"{cell_source}\n-> {text}"
+
+    def test_has_no_errors_or_widget_state(self, source):
+        notebook = self.notebook(source)
+        assert "widgets" not in notebook.metadata
+        for cell in notebook.cells:
+            for output in cell.get("outputs", []):
+                assert output.output_type != "error", f"{cell.source}\n{output.get('evalue')}"
+                assert build.WIDGET_VIEW not in output.get("data", {})
+
+
+def test_the_student_edition_keeps_the_placeholder_and_drops_the_marker(tmp_path):
+    source = tmp_path / "99-demo.py"
+    source.write_text(
+        "# %% [markdown]\n# # T\n\n# %%\nmy_answer = ...  # solution: (6, 5)\n\n"
+        "# %%\ndef f():\n    return 1\n\n# %% solution\ndef f():\n    return 2\n\n"
+        '# %% tags=["nbval-ignore-output"]\nprint(f())\n'
+    )
+    student = [cell.source for cell in build.read_source(source).cells]
+    assert student == ["# T", "my_answer = ...", "def f():\n    return 1", "print(f())"]
+    teacher = build.read_source(source, solutions=True)
+    assert [cell.source for cell in teacher.cells] == ["# T", "my_answer = (6, 5)", "def f():\n    return 2", "print(f())"]
+    assert teacher.cells[-1].metadata["tags"] == ["nbval-ignore-output"]
+    assert build.has_solutions(source)
+
+
+def test_a_solution_marker_without_a_placeholder_is_refused(tmp_path):
+    source = tmp_path / "99-bad.py"
+    source.write_text("# %%\nmy_answer = 3  # solution: 4\n")
+    with pytest.raises(ValueError, match="must contain the ... it fills"):
+        build.read_source(source, solutions=True)
+
+
+@pytest.mark.parametrize(
+    "remote, expected",
+    [
+        ("https://github.com/someone/amoeboid_edu.git", "https://mybinder.org/v2/gh/someone/amoeboid_edu/HEAD?urlpath="),
+        ("git@github.com:someone/amoeboid_edu.git", "https://mybinder.org/v2/gh/someone/amoeboid_edu/HEAD?urlpath="),
+        ("", "paste the GitHub address of this course's repository"),
+        ("/srv/git/amoeboid_edu", "paste the GitHub address of this course's repository"),
+    ],
+)
+def test_the_binder_launch_comes_from_the_origin_remote_or_says_how(monkeypatch, remote, expected):
+    class Done:
+        stdout = remote
+
+    monkeypatch.setattr(build.subprocess, "run", lambda *args, **kwargs: Done())
+    launch = build.binder_launch()
+    assert expected in launch and "OWNER" not in launch and "{{" not in launch
