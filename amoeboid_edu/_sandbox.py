@@ -278,9 +278,11 @@ def _landlock(readable: Sequence[str], writable: str) -> bool:
 
 
 def _seccomp(game: bool) -> bool:
-    """Refuse with EPERM what a strategy never needs: signals beyond its own process group, tracing, sockets...
+    """Refuse with EPERM what a strategy never needs: signals beyond its own process group, tracing, threads...
 
-    ``game``: also refuse new processes and new programs (threads stay allowed).
+    No threads: a thread started by the import would live on in the template, outside every game's seeding
+    and its no-fork wall, and could take the game sockets the harness sends (found by the red team).
+    ``game``: also refuse new processes and new programs.
     """
     try:
         import pyseccomp as seccomp  # type: ignore[import-untyped, import-not-found, unused-ignore]
@@ -297,7 +299,8 @@ def _seccomp(game: bool) -> bool:
         (seccomp.ERRNO(errno.ENOSYS), "clone3", ()),  # its flags are out of a filter's reach; libc falls back to clone
     ]
     rules += [(refuse, name, ()) for name in _DENIED]
-    rules += [(refuse, "clone", (seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag),)) for flag in _CLONE_NAMESPACES]
+    rules += [(refuse, "clone", (seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag),))
+              for flag in (*_CLONE_NAMESPACES, _CLONE_THREAD)]
     if game:
         rules += [(refuse, name, ()) for name in ("fork", "vfork", "execve", "execveat")]
         rules += [(refuse, "clone", (seccomp.Arg(0, seccomp.MASKED_EQ, _CLONE_THREAD, 0),))]
@@ -414,12 +417,14 @@ def _template(control: socket.socket, fork_server: bool) -> None:
     """Put the walls up, import the strategy once, then start a game process per socket the harness sends."""
     request = json.loads(receive_message(control))
     payload = receive_message(control) if request["load"] == "pickle" else b""
+    # NumPy before the walls: its global generator is seeded before every move, and its BLAS may start threads,
+    # which the walls then refuse to anyone.
+    import numpy  # noqa: F401
+
     walls = _walls(request)
     send_message(control, json.dumps({"isolation": walls}).encode())
     tail = OutputTail()
     sys.stdout = sys.stderr = tail
-    import numpy  # noqa: F401 - imported now, NumPy's global generator is seeded before every move, first included
-
     _seed_globals(int(request.get("import_seed", 0)))
     try:
         choose = _load(request, payload)
@@ -527,6 +532,10 @@ def _worker_environment(private: str) -> dict[str, str]:
         "HOME": private,
         "TMPDIR": private,
         "LC_ALL": "C.UTF-8",
+        # one thread for NumPy's BLAS: a worker may not start threads (seccomp), and needs none
+        "OPENBLAS_NUM_THREADS": "1",
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
     }
 
 

@@ -264,17 +264,22 @@ IN_FLIGHT = 64
 
 
 def _play_tasks(entries: dict, tasks: Sequence[tuple[str, str, int]], setup: _Setup, finished) -> None:
-    """Play the ``(first, second, pair)`` tasks here, one sandbox per untrusted entry, games interleaved.
+    """Play the ``(first, second, pair)`` tasks here, games interleaved; ``finished(record)`` as each game ends.
 
-    ``finished(record)`` is called as each game ends.
+    Each untrusted entry gets one sandbox per seat it plays. The two games of a dice pair share their dice
+    (seats swapped), so a process that saw one of them could tell the other's future rolls; the seat's sandbox
+    sees only one game of each pair, and the two sandboxes share nothing (found by the red team).
     """
     rules = Position.start(setup.board).rules
     import_seed = _stream_seed(setup.seed, "import")
-    sandboxes = {
-        name: Sandbox(e.load, e.payload, rules, setup.load_limit, import_seed)
-        for name, e in entries.items()
-        if not e.trusted
-    }
+    sandboxes: dict[tuple[str, str], Sandbox] = {}
+
+    def sandbox_for(name: str, seat: str) -> Sandbox:
+        if (name, seat) not in sandboxes:
+            e = entries[name]
+            sandboxes[name, seat] = Sandbox(e.load, e.payload, rules, setup.load_limit, import_seed)
+        return sandboxes[name, seat]
+
     waiting = collections.deque(
         _Game(entries[first], entries[second], pair, first_seat, setup)
         for first, second, pair in tasks
@@ -285,19 +290,20 @@ def _play_tasks(entries: dict, tasks: Sequence[tuple[str, str, int]], setup: _Se
         while waiting or active:
             while waiting and len(active) < IN_FLIGHT:
                 active.append(waiting.popleft())
-            asking: dict[str, list[_Game]] = {}
+            asking: dict[tuple[str, str], list[_Game]] = {}
             for game in active:
                 record = game.advance()
                 if record is None:
-                    asking.setdefault(game.waiting_for.name, []).append(game)
+                    asking.setdefault((game.waiting_for.name, game.match.position.to_move), []).append(game)
                 else:
                     finished(record)
             active = [game for games in asking.values() for game in games]
-            for name, games in asking.items():
-                answers = sandboxes[name].ask([game.move_request() for game in games], setup.per_move_limit)
+            for (name, seat), games in asking.items():
+                sandbox = sandbox_for(name, seat)
+                answers = sandbox.ask([game.move_request() for game in games], setup.per_move_limit)
                 for game, answer in zip(games, answers):
                     if answer is not None:  # None: its worker was killed first; asked again next round
-                        game.isolation[game.match.position.to_move] = sandboxes[name].isolation or "unknown"
+                        game.isolation[seat] = sandbox.isolation or "unknown"
                         game.receive(answer)
     finally:
         for sandbox in sandboxes.values():

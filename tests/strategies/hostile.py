@@ -312,3 +312,14 @@ def plays_slowly(position, roll, rng):
     """The honest strategy, a little slow: long enough a run to be interrupted from outside."""
     time.sleep(0.02)
     return plays_fair(position, roll, rng)
+
+
+SEATS_SEEN = set()
+
+
+def sees_both_seats(position, roll, rng):
+    """Twin games of a dice pair share their dice: a process that plays both seats could learn future rolls."""
+    SEATS_SEEN.add(position.to_move)
+    if len(SEATS_SEEN) > 1:
+        raise RuntimeError("one process saw both seats of a dice pair")
+    return plays_fair(position, roll, rng)
