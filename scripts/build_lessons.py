@@ -244,6 +244,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("prefixes", nargs="*", help="build only lessons whose file names start with these")
     parser.add_argument("--check", action="store_true", help="execute and compare with the committed notebooks")
+    parser.add_argument("--lessons-only", action="store_true",
+                        help="leave out the teacher's editions (what students run, e.g. on Binder)")
     args = parser.parse_args(argv)
     chosen = sources(args.prefixes)
     if not chosen:
@@ -256,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
     editions += [
         (f"solutions/{source.stem}", solutions_edition(source), solutions_path(source), SOLUTIONS)
         for source in chosen
-        if has_solutions(source)
+        if has_solutions(source) and not args.lessons_only
     ]
     SOLUTIONS.mkdir(exist_ok=True)
     for name, notebook, target, where in editions:
