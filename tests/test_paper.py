@@ -176,11 +176,12 @@ def test_case_III_within_a_short_bound_is_open_with_its_scope():
     assert verdict.evidence.loc[0, "B wins along the plan"] == "none"
 
 
-def test_case_III_issue_start_has_no_b_win_along_the_plan_within_five_turns():
+def test_case_III_issue_start_has_no_b_win_along_the_plan_within_six_turns():
     # the issue's counter-line turned on a greedy fallback; with the paper's instructions followed it is gone
+    # (six turns: A's three and B's three, every B roll and legal reply; the verdict's own bound is four)
     start = paper.case_III_start(7, 1)
     assert str(start) == "(7,0) . . / . . . / . . (0,1) A"
-    assert paper.line_counterexample(start, paper.paper_line, 5) is None
+    assert paper.line_counterexample(start, paper.paper_line, 6) is None
 
 
 def test_line_counterexample_finds_a_b_win_against_a_careless_line():
