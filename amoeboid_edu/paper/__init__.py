@@ -62,7 +62,8 @@ SIZES = {
         "case_II_bases": (1, 10, 40, 1000), "streak_games": 100,
     },
 }  # fmt: skip
-WORD_SEARCHES = {"case_III_setups": ((7, 1, 3),), "case_III_turns": 4, "forced_depths": (2, 3)}
+WORD_SEARCHES = {"case_III_setups": ((7, 1, 3), (10, 1, 3), (7, 1, 4), (7, 1, 5)), "case_III_turns": 4,
+                 "forced_depths": (2, 3)}
 """The searches that decide words: identical in quick and full runs, so the words cannot differ."""
 
 
@@ -93,6 +94,13 @@ def check_all(full: bool = False, seed: int | str = 0, only: tuple[str, ...] = I
     for item in ITEMS:
         if item in only:
             yield runners[item]()
+
+
+def verdict(item: str, full: bool = False, seed: int | str = 0) -> Verdict:
+    """The verdict on one item exactly as ``amoeboid paper ITEM`` computes it (lessons show these cards)."""
+    if item not in ITEMS:
+        raise ValueError(f"unknown item {item!r}; the items are: {', '.join(ITEMS)}")
+    return next(check_all(full, seed, only=(item,)))
 
 
 # --------------------------------------------------------------------------- the charts that show each item
@@ -135,5 +143,5 @@ __all__ = [
     "grid_symmetries", "half_splits", "legal_turns", "line_counterexample", "line_then_candidates",
     "neutral_twice_its_size", "only_the_line", "opening_position", "paper_annotation", "paper_example_a_turns",
     "paper_line", "split_in_half", "split_premise_holds", "symmetry_chart", "symmetry_theorem",
-    "unboundedness_chart", "unboundedness_conjecture",
+    "unboundedness_chart", "unboundedness_conjecture", "verdict",
 ]  # fmt: skip

@@ -80,7 +80,8 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((7, 1, 3), (10, 1, 3), 
                    f"{turns} turns in any set-up (exhaustive over B's every roll and legal reply); beyond, undecided")  # fmt: skip
     if chance_turns and "max P(B wins)" in table:
         summary += f"; best chance of a B win within {chance_turns} turns: " + ", ".join(table["exact"])
-    scope = (f"{names}; {setups_text}; A plays the paper bot (centre, neutralise while Delta > 6, eat, reset to an "
+    scope = (f"{names}; {setups_text}; A on a1 and B on c3 on every board (two steps apart, b2 next to both: the "
+             f"paper's 3x3 picture inside the bigger boards); A plays the paper bot (centre, neutralise while Delta > 6, eat, reset to an "
              f"opposite square; defaults named in its rules), B every roll and every legal turn, {turns} turns deep"
              + (f"; {len(unknown)} set-ups ran out of budget" if len(unknown) else ""))  # fmt: skip
     explanation = (

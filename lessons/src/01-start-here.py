@@ -107,6 +107,11 @@ else:
 # - `play("human")`: two players at one screen, taking turns.
 # - `play(my_strategy)`: any function `my_strategy(position, roll, rng)` that returns a turn: your own bot.
 #   Lesson 9 shows how to write one.
+#
+# **Play the greedy bot, then press Review.** Every board has a coach. *Hint* shows the three turns it likes best
+# for your roll, with your win chance after each; click one to play it. When the game is over, *Review* draws your
+# win chance turn by turn and marks each turn best, good, inaccuracy, mistake or blunder, so you can see where the
+# game was won and lost (lesson 8 explains how the coach estimates a win chance).
 
 # %%
 play("greedy", seed=1)

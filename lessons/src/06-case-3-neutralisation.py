@@ -155,7 +155,7 @@ checks[(checks["turn"] == 4)]
 # every legal turn of B.
 
 # %%
-paper.case_III(((7, 1, 3),), turns=4)
+paper.verdict("case-III")  # exactly what `amoeboid paper case-III` prints
 
 # %% [markdown]
 # The table above also shows where the paper is too quick about the neutral pieces. Its sentence "it cannot eat the
