@@ -200,21 +200,6 @@ def test_a_strategy_bot_names_a_turn_outside_the_abstraction():
 
 
 @needs_extra
-@pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="issue 12's target is not met yet: at 400 simulations MCTS is level with greedy "
-                   "(21/7/12 over 40 games, Wilson 0.375-0.671); strict, so reaching it fails this mark")
-def test_mcts_beats_greedy_at_its_budget():
-    from amoeboid_edu.lab import score
-
-    summary = score("greedy", games=60, seed="mcts-boss", opponents=["mcts"], max_turns=150, workers=2,
-                    progress=False).summary()
-    losses, games = int(summary["losses"].iloc[0]), int(summary["games"].iloc[0])
-    from amoeboid_edu.lab import wilson_interval
-
-    assert wilson_interval(losses, games)[0] > 0.5, summary.to_dict("records")
-
-
-@needs_extra
 def test_score_cli_plays_mcts(tmp_path):
     strategy = tmp_path / "my.py"  # a student who copied greedy: games of about 20 turns
     strategy.write_text("from amoeboid_edu.bots import greedy\n\n\ndef strategy(position, roll, rng):\n"

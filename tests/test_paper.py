@@ -6,6 +6,7 @@ import itertools
 import subprocess
 import sys
 from fractions import Fraction
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -99,7 +100,9 @@ def test_case_I_word_rests_on_exact_facts_not_on_the_sample():
     words = {paper.case_I((1, 4), games=games, opponents=("greedy",)).word for games in (2, 5)}
     assert len(words) == 1
     verdict = paper.case_I((1, 4), games=2, opponents=("greedy",))
-    assert verdict.verdict == "depends" and "[1]" in verdict.depends_on
+    # right about the adjacent square, the argument against splitting fails at B size 1, optimality shown nowhere
+    assert verdict.verdict == "not supported" and "fails for B size [1]" in verdict.summary
+    assert "as the paper says" in verdict.summary and "not 'false'" in verdict.explanation
     assert "A continues with the paper bot (stalling repeatedly)" in verdict.scope and "b = 1, 4" in verdict.scope
     table = verdict.evidence
     adjacent = table[(table["option"] == "adjacent") & (table["B size"] == 1)].iloc[0]
@@ -308,6 +311,18 @@ def test_cli_paper_prints_one_line_per_item_and_its_counter_line_replays(tmp_pat
     run = subprocess.run([sys.executable, "-m", "amoeboid_edu", "replay", str(record)], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert "B" in run.stdout
+
+
+def test_cli_paper_prints_every_item_once_and_the_readme_table_has_its_words():
+    run = subprocess.run([sys.executable, "-m", "amoeboid_edu", "paper"], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    words = dict(line.split(" — ")[0].split(": ", 1) for line in run.stdout.splitlines())
+    assert list(words) == list(paper.ITEMS)
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    table = dict(row.split(" | ")[:2] for row in (line.strip("| ") for line in readme.splitlines())
+                 if row.split(" | ")[0] in paper.ITEMS)  # fmt: skip
+    assert set(table) == set(paper.ITEMS)
+    assert all(words[item].startswith(word) for item, word in table.items()), (table, words)
 
 
 def test_cli_paper_rejects_unknown_items_in_one_line():

@@ -101,7 +101,8 @@ def case_I(b_sizes: tuple[int, ...] = tuple(range(1, 13)), games: int = 30,
     The paper rules out moving next to B (exact: B then ends the game at once
     with probability >= 1/2) and splitting, because a split leaves a piece
     smaller than B's amoeba: exactly true when B is bigger than delta, false at
-    the very first move (B size 1).  So the word is "depends on the position".
+    the very first move (B size 1).  That stalling is *optimal* is shown nowhere
+    (simulations decide no word), so the word is "not supported".
     """
     tables = [case_I_table(b_sizes, games, opponents, seed, board) for board in boards]
     table = pd.concat(tables, ignore_index=True)
@@ -118,15 +119,17 @@ def case_I(b_sizes: tuple[int, ...] = tuple(range(1, 13)), games: int = 30,
         f"v {o}: " + ", ".join(f"{label} at {counts.loc[o].get(label, 0)} of {len(b_sizes)} sizes" for label in
                                ("stall higher", "not separated", "split higher") if counts.loc[o].get(label, 0))
         for o in opponents)  # fmt: skip
-    depends_on = f"the sizes (the case against splitting needs B's amoeba bigger than delta; false for B size {fails})"
-    verdict = "depends" if adjacent_bad and safe_otherwise and fails and len(fails) < len(premise) else (
-        "confirmed" if adjacent_bad and safe_otherwise and not fails else "not supported")  # fmt: skip
-    if verdict != "depends":
-        depends_on = ""
+    # The word: the paper is right about the adjacent square (exact), but "optimal" is shown nowhere: its argument
+    # against splitting rests on a premise that fails where B is not bigger than delta (the paper's own start-of-game
+    # example among them), and no exact comparison of stalling with splitting exists; simulations decide no word.
+    verdict = "not supported"
     sizes = f"{min(b_sizes)}-{max(b_sizes)}" if len(b_sizes) > 2 else ", ".join(map(str, b_sizes))
-    summary = (f"exact: next to B, B ends the game at once with probability >= 1/2; the premise against splitting "
-               f"fails for B size {fails} (B <= delta), holds above; simulated stall v split over B sizes "
-               f"({games} games each): {findings}")  # fmt: skip
+    adjacent_text = ("next to B, B ends the game at once with probability >= 1/2, as the paper says" if adjacent_bad
+                     else "next to B is not always worse at once")
+    summary = (f"exact: {adjacent_text}; the argument against splitting ('at least one of your amoebae is smaller') "
+               f"fails for B size {fails} (B <= delta, the paper's start-of-game example among them), holds above; "
+               f"no exact comparison of stalling and splitting: simulated over B sizes ({games} games each): "
+               f"{findings}")  # fmt: skip
     scope = (f"{', '.join(f'{n}x{n}' for n in boards)}; A (size b) on a1 rolls 1-3 against B (size b) on c3, "
              f"b = {sizes}; exact one-turn lookahead over every B roll and legal reply; simulations: A continues "
              f"with the paper bot (stalling repeatedly), B plays {', '.join(opponents)}; {games} seeded games per "
@@ -139,16 +142,18 @@ def case_I(b_sizes: tuple[int, ...] = tuple(range(1, 13)), games: int = 30,
     explanation = (
         "The paper's three options from a1 with B on c3: stall (b1, not next to B), move next to B (b2) or split "
         "(half to b1). Exact: after moving next to B, B wins or ties at once with probability (6 - r)/6 + 1/6 >= 1/2 "
-        "for A's roll r <= 3, while after stalling or splitting B cannot end the game at once: the paper is right "
-        "about the adjacent square. Its case against splitting rests on 'at least one of your amoebae is smaller "
+        "for A's roll r <= 3, "
+        + ("while after stalling or splitting B cannot end the game at once" if safe_otherwise else
+           "and after stalling or splitting B can sometimes end it at once too")
+        + ": the paper is right about the adjacent square. Its case against splitting rests on 'at least one of your amoebae is smaller "
         "than the opponent's', which is exactly true when B's amoeba is bigger than delta and false at the very "
         f"first move (B size 1, A size 2-4 splits into pieces no smaller than 1). Simulations ({games} seeded games "
         "per size and option; the word does not rest on them) compare stalling with splitting when A goes on "
-        f"playing the paper's way: {findings}." + other_boards
+        f"playing the paper's way: {findings}. So nothing shows stalling to be *optimal*, and nothing shows a "
+        "better plan either: the word is 'not supported', not 'false'." + other_boards
     )
-    plain = ("Mostly right: never step next to a bigger-or-equal enemy (it loses half the time or more), and once the "
-             "enemy is bigger than your lead, splitting only makes small pieces; at the very first move, though, the "
-             "paper's argument against splitting does not apply.")  # fmt: skip
+    plain = ("Partly right, not proven: stepping next to the enemy is a mistake (it loses or ties half the time or "
+             "more), but the paper's reason for never splitting fails at the start of the game, and played-out games "
+             "cannot tell stalling from splitting.")  # fmt: skip
     evidence = pd.concat([table, comparisons], ignore_index=True)
-    return Verdict("case-I", verdict, summary, explanation, evidence, scope=scope, plain=plain, depends_on=depends_on,
-                   quote=QUOTE)  # fmt: skip
+    return Verdict("case-I", verdict, summary, explanation, evidence, scope=scope, plain=plain, quote=QUOTE)  # fmt: skip
