@@ -330,12 +330,17 @@ def _opening_stages(position: Position, roll: int, rng: random.Random | None):
     yield key, [_whole_move(position, roll, mine, j) for j in cells]
 
 
-def _hands_over(position: Position, turn: Turn) -> bool:
-    """Whether after ``turn`` the game is lost or tied, or the opponent can end it at once (the safety default)."""
-    after = apply(position, turn)
-    if after.is_over:
-        return after.result != position.to_move
-    return can_end_at_once(after)
+def _judged(position: Position, turns: list[Turn]):
+    """Yield ``(turn, safe)`` for each turn that does not end the game in a loss or a tie, in order.
+
+    ``safe``: the opponent cannot end the game at once afterwards (the safety
+    default).  One ``apply`` per turn; lazy, so the bot can stop at its first
+    safe turn while a search asks for all of them.
+    """
+    for turn in turns:
+        after = apply(position, turn)
+        if after.result in ("ongoing", position.to_move):
+            yield turn, after.is_over or not can_end_at_once(after)
 
 
 def _plan_stages(position: Position, roll: int):
@@ -385,6 +390,18 @@ def _plan_stages(position: Position, roll: int):
         yield "III-reset", [_whole_move(position, roll, home, j) for j in _away_cells(position, home)]
 
 
+def _stages(position: Position, roll: int, rng: random.Random | None):
+    return _opening_stages(position, roll, rng) if _opening(position) is not None else _plan_stages(position, roll)
+
+
+def _default_choice(position: Position, roll: int, rng: random.Random | None) -> Turn:
+    """Where no sentence applies: greedy among the turns that leave no immediate end (else among all)."""
+    turns = list(candidate_turns(position, roll))
+    safe = [turn for turn, is_safe in _judged(position, turns) if is_safe]
+    best = _best(safe or turns, lambda turn: outcome_after(position, turn))
+    return best[0] if len(best) == 1 or rng is None else rng.choice(best)
+
+
 def paper_options(position: Position, roll: int, rng: random.Random | None = None) -> tuple[PaperRule, list[Turn], bool]:
     """The sentence that applies and *every* turn it allows: ``(rule, turns, safety)``.
 
@@ -392,28 +409,32 @@ def paper_options(position: Position, roll: int, rng: random.Random | None = Non
     sentence (the paper eats "gaining control"), so it is dropped; a sentence
     with no turn left does not apply and the next one is tried.  Among the
     rest, those after which the opponent cannot end the game at once, if any
-    (``safety`` is True when that default removed some).  Where no sentence
-    applies: the default, greedy among the turns that leave no immediate end.
-    A forced-win search gives A all of these turns, so a counterexample does
-    not depend on how the bot breaks ties between them.
+    (``safety`` is True when that default removed the sentence's first turn).
+    Where no sentence applies: the default, greedy among the turns that leave
+    no immediate end.  A forced-win search gives A all of these turns, so a
+    counterexample does not depend on how the bot breaks ties between them.
     """
-    stages = _opening_stages(position, roll, rng) if _opening(position) is not None else _plan_stages(position, roll)
-    for key, turns in stages:
-        turns = [turn for turn in turns if apply(position, turn).result in ("ongoing", position.to_move)]
-        if turns:
-            safe = [turn for turn in turns if not _hands_over(position, turn)]
-            return PAPER_RULES[key], safe or turns, bool(safe) and len(safe) < len(turns) and safe[0] != turns[0]
-    turns = list(candidate_turns(position, roll))
-    safe = [turn for turn in turns if not _hands_over(position, turn)] or turns
-    best = _best(safe, lambda turn: outcome_after(position, turn))
-    choice = best[0] if len(best) == 1 or rng is None else rng.choice(best)
-    return PAPER_RULES["default"], [choice], False
+    for key, turns in _stages(position, roll, rng):
+        judged = list(_judged(position, turns))
+        if judged:
+            allowed = [turn for turn, _ in judged]
+            safe = [turn for turn, is_safe in judged if is_safe]
+            return PAPER_RULES[key], safe or allowed, bool(safe) and safe[0] != allowed[0]
+    return PAPER_RULES["default"], [_default_choice(position, roll, rng)], False
 
 
 def paper_choice(position: Position, roll: int, rng: random.Random) -> PaperChoice:
-    """The paper bot's turn with the sentence it follows (:data:`PAPER_RULES`); see :func:`paper`."""
-    rule, turns, safety = paper_options(position, roll, rng)
-    return PaperChoice(turns[0], rule, safety)
+    """The paper bot's turn with the sentence it follows (:data:`PAPER_RULES`): the first of
+    :func:`paper_options`' turns, found without judging the turns after it."""
+    for key, turns in _stages(position, roll, rng):
+        first = None
+        for turn, is_safe in _judged(position, turns):
+            first = turn if first is None else first
+            if is_safe:
+                return PaperChoice(turn, PAPER_RULES[key], turn != first)
+        if first is not None:
+            return PaperChoice(first, PAPER_RULES[key], False)
+    return PaperChoice(_default_choice(position, roll, rng), PAPER_RULES["default"], False)
 
 
 def paper(position: Position, roll: int, rng: random.Random) -> Turn:

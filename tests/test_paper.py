@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from amoeboid_edu import Game, Position, analysis, apply, legal_turns, paper
+from amoeboid_edu import Game, Position, analysis, apply, legal_turns, paper, random_playout
 from amoeboid_edu.bots import PAPER_RULES, paper_choice, paper_options
 from amoeboid_edu.examples import PAPER_EXAMPLE_MATRICES
 from amoeboid_edu.game import seeded_rng
@@ -168,6 +168,23 @@ def test_paper_bot_never_plays_a_turn_that_loses_at_once_when_the_text_allows_an
     rule, turns, _ = paper_options(position, 1)
     assert rule.key == "III-eat"
     assert all(apply(position, turn).result == "ongoing" for turn in turns)
+
+
+def test_the_bot_plays_the_first_turn_paper_options_allows_found_lazily():
+    # paper_choice stops at the first safe turn; paper_options judges them all (searches need every turn)
+    # Case III's first eat here would let A end the game at once: the safety default picks a later one
+    safety_case = (Position.parse("(7,0) (0,5) . / (15,2) . (2,1) / . . . B"), 3)
+    cases = [safety_case]
+    for index in range(150):
+        rng = seeded_rng(0, "lazy-paper", index)
+        position = random_playout(Position.start(3), rng, max_turns=rng.randint(0, 25)).final
+        if not position.is_over:
+            cases.append((position, rng.randint(1, 6)))
+    for position, roll in cases:
+        rule, turns, safety = paper_options(position, roll, seeded_rng(1))  # the same shuffle of stall squares
+        choice = paper_choice(position, roll, seeded_rng(1))
+        assert (choice.turn, choice.rule, choice.safety) == (turns[0], rule, safety), str(position)
+    assert paper_choice(*safety_case, seeded_rng(1)).safety
 
 
 # --------------------------------------------------------------------------- Case III
