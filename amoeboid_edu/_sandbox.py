@@ -6,22 +6,27 @@ amoeboid_edu._sandbox`` (:func:`main`).  On Linux three processes hold one strat
 
     harness ── life pipe ── supervisor  trusted code only: a subreaper; when the pipe closes
                               │          (the harness ended or was killed) it kills every descendant
-                              └── template  walls up (Landlock, seccomp), then imports the strategy once
-                                    └── game  forked per generation; may not create processes; plays moves
+                              └── template  walls up (Landlock, seccomp); runs no student code
+                                    └── game  forked per generation; may not create processes;
+                                              imports the strategy, then plays moves
 
-A move that overruns its limit costs the game process (the harness kills every
-descendant of the supervisor except the template), not the import.  Elsewhere
+No student code runs outside a game process, behind all its walls: an import in
+the template could rewrite the code that puts up the game's own wall (found by
+the red team).  A move that overruns its limit costs the game process (the
+harness kills every descendant of the supervisor except the template), and the
+next game process imports the strategy again (within the load limit).  Elsewhere
 (no ``/proc``, no ``prctl``) the supervisor, template and game are one process,
-restarted and re-imported after a kill: "process only".
+restarted after a kill: "process only".
 
 Messages are length-prefixed (``HEADER``) over Unix stream sockets:
 
 - harness -> template, once: the load request (JSON: ``load``, ``path``, ``name``..., ``adjacency``,
   ``die_sides``, ``import_seed``) and, for ``load == "pickle"``, the cloudpickle bytes;
   template -> harness: ``{"isolation": [...]}`` (the walls that went up, sent before any student
-  code runs), then ``{"ok": true}`` or ``{"ok": false, "error": "..."}``.
+  code runs).
 - harness -> template, per generation: the byte ``GAME`` with one socket passed along (SCM_RIGHTS);
-  the game process serves moves on it.
+  the game process imports the strategy, says ``{"ok": true}`` or ``{"ok": false, "error": "..."}``
+  on it, then serves moves on it.
 - harness -> game, per move: ``"SEED ROLL POSITION"``; game -> harness, in order:
   ``{"kind": "turn"|"text"|"other"|"error", "value": str, "output": [...], "printed": int}``.
   SEED (derived by the harness; it reveals neither the run's seed nor the dice) seeds the
@@ -37,6 +42,7 @@ import importlib
 import importlib.util
 import io
 import json
+import linecache
 import os
 import random
 import select
@@ -49,6 +55,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from types import TracebackType
 from typing import Any, Sequence
 
 from .rules import Position, Rules, Turn
@@ -377,6 +384,18 @@ def _describe(value: object) -> str:
         return f"<unprintable {type(value).__name__}>"
 
 
+def _where(tb: TracebackType | None) -> list[Any] | None:
+    """``[file, line, function, source line]`` of the student's frame, the line read here, behind the walls."""
+    frame = student_frame(tb)
+    if frame is None:
+        return None
+    try:
+        source = linecache.getline(*frame[:2])
+    except BaseException:  # noqa: BLE001 - a file the walls refuse, or a loader the student replaced
+        source = ""
+    return [*frame, cut(source, LINE_WIDTH)]
+
+
 def _answer(choose: StrategyFunction, position: Position, roll: int, rng: random.Random) -> dict[str, Any]:
     try:
         value = choose(position, roll, rng)
@@ -385,7 +404,7 @@ def _answer(choose: StrategyFunction, position: Position, roll: int, rng: random
             message = f"{type(error).__name__}: {error}"
         except BaseException:  # noqa: BLE001
             message = type(error).__name__
-        return {"kind": "error", "value": cut(message), "where": student_frame(error.__traceback__)}
+        return {"kind": "error", "value": cut(message), "where": _where(error.__traceback__)}
     if isinstance(value, Turn):
         try:
             return {"kind": "turn", "value": cut(Turn.__str__(value))}
@@ -413,26 +432,39 @@ def _play(sock: socket.socket, choose: StrategyFunction, rules: Rules, tail: Out
         send_message(sock, json.dumps(answer).encode())
 
 
-def _template(control: socket.socket, fork_server: bool) -> None:
-    """Put the walls up, import the strategy once, then start a game process per socket the harness sends."""
-    request = json.loads(receive_message(control))
-    payload = receive_message(control) if request["load"] == "pickle" else b""
-    # NumPy before the walls: its global generator is seeded before every move, and its BLAS may start threads,
-    # which the walls then refuse to anyone.
-    import numpy  # noqa: F401
-
-    walls = _walls(request)
-    send_message(control, json.dumps({"isolation": walls}).encode())
-    tail = OutputTail()
+def _loaded(game: socket.socket, request: dict[str, Any], payload: bytes, tail: OutputTail) -> StrategyFunction | None:
+    """Import the strategy here and say so on ``game`` first: ``{"ok": true}``, or the error and None."""
     sys.stdout = sys.stderr = tail
     _seed_globals(int(request.get("import_seed", 0)))
     try:
         choose = _load(request, payload)
     except BaseException as error:  # noqa: BLE001 - a broken student module must not kill the run silently
-        send_message(control, json.dumps({"ok": False, "error": cut(f"{type(error).__name__}: {error}")}).encode())
-        return
+        send_message(game, json.dumps({"ok": False, "error": cut(f"{type(error).__name__}: {error}")}).encode())
+        return None
+    send_message(game, json.dumps({"ok": True}).encode())
+    return choose
+
+
+def _template(control: socket.socket, fork_server: bool) -> None:
+    """Put the walls up, then start a game process per socket the harness sends; it imports the strategy.
+
+    No student code ever runs in the template: an import that ran here could rewrite the code that puts up a
+    game process's own wall (no processes, no programs) and leave the card claiming it (found by the red
+    team). So each game process imports the strategy after its wall is up, and an import that forks is refused.
+    """
+    request = json.loads(receive_message(control))
+    payload = receive_message(control) if request["load"] == "pickle" else b""
+    # NumPy (and cloudpickle) before the walls: the game processes inherit them imported, NumPy's global
+    # generator is seeded before every move, and its BLAS may start threads, which the walls then refuse to anyone.
+    import numpy  # noqa: F401
+
+    if request["load"] == "pickle":
+        import cloudpickle  # type: ignore[import-untyped, unused-ignore]  # noqa: F401
+    walls = _walls(request)
+    send_message(control, json.dumps({"isolation": walls}).encode())
     rules = Rules(request["adjacency"], request["die_sides"])
-    send_message(control, json.dumps({"ok": True}).encode())
+    tail = OutputTail()
+    choose: StrategyFunction | None = None
     template = os.getpid()
     while True:
         try:
@@ -442,7 +474,13 @@ def _template(control: socket.socket, fork_server: bool) -> None:
         if not fds:
             return  # the harness hung up
         game = socket.socket(fileno=fds[0])
-        if not fork_server:
+        if not fork_server:  # one plain process: it imports once, and is killed and restarted after a timeout
+            if choose is None:
+                choose = _loaded(game, request, payload, tail)
+                if choose is None:
+                    return
+            else:
+                send_message(game, json.dumps({"ok": True}).encode())
             _play(game, choose, rules, tail)
             game.close()
             continue
@@ -453,7 +491,9 @@ def _template(control: socket.socket, fork_server: bool) -> None:
                 _die_with(template)
                 if "seccomp" in walls and not _seccomp(game=True):
                     os._exit(1)  # the card says seccomp: never play without the game's own filter
-                _play(game, choose, rules, tail)
+                choose = _loaded(game, request, payload, tail)
+                if choose is not None:
+                    _play(game, choose, rules, tail)
             finally:
                 os._exit(0)
         game.close()
@@ -605,13 +645,11 @@ class Sandbox:
                 send_message(mine, self.payload)
             walls = untrusted_object(receive_message(mine, deadline, MAX_MESSAGE))["isolation"]
             self.isolation = " + ".join(str(wall) for wall in walls)
-            answer = untrusted_object(receive_message(mine, deadline, MAX_MESSAGE))
-            if not answer.get("ok"):
-                self.broken = shown(answer.get("error", "the strategy could not be loaded"))
+            self._new_game()  # the first game process imports the strategy now: a broken one is known at once
         except (socket.timeout, TimeoutError):
-            self.broken = f"no answer within {self.load_limit:g} s while loading the strategy (the load limit)"
+            self.broken = f"no answer within {self.load_limit:g} s while starting the worker (the load limit)"
         except (EOFError, OSError, ValueError, KeyError, TypeError) as error:
-            self.broken = shown(f"the worker failed while loading the strategy ({error})")
+            self.broken = shown(f"the worker failed while starting ({error})")
         if self.broken:
             self.kill()
 
@@ -622,14 +660,30 @@ class Sandbox:
             raise TimeoutError
         return pipe.readline()
 
-    def _new_game(self) -> socket.socket:
-        """A fresh game process (forked from the template) on a fresh socket."""
+    def _new_game(self) -> socket.socket | None:
+        """A fresh game process (forked from the template) on a fresh socket, once it has imported the strategy.
+
+        None if the import failed or took longer than the load limit (``broken`` says why; the worker is
+        stopped); OSError if the template is gone.
+        """
         assert self.control is not None
         mine, theirs = socket.socketpair()
         try:
             socket.send_fds(self.control, [GAME], [theirs.fileno()])
         finally:
             theirs.close()
+        try:
+            answer = untrusted_object(receive_message(mine, time.monotonic() + self.load_limit, MAX_MESSAGE))
+            if not answer.get("ok"):
+                self.broken = shown(answer.get("error", "the strategy could not be loaded"))
+        except (socket.timeout, TimeoutError):
+            self.broken = f"no answer within {self.load_limit:g} s while loading the strategy (the load limit)"
+        except (EOFError, OSError, ValueError, UnicodeDecodeError) as error:
+            self.broken = shown(f"the worker failed while loading the strategy ({error})")
+        if self.broken is not None:
+            mine.close()
+            self.kill()
+            return None
         self.game = mine
         return mine
 
@@ -665,8 +719,10 @@ class Sandbox:
         try:
             game = self.game or self._new_game()
         except OSError:
-            self.kill()  # the template is gone: start afresh (and import again) next time
+            self.kill()  # the template is gone: start afresh next time
             return [Forfeit("crash", "the worker exited")] + [None] * (len(moves) - 1)
+        if game is None:
+            return [Forfeit("load", str(self.broken), "the strategy could not be loaded")] * len(moves)
         try:
             for seed, roll, position in moves:
                 send_message(game, f"{seed} {roll} {position}".encode())

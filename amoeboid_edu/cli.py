@@ -208,8 +208,11 @@ def _bench(args: argparse.Namespace, out: TextIO) -> None:
     print(f"mean_turns: {turns / args.games:.2f}", file=out)
 
 
-def _secret_seed(path: str, target: str) -> str:
-    """The contest seed from ``path`` (read here, never by a worker); refused where a strategy could read it."""
+def _secret_seed(path: str, file: str | None) -> str:
+    """The contest seed from ``path`` (read here, never by a worker); refused where a strategy could read it.
+
+    ``file``: a strategy file (its folder is readable to the strategy), if any.
+    """
     from ._sandbox import readable_roots
 
     seed = _read_text(path).strip()
@@ -217,7 +220,6 @@ def _secret_seed(path: str, target: str) -> str:
         raise CommandError(f"{path}: a contest seed needs at least 16 characters (e.g. python -c \"import secrets; "
                            f"print(secrets.token_hex(16))\" > {path})")
     where = os.path.realpath(path)
-    file = os.path.abspath(target.rpartition(":")[0]) if target.rpartition(":")[0].endswith(".py") else None
     for root in readable_roots([os.path.abspath(entry) for entry in sys.path], file):
         root = os.path.realpath(root)
         if where == root or where.startswith(root.rstrip(os.sep) + os.sep):
@@ -232,7 +234,9 @@ def _score(args: argparse.Namespace, out: TextIO) -> None:
     opponents = [name.strip() for name in args.opponents.split(",") if name.strip()]
     seed, label = args.seed, None
     if args.seed_file is not None:
-        seed, label = _secret_seed(args.seed_file, args.target), f"from {args.seed_file} (secret)"
+        module = args.target.rpartition(":")[0]
+        file = os.path.abspath(module) if module.endswith(".py") else None
+        seed, label = _secret_seed(args.seed_file, file), f"from {args.seed_file} (secret)"
     card = score(
         args.target,
         games=args.games,
@@ -257,9 +261,9 @@ def _tournament(args: argparse.Namespace, out: TextIO) -> None:
         raise CommandError("give the dice seed with --seed S or --seed-file F (one of them)")
     seed, label = args.seed, None
     if args.seed_file is not None:
-        seed, label = _read_text(args.seed_file).strip(), f"from {Path(args.seed_file).name}"
-        if not seed:
-            raise CommandError(f"{args.seed_file} is empty: write the seed in it")
+        # every student's file lies in the folder, which the strategies may read (found by the red team)
+        seed = _secret_seed(args.seed_file, os.path.join(os.path.abspath(args.folder), "any-student.py"))
+        label = f"from {Path(args.seed_file).name}"
     opponents = [name.strip() for name in args.opponents.split(",") if name.strip()]
     result = tournament(args.folder, games=args.games, seed=seed, out=args.out, executor=args.executor,
                         opponents=opponents, per_move_limit=args.per_move_limit, progress=not args.quiet,
@@ -322,7 +326,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--opponents", default="random,greedy,paper,expectimax", help="comma-separated bot names")
     score.add_argument("--per-move-limit", type=float, default=1.0, metavar="SECONDS", help="default 1")
     score.add_argument("--load-limit", type=float, default=30.0, metavar="SECONDS",
-                       help="time to start a worker and import the strategy, once per worker (default 30)")
+                       help="seconds to start a worker, and to import the strategy in each game process (default 30)")
     score.add_argument("--workers", type=int, default=1, help="processes playing games in parallel")
     score.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     score.set_defaults(run=_score)

@@ -62,7 +62,7 @@ from .match import STRATEGY, Match
 from .rules import IllegalTurnError, NotationError, Position, Turn, other
 from .stats import html_table, pairwise_chart, pairwise_scores, rate_chart, rating_chart, ratings, standings, tally
 from .stats import text_table, wilson_interval
-from .tracebacks import describe
+from .tracebacks import cached_cell_line, describe
 from .strategy import Strategy, as_function, strategy_name
 
 DEFAULT_PER_MOVE_LIMIT = 1.0
@@ -168,13 +168,24 @@ def _stream_seed(seed, *keys) -> int:
     return seeded_rng(seed, *keys).getrandbits(SEED_BITS)
 
 
+def _raised_where(where: object) -> str:
+    """``raised in f, line 3 of its notebook cell: ...`` from the worker's ``[file, line, function, source]``.
+
+    Every part is the worker's word: checked for type, and no file it names is
+    opened here (only the kernel's cache of notebook cells is consulted).
+    """
+    if not (isinstance(where, list) and len(where) == 4 and isinstance(where[1], int)
+            and not isinstance(where[1], bool) and all(isinstance(where[i], str) for i in (0, 2, 3))):
+        return "raised an exception"
+    filename, lineno, name, source = where
+    return "raised " + describe(filename, lineno, name, source if source.strip() else cached_cell_line(filename, lineno))
+
+
 def _turn_from(answer: dict, roll: int) -> Turn:
     """Validate a worker's answer: a Turn for this roll, or a forfeit naming what is wrong."""
     kind, value = answer.get("kind"), shown(answer.get("value", ""))
     if kind == "error":
-        where = answer.get("where")
-        place = f"raised {describe(*where)}" if isinstance(where, list) and len(where) == 3 else "raised an exception"
-        raise Forfeit("exception", value, f"the strategy {place}")
+        raise Forfeit("exception", value, shown(f"the strategy {_raised_where(answer.get('where'))}", LINE_WIDTH))
     if kind not in ("turn", "text"):
         raise Forfeit("malformed", value, "a strategy returns a Turn or its notation string")
     try:
@@ -186,6 +197,17 @@ def _turn_from(answer: dict, roll: int) -> Turn:
     return turn
 
 
+def _table(first: Entry, second: Entry) -> tuple[str, ...]:
+    """Where a game's dice come from (see :mod:`.match`): its bots' names, or both names when no bot plays.
+
+    Each worker then sees every dice stream at most once (one seat, one game per pair and opponent).
+    """
+    entries = (first, second)
+    if any(e.trusted for e in entries):
+        return tuple(sorted(str(e.bot) for e in entries if e.trusted))
+    return tuple(sorted(e.name for e in entries))
+
+
 class _Game:
     """One game in progress (a :class:`~amoeboid_edu.match.Match`): bots move here, strategies' moves are asked for."""
 
@@ -193,7 +215,8 @@ class _Game:
         self.first, self.second, self.pair, self.first_seat = first, second, pair, first_seat
         self.entries = {first_seat: first, other(first_seat): second}
         self.match = Match(first.bot or STRATEGY, second.bot or STRATEGY, seed=setup.seed, pair=pair,
-                           first_seat=first_seat, board=setup.board, max_turns=setup.max_turns)
+                           first_seat=first_seat, board=setup.board, max_turns=setup.max_turns,
+                           table=_table(first, second))
         self.outputs: dict[str, collections.deque[str]] = {seat: collections.deque(maxlen=KEEP_LINES) for seat in "AB"}
         self.printed = {"A": 0, "B": 0}
         self.forfeit: tuple | None = None
@@ -728,7 +751,7 @@ BATCH_PAIRS = 50
 """Dice seeds per unit of work: a batch is one pairing x a block of 50 seeds = 100 games (README, "Chunking")."""
 
 RESULT_FIELDS = ("first", "second", "pair", "first_seat", "result", "turns", "capped", "forfeit_by", "reason",
-                 "value", "message")  # fmt: skip
+                 "value", "message", "isolation")  # fmt: skip
 RESULT_KEY = ("first", "second", "pair", "first_seat")
 
 
@@ -767,14 +790,17 @@ def _row(record: GameRecord) -> dict:
     return {"first": record.first, "second": record.second, "pair": record.pair, "first_seat": record.first_seat,
             "result": record.winner or "tie", "turns": record.turns, "capped": int(record.capped),
             "forfeit_by": record.forfeit_by, "reason": record.reason, "value": _one_line(record.value),
-            "message": _one_line(record.message)}  # fmt: skip
+            "message": _one_line(record.message), "isolation": record.isolation}  # fmt: skip
 
 
 def _from_row(row: dict) -> GameRecord:
+    """The game back from its row; the walls are kept per game, so a card rebuilt from the file says what stood
+    (without them every tournament card said "none needed": found by the red team)."""
     return GameRecord(first=row["first"], second=row["second"], pair=int(row["pair"]), first_seat=row["first_seat"],
                       winner=None if row["result"] == "tie" else row["result"], turns=int(row["turns"]),
                       capped=row["capped"] == "1", forfeit_by=row["forfeit_by"] or None, reason=row["reason"] or None,
-                      value=row["value"] or None, message=row["message"] or None)  # fmt: skip
+                      value=row["value"] or None, message=row["message"] or None,
+                      isolation=row.get("isolation") or "")  # fmt: skip
 
 
 def _entrants(strategies, opponents: Sequence[str]) -> tuple[dict[str, Entry], list[tuple[str, str]]]:

@@ -7,8 +7,13 @@ The lab (sandboxed strategies, many games interleaved), the tournament and
 The seeding scheme (public: a strategy that knew the seed could recompute the
 dice, so pick a contest seed the students do not know):
 
-- the dice of dice-seed index ``pair`` are ``seeded_rng(seed, "dice", pair)``; the
-  pair's two games (seats swapped) roll the same dice, so both sides meet the same luck;
+- the dice of dice-seed index ``pair`` at a ``table`` are ``seeded_rng(seed, "dice", pair,
+  repr(table))`` (just ``seeded_rng(seed, "dice", pair)`` without one); the pair's two
+  games (seats swapped) roll the same dice, so both sides meet the same luck.  The lab
+  seats each game at a table named by its opponents (a baseline bot's name; two
+  students' names), so no strategy meets the same dice twice: a process that had seen a
+  pair's rolls against ``random`` knew its coming rolls against ``greedy`` (found by the
+  red team), while two students scored against the same bot still meet the same dice;
 - each player draws its choices from a stream keyed by
   ``("player", pair, first_seat, role, kind)``: ``role`` is ``first`` or ``second``,
   ``kind`` the bot's name for a baseline bot and ``"strategy"`` for anything else,
@@ -34,9 +39,9 @@ STRATEGY = "strategy"
 """The ``kind`` of every player that is not a baseline bot."""
 
 
-def dice_rng(seed: int | str, pair: int) -> random.Random:
-    """The dice of dice-seed index ``pair`` (the same for both games of the pair)."""
-    return seeded_rng(seed, "dice", pair)
+def dice_rng(seed: int | str, pair: int, table: tuple[str, ...] = ()) -> random.Random:
+    """The dice of dice-seed index ``pair`` at ``table`` (the same for both games of the pair)."""
+    return seeded_rng(seed, "dice", pair, repr(table)) if table else seeded_rng(seed, "dice", pair)
 
 
 def kind_of(strategy: Strategy) -> str:
@@ -56,7 +61,7 @@ class Match:
     """
 
     def __init__(self, first_kind: str, second_kind: str, *, seed: int | str, pair: int, first_seat: str = "A",
-                 start: Position | None = None, board: int = 3, max_turns: int) -> None:
+                 start: Position | None = None, board: int = 3, max_turns: int, table: tuple[str, ...] = ()) -> None:
         if first_seat not in ("A", "B"):
             raise ValueError(f"first_seat is 'A' or 'B', not {first_seat!r}")
         self.start = Position.start(board) if start is None else start
@@ -65,7 +70,7 @@ class Match:
         self.turns: list[Turn] = []
         self.role = {first_seat: "first", other(first_seat): "second"}
         self.kinds = {first_seat: first_kind, other(first_seat): second_kind}
-        self._dice = dice_rng(seed, pair)
+        self._dice = dice_rng(seed, pair, table)
         keys = {seat: ("player", pair, first_seat, self.role[seat], self.kinds[seat]) for seat in "AB"}
         self._bot_rngs = {seat: seeded_rng(seed, *keys[seat]) for seat in "AB" if self.kinds[seat] != STRATEGY}
         self._move_seeds = {seat: seeded_rng(seed, *keys[seat]).getrandbits(64) for seat in "AB"}
@@ -114,14 +119,15 @@ class Match:
 
 
 def play_match(first: Strategy, second: Strategy, *, seed: int | str = 0, pair: int = 0, first_seat: str = "A",
-               start: Position | None = None, board: int = 3, max_turns: int = 500) -> Match:
+               start: Position | None = None, board: int = 3, max_turns: int = 500,
+               table: tuple[str, ...] = ()) -> Match:
     """Play one whole game in this process (trusted code: a strategy's exception propagates).
 
-    ``first`` sits at ``first_seat``; the dice are those of dice-seed index ``pair``.
+    ``first`` sits at ``first_seat``; the dice are those of dice-seed index ``pair`` at ``table``.
     For untrusted code use :func:`amoeboid_edu.lab.score`, which plays the same game in a sandbox.
     """
     match = Match(kind_of(first), kind_of(second), seed=seed, pair=pair, first_seat=first_seat, start=start,
-                  board=board, max_turns=max_turns)
+                  board=board, max_turns=max_turns, table=table)
     choose: dict[str, Callable] = {first_seat: as_function(first), other(first_seat): as_function(second)}
     while (seat := match.due()) is not None:
         roll = match.roll()

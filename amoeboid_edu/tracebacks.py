@@ -3,8 +3,11 @@
 A beginner needs the line of *their* code that raised, not twenty frames of
 the harness.  Notebook cells are compiled by IPython under names like
 ``/tmp/ipykernel_123/456.py`` whose source lives in ``linecache`` of the kernel
-process, so :func:`describe` looks the line up there (the strategy lab's
-worker sends only file, line and function name).
+process, so :func:`describe` looks the line up there.  The strategy lab's
+worker reads its own line behind its walls; the harness then only consults
+the kernel's cache of cells (:func:`cached_cell_line`), never a file the
+worker names (a worker that named ``/proc/self/environ`` read the scorer's
+environment: found by the red team).
 """
 
 from __future__ import annotations
@@ -28,10 +31,20 @@ def student_frame(tb: TracebackType | None) -> tuple[str, int, str] | None:
     return last.filename, last.lineno or 0, last.name
 
 
-def describe(filename: str, lineno: int, name: str) -> str:
-    """E.g. ``in my_strategy, line 3 of its notebook cell: return distance(cell)``."""
+def cached_cell_line(filename: str, lineno: int) -> str:
+    """Line ``lineno`` of a notebook cell from this process's ``linecache`` memory only: no file is opened."""
+    entry = linecache.cache.get(filename) if _CELL_FILE.search(filename) else None
+    lines = entry[2] if entry is not None and len(entry) > 2 else []
+    return lines[lineno - 1] if 1 <= lineno <= len(lines) else ""
+
+
+def describe(filename: str, lineno: int, name: str, source: str | None = None) -> str:
+    """E.g. ``in my_strategy, line 3 of its notebook cell: return distance(cell)``.
+
+    ``source``: the line's text when the caller has it (else it is read with ``linecache``).
+    """
     place = "its notebook cell" if _CELL_FILE.search(filename) else Path(filename).name
-    source = linecache.getline(filename, lineno).strip()
+    source = (linecache.getline(filename, lineno) if source is None else source).strip()
     where = "" if name == "<module>" else f"in {name}, "
     return f"{where}line {lineno} of {place}" + (f": {source}" if source else "")
 
@@ -43,4 +56,4 @@ def describe_error(error: BaseException) -> str:
     return f"{text} ({describe(*frame)})" if frame else text
 
 
-__all__ = ["describe", "describe_error", "student_frame"]
+__all__ = ["cached_cell_line", "describe", "describe_error", "student_frame"]

@@ -127,9 +127,20 @@ def test_a_daemon_started_during_a_move_does_not_survive():
     assert settled() == []
 
 
-def test_a_daemon_started_by_the_import_does_not_survive_the_run():
+def test_a_daemon_started_by_the_import_is_refused():
+    """The import runs in the game process, behind its no-new-processes wall (a red team's hopping daemon once
+    outran the sweep of the template's import-time children)."""
     card = score("forks_at_import:plays_fair", **QUICK)
-    assert card.forfeits().empty  # the module imports and plays; its daemon is the sandbox's to clean up
+    frame = card.to_frame()
+    assert set(frame["reason"]) == {"load"} and frame["value"].str.contains("PermissionError").all(), frame["value"]
+    assert settled() == []
+
+
+def test_an_import_that_rewrites_the_walls_still_plays_behind_them():
+    card = score("patches_the_walls:forks_in_a_move", **QUICK)
+    frame = card.to_frame()
+    assert set(frame["reason"]) == {"exception"} and frame["value"].str.contains("PermissionError").all(), frame
+    assert "seccomp" in card.walls
     assert settled() == []
 
 
@@ -147,6 +158,29 @@ def test_no_process_plays_both_games_of_a_dice_pair(games):
     """The twins of a pair share their dice: one process seeing both could tell the other's future rolls."""
     card = score(hostile.sees_both_seats, **dict(QUICK, games=games, opponents=["random", "greedy"]))
     assert card.forfeits().empty, card.forfeits()
+
+
+def test_no_process_meets_the_same_dice_against_two_opponents():
+    """Found by the red team: a pair's dice were the same against every opponent, and one seat's worker plays them all."""
+    card = score(hostile.remembers_rolls_by_move, **dict(QUICK, games=40, opponents=["random", "greedy"]))
+    assert card.forfeits().empty, card.forfeits()["value"].tolist()[:3]
+
+
+def test_the_scorer_opens_no_file_a_worker_names(tmp_path, monkeypatch):
+    """Found by the red team: the harness read the source line of any file the worker said it raised in."""
+    monkeypatch.chdir(tmp_path)  # where the scorer would find the relative name, and the worker cannot
+    (tmp_path / "secret-of-the-scorer.txt").write_text("SECRET-0123abcd\n")
+    card = score(hostile.raises_from_a_file_it_names, **QUICK)
+    messages = card.forfeits()["message"].tolist()
+    assert messages and all("line 1 of secret-of-the-scorer.txt" in message for message in messages), messages
+    assert "SECRET" not in str(card) + repr(card.to_frame().to_dict())
+
+
+def test_what_a_worker_says_of_where_it_raised_is_escaped_and_cut():
+    card = score(hostile.raises_with_a_nasty_name, **QUICK)
+    messages = card.forfeits()["message"].tolist()
+    assert messages and all(len(m) <= 2 * _sandbox.LINE_WIDTH and "\x1b" not in m and "\u202e" not in m for m in messages)
+    assert all("\\x1b" in m for m in messages), messages
 
 
 def test_the_worker_dies_with_a_killed_scorer():
@@ -228,15 +262,14 @@ def test_module_level_generators_are_seeded_per_game(strategy):
     assert parallel.records == cards[0].records
 
 
-def test_a_slow_import_is_done_once_and_a_timeout_costs_only_the_game():
+def test_the_strategy_is_imported_and_played_in_the_game_process_and_a_timeout_costs_only_it():
     card = score("slow_import:loops_on_odd_rolls", games=8, seed=2, opponents=["random"], progress=False,
                  per_move_limit=0.3)
     frame = card.to_frame()
     assert set(frame["reason"]) == {"timeout", "exception"}, frame["reason"]
     assert frame[frame["reason"] == "timeout"]["value"].str.contains("the per-move limit").all()
-    imports = frame[frame["reason"] == "exception"]["value"].nunique()
-    timeouts = (frame["reason"] == "timeout").sum()
-    assert imports <= 2 < timeouts  # imported once per seat's worker, however many games timed out
+    places = frame[frame["reason"] == "exception"]["value"].str.extract(r"imported in (\d+), playing in (\d+)")
+    assert len(places) and (places[0] == places[1]).all()  # no student code outside the game process
     assert "limits: load 30 s, move 0.3 s" in str(card)
 
 

@@ -115,7 +115,7 @@ def test_a_game_in_process_is_the_same_game_in_the_sandbox(seat):
     for record in card.records:
         if record.first_seat != seat:
             continue
-        match = play_match(hostile.plays_fair, greedy, seed=21, pair=record.pair, first_seat=seat)
+        match = play_match(hostile.plays_fair, greedy, seed=21, pair=record.pair, first_seat=seat, table=("greedy",))
         assert (match.winner, len(match.turns), match.capped) == (record.winner, record.turns, record.capped)
 
 
@@ -348,5 +348,26 @@ def test_a_seed_file_keeps_the_seed_out_of_the_output(tmp_path):
     done = run_cli(folder, "--games", "2", "--seed-file", tmp_path / "seed.txt", "--out", out, "-q")
     assert done.returncode == 0, done.stderr
     assert "seed from seed.txt" in done.stdout
+    assert "isolation: process" in done.stdout  # the walls of the games, also when the card is rebuilt from the file
     for text in (done.stdout, out.read_text(), out.with_suffix(".html").read_text()):
         assert "kept-secret-1234" not in text
+
+
+def test_a_seed_file_the_strategies_could_read_is_refused(tmp_path):
+    # found by the red team: a student's import listed *.seed files in its own folder and read the contest seed
+    folder = small_class(tmp_path)
+    (folder / "contest.seed").write_text("0123456789abcdef0123456789abcdef\n")
+    done = run_cli(folder, "--games", "2", "--seed-file", folder / "contest.seed", "--out", tmp_path / "r.csv", "-q")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "which strategies may read" in done.stderr and not (tmp_path / "r.csv").exists()
+
+
+def test_a_file_name_with_control_characters_is_shown_escaped(tmp_path):
+    # found by the red team: an ESC in a file name reached the terminal raw and aborted the chart renderer
+    folder = small_class(tmp_path)
+    (folder / "\x1b[31mred\u202e.py").write_text(WANDER + "\nstrategy = wander\n")
+    out = tmp_path / "r.csv"
+    done = run_cli(folder, "--games", "2", "--seed", "1", "--out", out, "-q")
+    assert done.returncode == 0, done.stderr
+    assert "\x1b" not in done.stdout and "\u202e" not in done.stdout and "\\x1b[31mred\\u202e" in done.stdout
+    assert "\x1b" not in out.with_suffix(".html").read_text()

@@ -251,5 +251,5 @@ league.pairwise_chart()
 # - `score` gives a fair score card (paired dice, separate process, intervals); `tournament` ranks several strategies.
 # - The paper's advice becomes code one rule at a time, and the lab measures each rule. Next:
 #   [lesson 10](10-variants.ipynb) changes the board itself.
-# - A class tournament (`amoeboid tournament FOLDER`) plays every pair with the same dice, keeps every game in a
+# - A class tournament (`amoeboid tournament FOLDER`) plays both seats of every pairing on the same dice, keeps every game in a
 #   CSV file it can resume, and ranks the class with intervals.

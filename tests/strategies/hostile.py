@@ -323,3 +323,37 @@ def sees_both_seats(position, roll, rng):
     if len(SEATS_SEEN) > 1:
         raise RuntimeError("one process saw both seats of a dice pair")
     return plays_fair(position, roll, rng)
+
+
+ROLLS_BY_MOVE = {}  # the rng's first draw (the same for a pair's move against every opponent) -> the roll seen
+KNOWN = [0, 0]
+
+
+def remembers_rolls_by_move(position, roll, rng):
+    """Games of a pair against different opponents once shared their dice: a roll seen against random was the roll
+    to come against greedy (found by the red team). It raises once it has known the roll far more than by luck."""
+    key = rng.random()
+    if key in ROLLS_BY_MOVE:
+        KNOWN[0] += 1
+        KNOWN[1] += ROLLS_BY_MOVE[key] == roll
+        if KNOWN[0] >= 30 and KNOWN[1] > 0.8 * KNOWN[0]:
+            raise RuntimeError(f"knew {KNOWN[1]} of {KNOWN[0]} rolls before they were dealt")
+    ROLLS_BY_MOVE[key] = roll
+    return plays_fair(position, roll, rng)
+
+
+def raises_from_a_file_it_names(position, roll, rng):
+    """The worker says where it raised; the scorer once read that file itself (found by the red team)."""
+    exec(compile("raise ValueError('see my line')", "secret-of-the-scorer.txt", "exec"))
+
+
+def _nasty_function():
+    raise ValueError("see my name")
+
+
+_nasty_function.__code__ = _nasty_function.__code__.replace(co_name="\x1b]0;pwned\x07\u202e" + "B" * 500_000)
+
+
+def raises_with_a_nasty_name(position, roll, rng):
+    """A function name is the worker's word too: escaped and cut like everything else it says."""
+    _nasty_function()

@@ -11,4 +11,4 @@ def loops_on_odd_rolls(position, roll, rng):
     if roll % 2:
         while True:
             pass
-    raise RuntimeError(f"imported in process {IMPORTED_IN}")
+    raise RuntimeError(f"imported in {IMPORTED_IN}, playing in {os.getpid()}")
