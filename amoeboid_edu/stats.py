@@ -150,6 +150,8 @@ def ratings(results, names: Sequence[str], *, resamples: int = 200, seed: int | 
             np.add.at(weights, generator.choice(rows, size=len(rows)), 1)
         draws[b] = fit(weights)
     low, high = np.percentile(draws, [2.5, 97.5], axis=0) if resamples else (rating, rating)
+    # Rounded so that the last bits, which differ between CPUs' vector paths, reach no chart or saved notebook.
+    rating, low, high = (np.round(values, 4) for values in (rating, low, high))
     return pd.DataFrame({"player": list(names), "rating": rating, "rating_low": low, "rating_high": high})
 
 
