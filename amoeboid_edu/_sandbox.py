@@ -27,7 +27,7 @@ Messages are length-prefixed (``HEADER``) over Unix stream sockets:
 - harness -> template, per generation: the byte ``GAME`` with one socket passed along (SCM_RIGHTS);
   the game process imports the strategy, says ``{"ok": true}`` or ``{"ok": false, "error": "..."}``
   on it, then serves moves on it.
-- harness -> game, per move: ``"SEED ROLL POSITION"``; game -> harness, in order:
+- harness -> game, per round: ``"SEED ROLL POSITION"`` lines, one per move; game -> harness, a message per move:
   ``{"kind": "turn"|"text"|"other"|"error", "value": str, "output": [...], "printed": int}``.
   SEED (derived by the harness; it reveals neither the run's seed nor the dice) seeds the
   strategy's ``rng``, the module-level ``random`` and NumPy's global generator for that move.
@@ -56,7 +56,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from .rules import Position, Rules, Turn
 from .strategy import StrategyFunction, as_function
@@ -126,6 +126,15 @@ def shown(text: object, width: int = VALUE_WIDTH) -> str:
     The second cut matters: escaping can make each kept character ten long (found by the red team).
     """
     return cut(printable(cut(str(text), width)), width)
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""How a spreadsheet cell that it would read as a formula begins (``=HYPERLINK(...)``)."""
+
+
+def not_a_formula(text: str) -> str:
+    """``text`` with a ``'`` in front if a spreadsheet opening the results file would run it as a formula."""
+    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
 
 
 class OutputTail(io.TextIOBase):
@@ -341,10 +350,45 @@ def _walls(request: dict[str, Any]) -> list[str]:
 # --------------------------------------------------------------------------- the worker: load once, play moves
 
 
+_entropy = random.Random(0)
+"""Stands in for the operating system's entropy in a game process; reseeded with every move."""
+
+
+def _entropy_bytes(size: int) -> bytes:
+    if not isinstance(size, int) or size < 0:
+        raise ValueError(f"negative or non-integer size: {size!r}")
+    return _entropy.randbytes(size)
+
+
+def _seeded_from_entropy(seed: Callable[..., None]) -> Callable[..., None]:
+    def seed_method(self: random.Random, a: object = None, version: int = 2) -> None:
+        seed(self, _entropy.getrandbits(128) if a is None else a, version)
+
+    return seed_method
+
+
+def _entropy_from_the_move() -> None:
+    """Generators a strategy seeds from the operating system draw from the move's seed instead.
+
+    ``random.Random()``, ``random.seed()``, ``SystemRandom``, ``secrets``, ``os.urandom``, ``uuid.uuid4`` and
+    NumPy's ``default_rng()`` / ``SeedSequence()`` would otherwise make a card change from run to run.  Done in
+    the game process only, before the import; the clock and object addresses stay as they are.
+    """
+    os.urandom = _entropy_bytes
+    random._urandom = _entropy_bytes  # type: ignore[attr-defined]  # SystemRandom and secrets
+    random.Random.seed = _seeded_from_entropy(random.Random.seed)  # type: ignore[method-assign]
+    try:
+        import numpy.random.bit_generator as bit_generator
+    except ImportError:
+        return
+    setattr(bit_generator, "randbits", _entropy.getrandbits)  # SeedSequence() without entropy (not in its stubs)
+
+
 def _seed_globals(seed: int) -> None:
-    """Module-level ``random`` and NumPy's global generator, from the move's (or the import's) seed."""
+    """Module-level ``random``, NumPy's global generator and the stand-in entropy, from the move's (or import's) seed."""
     numpy = sys.modules.get("numpy")
     try:
+        _entropy.seed(seed + (2 << SEED_BITS))
         random.seed(seed + (1 << SEED_BITS))  # not the rng's own stream
         if numpy is not None:
             numpy.random.seed(seed % (1 << 32))
@@ -416,25 +460,27 @@ def _answer(choose: StrategyFunction, position: Position, roll: int, rng: random
 
 
 def _play(sock: socket.socket, choose: StrategyFunction, rules: Rules, tail: OutputTail) -> None:
-    """Answer moves on ``sock`` until the harness hangs up."""
+    """Answer each round's moves on ``sock``, one message per answer, until the harness hangs up."""
     while True:
         try:
             message = receive_message(sock).decode()
         except (EOFError, OSError):
             return
-        seed, roll, text = message.split(" ", 2)
-        tail.reset()
-        _seed_globals(int(seed))
-        answer = _answer(choose, Position.parse(text, rules), int(roll), random.Random(int(seed)))
-        if tail.printed:
-            answer["output"] = tail.tail()
-            answer["printed"] = tail.printed
-        send_message(sock, json.dumps(answer).encode())
+        for move in message.split("\n"):
+            seed, roll, text = move.split(" ", 2)
+            tail.reset()
+            _seed_globals(int(seed))
+            answer = _answer(choose, Position.parse(text, rules), int(roll), random.Random(int(seed)))
+            if tail.printed:
+                answer["output"] = tail.tail()
+                answer["printed"] = tail.printed
+            send_message(sock, json.dumps(answer).encode())
 
 
 def _loaded(game: socket.socket, request: dict[str, Any], payload: bytes, tail: OutputTail) -> StrategyFunction | None:
     """Import the strategy here and say so on ``game`` first: ``{"ok": true}``, or the error and None."""
     sys.stdout = sys.stderr = tail
+    _entropy_from_the_move()
     _seed_globals(int(request.get("import_seed", 0)))
     try:
         choose = _load(request, payload)
@@ -723,9 +769,8 @@ class Sandbox:
             return [Forfeit("crash", "the worker exited")] + [None] * (len(moves) - 1)
         if game is None:
             return [Forfeit("load", str(self.broken), "the strategy could not be loaded")] * len(moves)
-        try:
-            for seed, roll, position in moves:
-                send_message(game, f"{seed} {roll} {position}".encode())
+        try:  # one message for the round: on a busy or single core, a message per move costs a context switch each
+            send_message(game, "\n".join(f"{seed} {roll} {position}" for seed, roll, position in moves).encode())
         except OSError:  # the game process died between two moves
             self._end_game()
             return [Forfeit("crash", "the worker exited (its game process died)")] + [None] * (len(moves) - 1)

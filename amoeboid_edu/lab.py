@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from ._sandbox import KEEP_LINES, LINE_WIDTH, LOAD_LIMIT, SEED_BITS, Forfeit, Sandbox, shown
+from ._sandbox import KEEP_LINES, LINE_WIDTH, LOAD_LIMIT, SEED_BITS, Forfeit, Sandbox, not_a_formula, shown
 from .bots import BOTS
 from .game import seeded_rng
 from .match import STRATEGY, Match
@@ -286,28 +286,47 @@ IN_FLIGHT = 64
 """Games played at once: one worker round trip then serves up to this many moves."""
 
 
-def _play_tasks(entries: dict, tasks: Sequence[tuple[str, str, int]], setup: _Setup, finished) -> None:
-    """Play the ``(first, second, pair)`` tasks here, games interleaved; ``finished(record)`` as each game ends.
+def _both_seats(tasks: Sequence[tuple[str, str, int]]) -> list[tuple[str, str, int, str]]:
+    """The two games of each ``(first, second, pair)`` task: ``first`` in seat A, then in seat B."""
+    return [(first, second, pair, seat) for first, second, pair in tasks for seat in "AB"]
 
-    Each untrusted entry gets one sandbox per seat it plays. The two games of a dice pair share their dice
-    (seats swapped), so a process that saw one of them could tell the other's future rolls; the seat's sandbox
-    sees only one game of each pair, and the two sandboxes share nothing (found by the red team).
+
+def _lanes(games: Sequence[tuple[str, str, int, str]]) -> list[list[tuple[str, str, int, str]]]:
+    """The games grouped by pairing and seats, in order: a lane is the unit no executor splits."""
+    lanes: dict[tuple[str, str, str], list] = {}
+    for game in games:
+        first, second, _, first_seat = game
+        lanes.setdefault((first, second, first_seat), []).append(game)
+    return list(lanes.values())
+
+
+def _play_tasks(entries: dict, games: Sequence[tuple[str, str, int, str]], setup: _Setup, finished) -> None:
+    """Play the ``(first, second, pair, first_seat)`` games here, lane by lane; ``finished(record)`` as each ends.
+
+    A lane (one pairing, seats fixed) has sandboxes of its own, started for it and closed after it, and its
+    games go to them in the same order whether the run is serial, split over workers or over a cluster: a
+    strategy that keeps state in its module meets the same history, so it gets the same card on any executor.
+    Its sandbox sees one seat of one table, so no process sees both games of a dice pair (they share their
+    dice, seats swapped) or the same dice against two opponents (both found by the red team).
     """
+    for lane in _lanes(games):
+        _play_lane(entries, lane, setup, finished)
+
+
+def _play_lane(entries: dict, games: Sequence[tuple[str, str, int, str]], setup: _Setup, finished) -> None:
+    """Play one lane's games, ``IN_FLIGHT`` at a time, each untrusted strategy in one sandbox."""
     rules = Position.start(setup.board).rules
     import_seed = _stream_seed(setup.seed, "import")
-    sandboxes: dict[tuple[str, str], Sandbox] = {}
+    sandboxes: dict[str, Sandbox] = {}
 
-    def sandbox_for(name: str, seat: str) -> Sandbox:
-        if (name, seat) not in sandboxes:
+    def sandbox_for(name: str) -> Sandbox:
+        if name not in sandboxes:
             e = entries[name]
-            sandboxes[name, seat] = Sandbox(e.load, e.payload, rules, setup.load_limit, import_seed)
-        return sandboxes[name, seat]
+            sandboxes[name] = Sandbox(e.load, e.payload, rules, setup.load_limit, import_seed)
+        return sandboxes[name]
 
-    waiting = collections.deque(
-        _Game(entries[first], entries[second], pair, first_seat, setup)
-        for first, second, pair in tasks
-        for first_seat in ("A", "B")
-    )
+    waiting = collections.deque(_Game(entries[first], entries[second], pair, first_seat, setup)
+                                for first, second, pair, first_seat in games)  # fmt: skip
     active: list[_Game] = []
     try:
         while waiting or active:
@@ -320,11 +339,11 @@ def _play_tasks(entries: dict, tasks: Sequence[tuple[str, str, int]], setup: _Se
                     asking.setdefault((game.waiting_for.name, game.match.position.to_move), []).append(game)
                 else:
                     finished(record)
-            active = [game for games in asking.values() for game in games]
-            for (name, seat), games in asking.items():
-                sandbox = sandbox_for(name, seat)
-                answers = sandbox.ask([game.move_request() for game in games], setup.per_move_limit)
-                for game, answer in zip(games, answers):
+            active = [game for games_asking in asking.values() for game in games_asking]
+            for (name, seat), games_asking in asking.items():
+                sandbox = sandbox_for(name)
+                answers = sandbox.ask([game.move_request() for game in games_asking], setup.per_move_limit)
+                for game, answer in zip(games_asking, answers):
                     if answer is not None:  # None: its worker was killed first; asked again next round
                         game.isolation[seat] = sandbox.isolation or "unknown"
                         game.receive(answer)
@@ -355,8 +374,8 @@ def _serve_tasks() -> None:
     _play_tasks(entries, tasks, setup, finished)
 
 
-def _play_parallel(entries: dict, tasks: list, setup: _Setup, workers: int, finished) -> None:
-    """Split ``tasks`` over ``workers`` harness processes; ``finished(record)`` as records arrive.
+def _play_parallel(entries: dict, games: list, setup: _Setup, workers: int, finished) -> None:
+    """Split the games' lanes over ``workers`` harness processes; ``finished(record)`` as records arrive.
 
     A harness process that dies (killed from outside: walls down, see docs/threat-model.md) costs
     time, not the run: its unfinished games are played again here, with the same streams.
@@ -381,9 +400,10 @@ def _play_parallel(entries: dict, tasks: list, setup: _Setup, workers: int, fini
         finally:
             arrived.put(process)
 
+    lanes = _lanes(games)
     try:
         for k in range(workers):
-            chunk = tasks[k::workers]
+            chunk = [game for lane in lanes[k::workers] for game in lane]
             if not chunk:
                 continue
             process = subprocess.Popen(
@@ -403,8 +423,7 @@ def _play_parallel(entries: dict, tasks: list, setup: _Setup, workers: int, fini
                 continue
             running -= 1
             if item.wait() != 0:
-                unfinished = [task for task in chunks[item.pid]
-                              if any((*task, seat) not in done for seat in "AB")]
+                unfinished = [game for game in chunks[item.pid] if game not in done]
                 _play_tasks(entries, unfinished, setup, record)  # a bug of ours raises here, in full
     finally:
         for process in processes:
@@ -437,10 +456,10 @@ def _run(entries: dict, matches: list[tuple[str, str]], games: int, setup: _Setu
     _check_settings(games, setup)
     if not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a whole number >= 1, not {shown(repr(workers))}")
-    tasks = [(first, second, pair) for first, second in matches for pair in range(games // 2)]
+    seated = _both_seats([(first, second, pair) for first, second in matches for pair in range(games // 2)])
     from tqdm.auto import tqdm
 
-    bar = tqdm(total=2 * len(tasks), desc=description, unit="game", delay=1.0, disable=not progress, leave=False)
+    bar = tqdm(total=len(seated), desc=description, unit="game", delay=1.0, disable=not progress, leave=False)
     records: list[GameRecord] = []
     streak: list[tuple] = []  # the watched strategy's identical forfeits, most recent last
 
@@ -456,9 +475,9 @@ def _run(entries: dict, matches: list[tuple[str, str]], games: int, setup: _Setu
 
     try:
         if workers == 1:
-            _play_tasks(entries, tasks, setup, finished)
+            _play_tasks(entries, seated, setup, finished)
         else:
-            _play_parallel(entries, tasks, setup, workers, finished)
+            _play_parallel(entries, seated, setup, workers, finished)
     finally:
         bar.close()
     return _in_order(records, matches)
@@ -777,12 +796,13 @@ def play_batch(batch: Batch, finished=None) -> list[GameRecord]:
         if finished is not None:
             finished(record)
 
-    _play_tasks(batch.entries, batch.tasks, batch.setup, done)
+    _play_tasks(batch.entries, _both_seats(batch.tasks), batch.setup, done)
     return records
 
 
 def _one_line(text: str | None) -> str:
-    return "" if text is None else " ".join(str(text).split())
+    """A student's words as one CSV cell: one line, and never a formula to a spreadsheet (found by the red team)."""
+    return "" if text is None else not_a_formula(" ".join(str(text).split()))
 
 
 def _row(record: GameRecord) -> dict:
@@ -859,7 +879,7 @@ def tournament(
     strategies given as for :func:`score` (repeated names get a number).
     ``opponents``: baseline bots to add.  ``out``: a CSV file that receives every
     game as it ends; run again with the same ``out`` after a crash and only the
-    missing games are played.  The leaderboard is then also written next to it as
+    batches with a missing game are played (whole, so that state a strategy keeps meets the same history).  The leaderboard is then also written next to it as
     HTML.  ``executor``: ``serial``, ``processes:K`` or ``dask:ADDRESS`` (see
     :mod:`amoeboid_edu.executors`); every executor gives the same games.
     ``seed_label`` replaces the seed in titles (keep a contest seed secret).
@@ -883,11 +903,11 @@ def tournament(
     wanted = {(a, b, str(pair), seat) for a, b in matches for pair in range(games // 2) for seat in "AB"}
     batches = []
     for first, second in matches:
-        missing = [pair for pair in range(games // 2)
-                   if any((first, second, str(pair), seat) not in ledger.rows for seat in "AB")]  # fmt: skip
         for start in range(0, games // 2, batch_pairs):
-            block = tuple((first, second, pair) for pair in missing if start <= pair < start + batch_pairs)
-            if block:
+            block = tuple((first, second, pair) for pair in range(start, min(start + batch_pairs, games // 2)))
+            # A batch with a game missing is played whole again (the ledger keeps the rows it has): a strategy that
+            # keeps state across games then meets the same history as in a run that was never interrupted.
+            if any((first, second, str(pair), seat) not in ledger.rows for _, _, pair in block for seat in "AB"):
                 batches.append(Batch({first: entries[first], second: entries[second]}, block, setup))
     from tqdm.auto import tqdm
 

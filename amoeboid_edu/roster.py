@@ -16,7 +16,7 @@ import types
 from dataclasses import dataclass
 from pathlib import Path
 
-from ._sandbox import shown
+from ._sandbox import not_a_formula, shown
 
 NAME_WIDTH = 60
 """A student's name (from the file name) is cut to this many characters."""
@@ -103,7 +103,7 @@ def read_folder(folder: str | Path) -> tuple[list[StudentSource], list[tuple[str
     for path in files:
         # a file name is the student's word: escaped and cut like anything else they say (an ESC in one
         # aborted the leaderboard's chart renderer: found by the red team)
-        name = shown(path.stem if stems.count(path.stem) == 1 else path.name, NAME_WIDTH)
+        name = not_a_formula(shown(path.stem if stems.count(path.stem) == 1 else path.name, NAME_WIDTH))
         try:
             text = path.read_text(encoding="utf-8") if path.suffix == ".py" else _notebook_source(path)
         except UnicodeDecodeError as error:

@@ -250,9 +250,9 @@ def test_no_network_and_no_writes_outside_its_temporary_folder():
 # --------------------------------------------------------------------------- determinism and import once
 
 
-@pytest.mark.parametrize("strategy", [hostile.uses_global_random, hostile.uses_numpy_global],
-                         ids=["random", "numpy"])
-def test_module_level_generators_are_seeded_per_game(strategy):
+@pytest.mark.parametrize("strategy", [hostile.uses_global_random, hostile.uses_numpy_global, hostile.uses_os_entropy],
+                         ids=["random", "numpy", "os-entropy"])
+def test_module_level_and_os_seeded_generators_are_seeded_per_move(strategy):
     cards = [score(strategy, games=4, seed=seed, opponents=["random", "greedy"], progress=False)
              for seed in (3, 3, 4)]
     assert cards[0].forfeits().empty
@@ -260,6 +260,18 @@ def test_module_level_generators_are_seeded_per_game(strategy):
     assert cards[0].records != cards[2].records
     parallel = score(strategy, games=4, seed=3, opponents=["random", "greedy"], progress=False, workers=2)
     assert parallel.records == cards[0].records
+
+
+def test_a_strategy_with_state_in_its_module_gets_the_same_card_on_any_number_of_workers():
+    # Found by the red team: its games were split over workers game by game, so its history depended on K.
+    def card(workers):
+        return score(hostile.counts_its_moves, games=6, seed=5, opponents=["random", "greedy"], progress=False,
+                     workers=workers)
+
+    serial = card(1)
+    assert serial.forfeits().empty
+    assert serial.records == card(1).records == card(2).records == card(3).records
+    assert str(serial) == str(card(2))
 
 
 def test_the_strategy_is_imported_and_played_in_the_game_process_and_a_timeout_costs_only_it():

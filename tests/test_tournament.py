@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import random
@@ -57,7 +58,8 @@ GIVEN = []
 def strategy(position, roll, rng):
     """Looks everywhere in its process for the harness's dice (hostile.snoops_for_dice, as a student file)."""
     GIVEN.append(rng)
-    own = {id(generator) for generator in GIVEN} | {id(random._inst)}
+    stand_ins = {id(getattr(sys.modules.get(name), "_entropy", None)) for name in ("__main__", "amoeboid_edu._sandbox")}
+    own = {id(generator) for generator in GIVEN} | {id(random._inst)} | stand_ins  # OS entropy's stand-in
     found = [obj for obj in gc.get_objects()  # a SystemRandom (NumPy's secrets) has no seed: not the dice
              if isinstance(obj, random.Random) and not isinstance(obj, random.SystemRandom) and id(obj) not in own]
     frame = sys._getframe()
@@ -330,6 +332,38 @@ def test_killed_at_a_random_point_then_rerun_gives_the_same_rows(tmp_path):
     assert out.read_bytes() == reference.read_bytes(), kill_after
 
 
+COUNTS_ITS_MOVES = '''
+from amoeboid_edu import legal_move_pairs
+
+MOVES = [0]
+
+
+def strategy(position, roll, rng):
+    """Keeps state across games: its choice depends on every move it made before in this process."""
+    MOVES[0] += 1
+    owned = position.owned()
+    grow = owned[MOVES[0] % len(owned)]
+    pairs = legal_move_pairs(position, roll, grow)
+    return f"{roll} {grow} {'-'.join(pairs[MOVES[0] * 7919 % len(pairs)])}" if pairs else f"{roll} {grow} -"
+'''
+
+
+def test_a_resumed_batch_is_played_whole_so_a_strategy_with_state_gets_the_same_rows(tmp_path):
+    folder = tmp_path / "stateful"
+    folder.mkdir()
+    (folder / "counter.py").write_text(COUNTS_ITS_MOVES)
+    reference, out = tmp_path / "reference.csv", tmp_path / "resumed.csv"
+    args = ("--games", "8", "--batch", "4", "--seed", "5", "--opponents", "random", "-q")
+    assert run_cli(folder, *args, "--out", reference).returncode == 0
+    lines = reference.read_text().splitlines(keepends=True)
+    kept = [line for line in lines if ",2,A," not in line and ",2,B," not in line]  # seed pair 2, mid-batch, lost
+    assert len(kept) == len(lines) - 2
+    out.write_text("".join(kept))
+    done = run_cli(folder, *args, "--out", out)
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes() == reference.read_bytes()
+
+
 def test_cli_errors_are_one_line_with_status_2(tmp_path):
     folder = small_class(tmp_path)
     out = tmp_path / "r.csv"
@@ -363,6 +397,20 @@ def test_a_seed_file_the_strategies_could_read_is_refused(tmp_path):
     done = run_cli(folder, "--games", "2", "--seed-file", folder / "contest.seed", "--out", tmp_path / "r.csv", "-q")
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert "which strategies may read" in done.stderr and not (tmp_path / "r.csv").exists()
+
+
+def test_no_cell_of_the_results_file_is_a_formula_to_a_spreadsheet(tmp_path):
+    # found by the red team: an answer or a file name beginning with "=" opened as a formula in a spreadsheet
+    folder = small_class(tmp_path)
+    (folder / "=1+1.py").write_text(WANDER + "\nstrategy = wander\n")
+    (folder / "linker.py").write_text('def strategy(position, roll, rng):\n    return \'=HYPERLINK("http://x", "prize")\'\n')
+    out = tmp_path / "r.csv"
+    done = run_cli(folder, "--games", "2", "--seed", "1", "--out", out, "-q")
+    assert done.returncode == 0, done.stderr
+    rows = list(csv.reader(out.open()))
+    assert not [cell for row in rows for cell in row if cell.startswith(("=", "+", "-", "@"))]
+    assert any(cell == "'=1+1" for row in rows for cell in row)
+    assert any(cell.startswith("'=HYPERLINK") for row in rows for cell in row)
 
 
 def test_a_file_name_with_control_characters_is_shown_escaped(tmp_path):

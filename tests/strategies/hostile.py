@@ -69,7 +69,9 @@ GIVEN = []
 def snoops_for_dice(position, roll, rng):
     """Looks everywhere in its process for the harness's dice; plays on only if it finds them."""
     GIVEN.append(rng)  # every generator the lab ever handed us is ours, not the harness's
-    own = {id(generator) for generator in GIVEN} | {id(random._inst)}
+    # The worker's stand-in for OS entropy (in ``python -m amoeboid_edu._sandbox``) is seeded from the move too.
+    stand_ins = {id(getattr(sys.modules.get(name), "_entropy", None)) for name in ("__main__", "amoeboid_edu._sandbox")}
+    own = {id(generator) for generator in GIVEN} | {id(random._inst)} | stand_ins
     found = [obj for obj in gc.get_objects()  # a SystemRandom (NumPy's secrets) has no seed: not the dice
              if isinstance(obj, random.Random) and not isinstance(obj, random.SystemRandom) and id(obj) not in own]
     frame = sys._getframe()
@@ -292,6 +294,34 @@ def uses_numpy_global(position, roll, rng):
     grow = owned[numpy.random.randint(len(owned))]
     pairs = legal_move_pairs(position, roll, grow)
     return f"{roll} {grow} {'-'.join(pairs[numpy.random.randint(len(pairs))])}" if pairs else f"{roll} {grow} -"
+
+
+def uses_os_entropy(position, roll, rng):
+    """Ignores its rng and draws from generators the operating system seeds (``default_rng()`` and friends)."""
+    import secrets
+    import uuid
+
+    import numpy
+
+    draws = [int(numpy.random.default_rng().integers(1 << 30)), random.Random().randrange(1 << 30),
+             random.SystemRandom().randrange(1 << 30), secrets.randbelow(1 << 30),
+             int.from_bytes(os.urandom(4), "big"), uuid.uuid4().int]
+    owned = position.owned()
+    grow = owned[sum(draws) % len(owned)]
+    pairs = legal_move_pairs(position, roll, grow)
+    return f"{roll} {grow} {'-'.join(pairs[sum(draws) // 7 % len(pairs)])}" if pairs else f"{roll} {grow} -"
+
+
+MOVES_MADE = [0]
+
+
+def counts_its_moves(position, roll, rng):
+    """Keeps state in its module, across moves and games: its choice depends on every move it made before."""
+    MOVES_MADE[0] += 1
+    owned = position.owned()
+    grow = owned[MOVES_MADE[0] % len(owned)]
+    pairs = legal_move_pairs(position, roll, grow)
+    return f"{roll} {grow} {'-'.join(pairs[MOVES_MADE[0] * 7919 % len(pairs)])}" if pairs else f"{roll} {grow} -"
 
 
 def prints_ansi(position, roll, rng):
