@@ -1,4 +1,4 @@
-"""Both namesakes played by clicking in JupyterLab (headless Chromium): moves, the sow toggle, a chip, undo.
+"""Both namesakes played by clicking in JupyterLab (headless Chromium): moves, a sow, chips, undo, both themes.
 
 Each board's notebook cell writes the Python-side state to a JSON file when its
 ``version`` changes, so after every click the test checks what Python holds.
@@ -44,7 +44,8 @@ def page(tmp_path_factory):
             f"nk = NakajimaBoard(opponent='greedy', seed=1)\nrecord_state(nk, {str(root / 'nk.json')!r})\nnk"
         ),
         nbformat.v4.new_code_cell(
-            f"oo = OosterwalBoard(2, opponent='greedy', seed=1)\nrecord_state(oo, {str(root / 'oo.json')!r})\noo"
+            f"oo = OosterwalBoard(2, opponent='greedy', human='B', seed=1)\n"
+            f"record_state(oo, {str(root / 'oo.json')!r})\noo"
         ),
     ]
     nbformat.write(notebook, root / "namesakes.ipynb")
@@ -95,33 +96,59 @@ class Widget:
         return self.settle(after=version)
 
 
-def test_nakajima_by_clicking_move_bot_reply_and_undo(page):
+def test_nakajima_by_clicking_moves_a_sow_and_undo(page):
     page, root = page
     board = Widget(page, 0, root / "nk.json")
     state = board.click('[data-cell="e1"]')
     assert state["moves"] == [] and board.root.locator(".hx-cell.target").count() == 4
-    state = board.click('[data-cell="d1"]')
-    assert state["moves"][0] == "e1-d1" and len(state["moves"]) == 2  # the greedy bot replied
-    state = board.click('button[data-button="sow"]')
+    state = board.click('[data-cell="e2"]')  # onto White's own disc: a stack of two
+    assert state["moves"] == ["e1-e2", "c4-d5"]  # the greedy bot (seed 1) replied
+    board.click('button[data-button="sow"]')
     assert board.root.locator("button.hx-active").inner_text() == "Sow"
-    state = board.click('[data-cell="a1"]')  # black's stack: refused, nothing changes
-    assert "white piece on top" in state["error"] and len(state["moves"]) == 2
+    state = board.click('[data-cell="e2"]')
+    assert board.root.locator(".hx-cell.target").count() == 4  # the sows of e2: towards e4, g2, c1 and c3
+    state = board.click('[data-cell="c1"]')  # one white disc on d2, the other on top of Black's c1
+    assert state["moves"][2] == "e2~c1" and len(state["moves"]) == 4
+    state = board.click('[data-cell="a1"]')  # Black's stack: refused, nothing changes
+    assert "white piece on top" in state["error"] and len(state["moves"]) == 4
+    screenshots(page, board, "namesakes-nakajima")
+    state = board.click('button[data-button="undo"]')  # the sow and the bot's reply
+    assert state["moves"] == ["e1-e2", "c4-d5"] and state["position"].endswith(" white")
     state = board.click('button[data-button="undo"]')
-    assert state["moves"] == []
-    ARTIFACTS.mkdir(exist_ok=True)
-    board.root.screenshot(path=str(ARTIFACTS / "namesakes-nakajima.png"))
+    assert state["moves"] == [] and board.root.locator('button[data-button="undo"]').is_disabled()
 
 
-def test_oosterwal_by_clicking_size_place_chip_and_undo(page):
+def test_oosterwal_by_clicking_after_the_bots_opening_and_undo(page):
     page, root = page
     board = Widget(page, 1, root / "oo.json")
+    state = board.settle()
+    assert state["moves"] == ["3@4,0 +1,1"] and state["position"].endswith("| B")  # A, the bot, opened
+    assert board.root.locator('button[data-button="undo"]').is_disabled()  # nothing of B's to take back
     board.click('button[data-button="2"]')
     state = board.click('[data-cell="2,0"]')
-    assert state["moves"] == [] and board.root.locator(".hx-cell.spot").count() == 4
-    state = board.click('[data-cell="3,1"]')
-    assert state["moves"][0] == "2@2,0 +3,1" and len(state["moves"]) == 2  # the greedy bot replied
-    assert state["position"].startswith("A:2 ")
-    ARTIFACTS.mkdir(exist_ok=True)
-    board.root.screenshot(path=str(ARTIFACTS / "namesakes-oosterwal.png"))
+    assert len(state["moves"]) == 1 and board.root.locator(".hx-cell.spot").count() == 4
+    state = board.click('[data-cell="3,-1"]')
+    assert state["moves"][1:] == ["2@2,0 +3,-1", "3@3,-1 +3,1"]  # the greedy bot replied
+    board.click('button[data-button="1"]')
+    board.click('[data-cell="0,0"]')
+    state = board.click('[data-cell="-1,1"]')
+    assert state["moves"][3] == "1@0,0 +-1,1" and len(state["moves"]) == 5
+    assert state["position"].startswith("A:21 B:4 ")  # B: 2, then 1 x (the B2 next to it) = 2
+    screenshots(page, board, "namesakes-oosterwal")
     state = board.click('button[data-button="undo"]')
-    assert state["moves"] == []
+    assert len(state["moves"]) == 3 and state["position"].endswith("| B")
+    state = board.click('button[data-button="undo"]')
+    assert state["moves"] == ["3@4,0 +1,1"] and board.root.locator('button[data-button="undo"]').is_disabled()
+
+
+def screenshots(page, board: Widget, name: str) -> None:
+    """The board in JupyterLab's light theme, then its dark theme (then light again)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    board.root.scroll_into_view_if_needed()
+    board.root.screenshot(path=str(ARTIFACTS / f"{name}-light.png"))
+    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
+    page.wait_for_selector("body[data-jp-theme-light='false']", state="attached")
+    page.wait_for_timeout(300)
+    board.root.screenshot(path=str(ARTIFACTS / f"{name}-dark.png"))
+    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
+    page.wait_for_selector("body[data-jp-theme-light='true']", state="attached")

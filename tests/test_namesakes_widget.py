@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import random
 import subprocess
 import sys
 import sysconfig
@@ -70,6 +71,56 @@ def test_oosterwal_refuses_a_chip_that_touches_one_chip_and_a_size_that_is_used_
     assert not board.click("12,0") and "dashed spot" in board.error
     assert board.game.turns == []
     assert board.click("10,0") and board.placed is None  # a second click takes the pyramid back
+
+
+def _undo_button(board) -> dict:
+    return next(button for button in board.view["buttons"] if button["id"] == "undo")
+
+
+def test_oosterwal_undo_when_a_bot_opens_takes_back_only_the_humans_turn_and_the_replies():
+    board = OosterwalBoard(opponent="greedy", human="B", seed=1)
+    (opening,) = board.game.turns  # A, the bot, has placed
+    assert _undo_button(board)["disabled"]
+    assert not board.press("undo") and "you have not moved yet" in board.error
+    assert board.game.turns == [opening]
+    mine = oosterwal.random_turn(board.game.position, random.Random(0))
+    assert board.press(str(mine.pips)) and board.click(oosterwal.cell_text(mine.place))
+    assert board.click(oosterwal.cell_text(mine.chip))
+    assert board.game.turns[:2] == [opening, mine] and len(board.game.turns) == 3  # A replied
+    assert board.press("undo")
+    assert board.game.turns == [opening] and board.game.position.to_move == 1  # B, the human, is to move again
+    assert _undo_button(board)["disabled"]  # only the bot's opening is left
+
+
+def test_nakajima_undo_when_the_bot_plays_white_returns_to_black_to_move_and_the_board_plays_on():
+    board = NakajimaBoard(human="black", opponent="greedy", seed=1)
+    (opening,) = board.game.moves
+    assert _undo_button(board)["disabled"]
+    assert not board.press("undo") and "you have not moved yet" in board.error
+    mine = next(nakajima.legal_moves(board.game.position))
+    assert board.click(nakajima.NAMES[mine.src]) and board.click(nakajima.NAMES[mine.dst])
+    assert board.game.moves[:2] == [opening, mine] and len(board.game.moves) == 3  # white replied
+    assert not _undo_button(board)["disabled"] and board.press("undo")
+    assert board.game.moves == [opening] and board.game.position.to_move == nakajima.BLACK
+    assert board.click(nakajima.NAMES[mine.src]) and board.click(nakajima.NAMES[mine.dst])  # not stuck
+    assert len(board.game.moves) == 3
+
+
+def _broken_bot(position, rng):
+    raise RuntimeError("out of ideas")
+
+
+def test_a_click_on_a_bots_seat_is_refused_after_the_bot_failed_and_undo_recovers():
+    board = OosterwalBoard(opponent=_broken_bot)
+    assert board.press("1") and board.click("0,0")
+    assert not board.click("1,1") and "the bot playing B could not move (RuntimeError: out of ideas)" in board.error
+    assert [str(turn) for turn in board.game.turns] == ["1@0,0 +1,1"] and "B's bot" in board.view["prompt"]
+    assert not board.click("2,0") and "a bot plays B, not you" in board.error
+    assert board.placed is None and len(board.game.turns) == 1
+    assert board.press("undo") and board.game.turns == [] and board.click("2,0")
+    opening = NakajimaBoard(human="black", opponent=_broken_bot)  # the bot holds the first seat and fails at once
+    assert "the bot playing white could not move" in opening.error and opening.game.moves == []
+    assert not opening.click("e1") and "a bot plays white, not you" in opening.error
 
 
 def test_a_whole_hot_seat_oosterwal_game_by_clicks_ends_in_a_result():

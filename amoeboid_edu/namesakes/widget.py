@@ -58,7 +58,11 @@ def _player(opponent: str | Callable, bots: dict[str, Callable]) -> Callable | N
 
 
 class _HexBoard(anywidget.AnyWidget):
-    """The intent channel and the versioned view both boards share."""
+    """The intent channel, the versioned view, the bots' turns and undo: what both boards share.
+
+    ``self.game`` is a namesake ``Game`` (``positions``, ``play``, ``undo``,
+    ``is_over``); ``self._bots`` maps each seat to its bot, ``None`` for a human.
+    """
 
     _esm = STATIC / "hexboard.js"
     _css = STATIC / "hexboard.css"
@@ -110,12 +114,62 @@ class _HexBoard(anywidget.AnyWidget):
     def _bot_rng(self, ply: int) -> random.Random:
         return random.Random(f"{self.seed}:bot:{ply}")
 
+    def _begin(self) -> None:
+        """Let a bot holding the first seat move, then show the board (with the bot's failure, if it failed)."""
+        try:
+            self._let_bots_move()
+        except _Refused as refusal:
+            self.error = str(refusal)
+        self._publish(keep_error=True)
+
+    def _let_bots_move(self) -> None:
+        """Play the bots' turns until a human is to move or the game is over."""
+        game = self.game
+        while not game.is_over and (bot := self._bots[seat := self._seat(game.position)]) is not None:
+            try:
+                game.play(bot(game.position, self._bot_rng(len(game.positions) - 1)))
+            except Exception as error:  # noqa: BLE001 - a student's bot may fail in any way; the board must survive
+                raise _Refused(
+                    f"the bot playing {seat} could not move ({type(error).__name__}: {error}): press Undo or New game"
+                ) from None
+
+    def _bot_is_stuck(self) -> bool:
+        """A bot's seat is to move in a game that is not over: only after that bot failed."""
+        return not self.game.is_over and self._bots[self._seat(self.game.position)] is not None
+
+    def _check_seat(self) -> None:
+        """Refuse a move on the board unless a human holds the seat to move."""
+        if self._bot_is_stuck():
+            seat = self._seat(self.game.position)
+            raise _Refused(f"it is {seat}'s turn and a bot plays {seat}, not you: press Undo or New game")
+
+    def _human_plies(self) -> list[int]:
+        """The plies a human played: what Undo can take back."""
+        before = self.game.positions[:-1]
+        return [ply for ply, position in enumerate(before) if self._bots[self._seat(position)] is None]
+
+    def _undo(self) -> None:
+        """Take back the last turn a human played and the bots' turns after it: that human is to move again.
+
+        A bot's opening turn stays (Undo never hands a human a bot's seat);
+        the bots are seeded by ply, so they would replay it anyway.
+        """
+        plies = self._human_plies()
+        if not plies:
+            raise _Refused("nothing to undo: you have not moved yet")
+        while len(self.game.positions) - 1 > plies[-1]:
+            self.game.undo()
+
     def _repr_mimebundle_(self, **kwargs):
         """The live widget for a frontend; a stable text and the static SVG for everything else (nbval)."""
         data, metadata = super()._repr_mimebundle_(**kwargs)
         data["text/plain"] = repr(self)
         data["image/svg+xml"] = self.view["svg"]
         return data, metadata
+
+    def _seat(self, position) -> str:
+        """The name of the seat to move in ``position``."""
+        raise NotImplementedError
 
     def _on_cell(self, cell: str) -> None:
         raise NotImplementedError
@@ -147,11 +201,13 @@ class NakajimaBoard(_HexBoard):
         self._bots = {human: None, nakajima.other(human): _player(opponent, NAKAJIMA_BOTS)}
         self.selected: int | None = None
         self.sow = False
-        self._let_bots_move()
-        self._publish()
+        self._begin()
 
     def __repr__(self) -> str:
         return f"NakajimaBoard({self.game.position}; white: {self.players['white']}, black: {self.players['black']})"
+
+    def _seat(self, position: nakajima.Position) -> str:
+        return position.to_move
 
     def _targets(self) -> dict[int, nakajima.Move]:
         if self.selected is None or self.game.is_over:
@@ -167,8 +223,7 @@ class NakajimaBoard(_HexBoard):
             raise _Refused(f"ignored a click on {cell!r}: no such point")
         if self.game.is_over:
             raise _Refused("the game is over: press New game or Undo")
-        if self._bots[self.game.position.to_move] is not None:
-            raise _Refused("wait: it is the bot's turn")
+        self._check_seat()
         index = nakajima.NAME_INDEX[cell]
         targets = self._targets()
         if index in targets:
@@ -188,6 +243,7 @@ class NakajimaBoard(_HexBoard):
         if button in ("move", "sow"):
             self.sow = button == "sow"
         elif button == "undo":
+            self.selected = None
             self._undo()
         elif button == "new":
             self.game = nakajima.Game(self.game.start, cap=self.game.cap)
@@ -196,24 +252,13 @@ class NakajimaBoard(_HexBoard):
         else:
             raise _Refused(f"ignored an unknown button {button!r}")
 
-    def _undo(self) -> None:
-        if not self.game.moves:
-            raise _Refused("nothing to undo")
-        self.game.undo()
-        while self.game.moves and self._bots[self.game.position.to_move] is not None:
-            self.game.undo()  # back to a position where a human is to move
-        self.selected = None
-
-    def _let_bots_move(self) -> None:
-        while not self.game.is_over and (bot := self._bots[self.game.position.to_move]) is not None:
-            self.game.play(bot(self.game.position, self._bot_rng(len(self.game.moves))))
-
     def _view(self) -> dict:
         game, position = self.game, self.game.position
         marks: dict[str, str] = {}
         if game.moves:
             marks[nakajima.NAMES[game.moves[-1].dst]] = "last"
-        if not game.is_over:
+        stuck = self._bot_is_stuck()
+        if not game.is_over and not stuck:
             for index in {move.src for move in game.legal_moves()}:
                 marks[nakajima.NAMES[index]] = "selectable"
         if self.selected is not None:
@@ -222,6 +267,8 @@ class NakajimaBoard(_HexBoard):
             marks[nakajima.NAMES[index]] = "target"
         if game.is_over:
             prompt = f"Game over: {game.result} ({game.reason})" if game.result != "draw" else f"Draw ({game.reason})"
+        elif stuck:
+            prompt = f"{position.to_move}'s bot could not move: press Undo or New game"
         elif self.selected is None:
             prompt = f"{position.to_move} to move: click a stack with a {position.to_move} piece on top"
         else:
@@ -235,7 +282,7 @@ class NakajimaBoard(_HexBoard):
             "buttons": [
                 {"id": "move", "label": "Move", "active": not self.sow},
                 {"id": "sow", "label": "Sow", "active": self.sow},
-                {"id": "undo", "label": "Undo", "disabled": not game.moves},
+                {"id": "undo", "label": "Undo", "disabled": not self._human_plies()},
                 {"id": "new", "label": "New game"},
             ],
             "log": [str(move) for move in game.moves],
@@ -247,7 +294,8 @@ class OosterwalBoard(_HexBoard):
 
     ``human`` is the player you are (``"A"`` .. ); every other seat is
     ``opponent``: ``"human"`` (hot seat), ``"random"``, ``"greedy"``, ``"maxn"``
-    or a function ``(position, rng) -> turn``.
+    or a function ``(position, rng) -> turn``.  Undo takes back your last turn
+    and the bots' replies.
     """
 
     def __init__(self, players: int = 2, *, opponent: str | Callable = HUMAN, human: str = "A", seed: int | str = 0,
@@ -263,15 +311,17 @@ class OosterwalBoard(_HexBoard):
             name: HUMAN if name == human or bot is None else (opponent if isinstance(opponent, str) else "bot")
             for name in oosterwal.PLAYERS[: start.players]
         }
-        self._bots = [None if self.players[name] == HUMAN else bot for name in oosterwal.PLAYERS[: start.players]]
+        self._bots = {name: None if kind == HUMAN else bot for name, kind in self.players.items()}
         self.pips = 3
         self.placed: oosterwal.Cell | None = None
-        self._let_bots_move()
-        self._publish()
+        self._begin()
 
     def __repr__(self) -> str:
         seats = ", ".join(f"{name}: {kind}" for name, kind in self.players.items())
         return f"OosterwalBoard({self.game.position}; {seats})"
+
+    def _seat(self, position: oosterwal.Position) -> str:
+        return oosterwal.PLAYERS[position.to_move]
 
     def _on_cell(self, cell: str) -> None:
         try:
@@ -281,6 +331,7 @@ class OosterwalBoard(_HexBoard):
         position = self.game.position
         if self.game.is_over:
             raise _Refused("the game is over: press New game or Undo")
+        self._check_seat()
         if self.placed is None:
             if position.board.get(where, None) != "":
                 raise _Refused(f"{cell}: place your pyramid on an empty chip")
@@ -305,21 +356,13 @@ class OosterwalBoard(_HexBoard):
             if self.placed is not None:
                 self.placed = None
                 return
-            if not self.game.turns:
-                raise _Refused("nothing to undo")
-            self.game.undo()
-            while self.game.turns and self._bots[self.game.position.to_move] is not None:
-                self.game.undo()
+            self._undo()
         elif button == "new":
             self.game = oosterwal.Game(self.game.start)
             self.placed = None
             self._let_bots_move()
         else:
             raise _Refused(f"ignored an unknown button {button!r}")
-
-    def _let_bots_move(self) -> None:
-        while not self.game.is_over and (bot := self._bots[self.game.position.to_move]) is not None:
-            self.game.play(bot(self.game.position, self._bot_rng(len(self.game.turns))))
 
     def _view(self) -> dict:
         game, position = self.game, self.game.position
@@ -330,6 +373,8 @@ class OosterwalBoard(_HexBoard):
         spots: list[oosterwal.Cell] = []
         if game.is_over:
             prompt = f"Game over: {'shared win ' if '=' in game.result else ''}{game.result}"
+        elif self._bot_is_stuck():
+            prompt = f"{name}'s bot could not move: press Undo or New game"
         elif self.placed is None:
             for cell in position.empty_chips():
                 marks[oosterwal.cell_text(cell)] = "selectable"
@@ -356,7 +401,7 @@ class OosterwalBoard(_HexBoard):
                     }
                     for p in oosterwal.PIPS
                 ),
-                {"id": "undo", "label": "Undo", "disabled": not game.turns and self.placed is None},
+                {"id": "undo", "label": "Undo", "disabled": not self._human_plies() and self.placed is None},
                 {"id": "new", "label": "New game"},
             ],
             "log": [str(turn) for turn in game.turns],
