@@ -86,6 +86,15 @@ def test_example_3_the_new_chip_spots_a_to_e_give_8_8_9_9_7_for_x_and_1x_for_y()
 # ------------------------------------------------------------------ the rules
 
 
+def test_the_board_of_a_position_is_read_only():
+    position = oo.Position.start(2)
+    with pytest.raises(TypeError):
+        position.board[(0, 0)] = "A3"  # would make A's run next to 2,0 count in the rule checks
+    with pytest.raises(TypeError):
+        del position.board[(0, 0)]
+    assert position.board[(0, 0)] == "" and position.score((2, 0), 1) == 1
+
+
 def test_chip_rule_and_placement_rule_errors_name_the_rule_and_leave_the_position_unchanged():
     start = oo.Position.start(3)
     text = str(start)

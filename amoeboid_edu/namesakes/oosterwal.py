@@ -21,9 +21,10 @@ in half-chip steps, so x + y is even and the 6 neighbours are (x +- 2, y) and
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from types import MappingProxyType
 
 from . import records
 
@@ -180,8 +181,9 @@ class Position:
         return len(self.scores)
 
     @cached_property
-    def board(self) -> dict[Cell, str]:
-        return dict(self.chips)
+    def board(self) -> Mapping[Cell, str]:
+        """The chips by cell, read-only: the rule checks read it, so it must not drift from ``chips``."""
+        return MappingProxyType(dict(self.chips))
 
     def hand(self, player: int, pips: int) -> int:
         """How many ``pips`` pyramids ``player`` still holds."""
