@@ -158,6 +158,12 @@ def test_bad_position_text_is_a_notation_error_naming_the_problem(text, words):
         nk.Position.parse(text)
 
 
+@pytest.mark.parametrize("text", ["e\u0661-d\u0661", "e\uff11-d1", "e1~d\u0967"])
+def test_point_names_take_the_digits_1_7_only(text):
+    with pytest.raises(nk.NotationError, match="no point"):
+        nk.Move.parse(text)
+
+
 # ------------------------------------------------------------------ rules
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given, reject, settings
 from hypothesis import strategies as st
 
 from amoeboid_edu.namesakes import oosterwal as oo
@@ -199,11 +199,48 @@ def test_turn_text_round_trips_exactly(place, pips, chip):
         ("A:0 B:0 | o@0,0 | C", "one of AB"),
         ("A:0 B:0 o@0,0 A", "SCORES \\| CHIPS \\| PLAYER"),
         ("start 7", "2 to 6"),
+        ("start \u0663", "digits 0-9"),  # an Arabic-Indic 3, which int() would read
+        ("A:0 B:0 | o@0,0 o@2,0 o@\u0663,1 | A", "digits 0-9"),
+        ("A:\uff13 B:0 | o@0,0 o@2,0 o@4,0 | A", "digits 0-9"),  # a full-width 3
+        ("A:0 B:0 | o@0,0 o@2,0 o@1_0,0 | A", "digits 0-9"),
+        ("A:0 B:0 | o@0,0 o@2,0 o@+4,0 | A", "digits 0-9"),
+        ("A:0 B:0 | @0,0 o@2,0 o@4,0 | A", "o@X,Y \\(empty\\)"),
+        ("A:0 B:0 | A1@0,0 | A", "no chip is empty"),
+        ("A:0 B:0 | o@0,0 | A", "no free cell touches two chips"),
+        ("A:0 B:0 | o@0,0 o@8,0 | A", "no free cell touches two chips"),
     ],
 )
 def test_bad_position_text_is_a_notation_error_naming_the_problem(text, words):
     with pytest.raises(oo.NotationError, match=words):
         oo.Position.parse(text)
+
+
+def test_turns_and_records_take_the_digits_0_9_only():
+    with pytest.raises(oo.NotationError, match="digits 0-9"):
+        oo.Turn.parse("1@\u0662,0 +3,1")
+    with pytest.raises(oo.NotationError, match="line 1: the number of players"):
+        oo.Game.parse("players \u0663\n")
+
+
+@st.composite
+def set_up_positions(draw) -> oo.Position:
+    """Any few chips near the origin, each empty or holding a pyramid, that the notation accepts."""
+    cells = draw(st.sets(st.tuples(st.integers(-3, 3), st.integers(-2, 2)), min_size=1, max_size=8))
+    chips = [((2 * x + y % 2, y), draw(st.sampled_from(["", "A1", "A2", "A3", "B1", "B2", "B3"]))) for x, y in cells]
+    chips.sort(key=lambda chip: (chip[0][1], chip[0][0]))
+    try:
+        return oo.Position(tuple(chips), (0, 0), draw(st.sampled_from([0, 1])))
+    except oo.NotationError:
+        reject()
+
+
+@settings(max_examples=80, deadline=None)
+@given(set_up_positions(), st.integers(0, 10**6))
+def test_every_position_the_notation_accepts_plays_on_to_the_end(position, seed):
+    rng = random.Random(seed)
+    while not position.is_over:
+        assert next(oo.legal_turns(position), None) is not None, str(position)
+        position = oo.apply(position, oo.random_turn(position, rng))
 
 
 def test_records_replay_with_players_and_start_headers():

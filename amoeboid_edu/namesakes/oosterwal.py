@@ -21,6 +21,7 @@ in half-chip steps, so x + y is even and the 6 neighbours are (x +- 2, y) and
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -47,14 +48,18 @@ def cell_text(cell: Cell) -> str:
     return f"{cell[0]},{cell[1]}"
 
 
+def _whole(text: str, what: str, signed: bool = False) -> int:
+    """``int(text)`` for the digits 0-9 only: Python's ``int`` also reads '٣', '1_0', ' +3'; the notation does not."""
+    if not re.fullmatch("-?[0-9]{1,12}" if signed else "[0-9]{1,12}", text):
+        raise NotationError(f"{what} is a whole number written with at most 12 digits 0-9, not {text!r}")
+    return int(text)
+
+
 def parse_cell(text: str) -> Cell:
     x, sep, y = text.partition(",")
-    try:
-        cell = (int(x), int(y))
-    except ValueError:
-        cell = None
-    if not sep or cell is None:
+    if not sep:
         raise NotationError(f"a chip is X,Y (whole numbers, e.g. 4,0 or -1,1), not {text!r}")
+    cell = (_whole(x, f"X of chip {text!r}", signed=True), _whole(y, f"Y of chip {text!r}", signed=True))
     if sum(cell) % 2:
         raise NotationError(f"chip {text} is off the hex grid: X + Y must be even (doubled coordinates)")
     return cell
@@ -124,6 +129,23 @@ class Position:
                     raise NotationError(f"{PLAYERS[player]} has only {PER_SIZE} pyramids of {pips} pips")
         if not self.is_over and self.hand_size(self.to_move) == 0:
             raise NotationError(f"{PLAYERS[self.to_move]} is to move but has no pyramid left")
+        if not self.is_over and all(piece for _, piece in self.chips):
+            raise NotationError(
+                f"{PLAYERS[self.to_move]} is to move but no chip is empty: a pyramid could not be placed"
+            )
+        if not self.is_over and not self._has_chip_spot():
+            raise NotationError("no free cell touches two chips: the new chip of a turn could not be added")
+
+    def _has_chip_spot(self) -> bool:
+        """Whether some free cell touches at least two chips (almost always found at the first chips looked at)."""
+        touching: set[Cell] = set()
+        for cell in self.board:
+            for spot in neighbours(cell):
+                if spot not in self.board:
+                    if spot in touching:
+                        return True
+                    touching.add(spot)
+        return False
 
     @classmethod
     def start(cls, players: int = 2) -> Position:
@@ -138,9 +160,9 @@ class Position:
             raise NotationError(f"a position is text, not {type(text).__name__}")
         words = text.split()
         if words and words[0] == "start":
-            if len(words) > 2 or (len(words) == 2 and not words[1].isdigit()):
+            if len(words) > 2:
                 raise NotationError(f"'start' takes the number of players (2-6), e.g. 'start 3', not {text!r}")
-            return cls.start(int(words[1]) if len(words) == 2 else 2)
+            return cls.start(_whole(words[1], "the number of players after 'start'") if len(words) == 2 else 2)
         parts = text.split("|")
         if len(parts) != 3:
             raise NotationError("a position is 'SCORES | CHIPS | PLAYER', e.g. 'A:0 B:0 | o@0,0 o@2,0 o@4,0 | A'")
@@ -148,13 +170,13 @@ class Position:
         scores = []
         for index, item in enumerate(scores_text):
             name, sep, value = item.partition(":")
-            if not sep or name != PLAYERS[index : index + 1] or not value.isdigit():
+            if not sep or name != PLAYERS[index : index + 1]:
                 raise NotationError(f"scores are listed A:N B:N ... in order, not {item!r}")
-            scores.append(int(value))
+            scores.append(_whole(value, f"{name}'s score"))
         chips = []
         for item in chips_text:
             piece, sep, where = item.partition("@")
-            if not sep:
+            if not sep or not piece:
                 raise NotationError(f"a chip is o@X,Y (empty) or A3@X,Y (a pyramid), not {item!r}")
             chips.append((parse_cell(where), "" if piece == "o" else piece))
         if len(mover) != 1 or mover[0] not in PLAYERS[: len(scores)]:
