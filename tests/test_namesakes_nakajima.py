@@ -135,6 +135,22 @@ def test_move_text_round_trips_exactly(src, dst, sow):
     assert nk.Move.parse(str(move)) == move
 
 
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        ((-1, 0), "src is a point 0-36 of the board, not -1"),  # was read as g4, the last point
+        ((99, 0), "src is a point 0-36 of the board, not 99"),  # was an IndexError
+        ((0, 37), "dst is a point 0-36 of the board, not 37"),
+        ((0.0, 1), "src is a point"),
+        ((True, 1), "src is a point"),
+        ((0, 1, "yes"), "sow is True or False"),
+    ],
+)
+def test_a_move_built_in_code_names_two_points_of_the_board(args, words):
+    with pytest.raises(nk.InvalidMoveError, match=words):
+        nk.Move(*args)
+
+
 def test_start_position_text_and_its_name():
     start = nk.Position.start()
     assert str(start) == "b b b b / . . B . . / b b b b b b / . . . . . . . / w w w w w w / . . W . . / w w w w white"

@@ -215,6 +215,23 @@ def test_bad_position_text_is_a_notation_error_naming_the_problem(text, words):
         oo.Position.parse(text)
 
 
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (((0, 0), 4, (1, 1)), "a pyramid has 1, 2 or 3 pips, not 4"),  # was a NotationError about a position
+        (((0, 0), 0, (1, 1)), "1, 2 or 3 pips, not 0"),
+        (((0, 0), 2.0, (1, 1)), "1, 2 or 3 pips, not 2.0"),
+        (((0, 1), 1, (1, 1)), "place 0,1 is off the hex grid"),
+        (((0, 0), 1, (1, 2)), "chip 1,2 is off the hex grid"),
+        (((0, 0), 1, "1,1"), "chip is a cell \\(X, Y\\)"),
+        (((0, 0, 0), 1, (1, 1)), "place is a cell"),
+    ],
+)
+def test_a_turn_built_in_code_names_pips_1_to_3_and_two_cells_of_the_grid(args, words):
+    with pytest.raises(oo.InvalidTurnError, match=words):
+        oo.Turn(*args)
+
+
 def test_turns_and_records_take_the_digits_0_9_only():
     with pytest.raises(oo.NotationError, match="digits 0-9"):
         oo.Turn.parse("1@\u0662,0 +3,1")

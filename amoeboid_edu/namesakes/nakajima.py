@@ -39,6 +39,10 @@ class NotationError(records.NotationError):
     """Text that is not well-formed Nakajima notation (a position, a move or a record)."""
 
 
+class InvalidMoveError(records.InvalidMoveError):
+    """A :class:`Move` whose points are not points of the board (e.g. ``Move(-1, 0)``, ``Move(99, 0)``)."""
+
+
 class IllegalMoveError(records.RuleError):
     """A well-formed move that the rules forbid here; ``rule`` names the rule it breaks."""
 
@@ -107,6 +111,14 @@ class Move:
     dst: int
     sow: bool = False
 
+    def __post_init__(self) -> None:
+        """Points are indices 0-36, checked here: ``Move(-1, 0)`` would otherwise silently mean ``g4``."""
+        for what, point in (("src", self.src), ("dst", self.dst)):
+            if type(point) is not int or not 0 <= point < len(POINTS):
+                raise InvalidMoveError(f"a move's {what} is a point 0-{len(POINTS) - 1} of the board, not {point!r}")
+        if type(self.sow) is not bool:
+            raise InvalidMoveError(f"a move's sow is True or False, not {self.sow!r}")
+
     def __str__(self) -> str:
         return f"{NAMES[self.src]}{'~' if self.sow else '-'}{NAMES[self.dst]}"
 
@@ -120,6 +132,12 @@ class Move:
         if not sep or not src or not dst:
             raise NotationError(f"a move is SRC-DST (move) or SRC~DST (sow), e.g. 'e1-d1', not {text!r}")
         return cls(point_index(src.strip()), point_index(dst.strip()), sow)
+
+
+RAY_MOVES = tuple(
+    tuple(tuple((Move(index, dst), Move(index, dst, sow=True)) for dst in ray) for ray in RAYS[index])
+    for index in range(len(POINTS))
+)  # [point][direction][height - 1]: (move, sow), made once so that generating moves builds no objects (perft)
 
 
 # ---------------------------------------------------------------------------- positions
@@ -229,12 +247,13 @@ def legal_moves(position: Position, *, _ignore_result: bool = False) -> Iterator
         return
     for index in position.stacks_of(position.to_move):
         height = len(position.stacks[index])
-        for ray in RAYS[index]:
-            if len(ray) < height:
+        for moves in RAY_MOVES[index]:
+            if len(moves) < height:
                 continue
-            yield Move(index, ray[height - 1])
+            move, sow = moves[height - 1]
+            yield move
             if height > 1:
-                yield Move(index, ray[height - 1], sow=True)
+                yield sow
 
 
 def _ray_to(src: int, dst: int, height: int) -> tuple[int, ...] | None:
@@ -424,6 +443,7 @@ __all__ = [
     "WHITE",
     "Game",
     "IllegalMoveError",
+    "InvalidMoveError",
     "Move",
     "NotationError",
     "Position",

@@ -40,6 +40,10 @@ class NotationError(records.NotationError):
     """Text that is not well-formed Oosterwal notation (a position, a turn or a record)."""
 
 
+class InvalidTurnError(records.InvalidMoveError):
+    """A :class:`Turn` that names no turn of the game: pips other than 1-3, or a cell off the hex grid."""
+
+
 class IllegalTurnError(records.RuleError):
     """A well-formed turn that the rules forbid here; ``rule`` names the rule it breaks."""
 
@@ -76,6 +80,16 @@ class Turn:
     place: Cell
     pips: int
     chip: Cell
+
+    def __post_init__(self) -> None:
+        """Checked where the turn is made, so the error names what is wrong with it, not a later position."""
+        if type(self.pips) is not int or self.pips not in PIPS:
+            raise InvalidTurnError(f"a pyramid has 1, 2 or 3 pips, not {self.pips!r}")
+        for what, cell in (("place", self.place), ("chip", self.chip)):
+            if not (type(cell) is tuple and len(cell) == 2 and all(type(v) is int for v in cell)):
+                raise InvalidTurnError(f"a turn's {what} is a cell (X, Y) of two whole numbers, not {cell!r}")
+            if sum(cell) % 2:
+                raise InvalidTurnError(f"a turn's {what} {cell_text(cell)} is off the hex grid: X + Y must be even")
 
     def __str__(self) -> str:
         return f"{self.pips}@{cell_text(self.place)} +{cell_text(self.chip)}"
@@ -387,6 +401,7 @@ __all__ = [
     "PLAYERS",
     "Game",
     "IllegalTurnError",
+    "InvalidTurnError",
     "NotationError",
     "Position",
     "Turn",

@@ -10,6 +10,10 @@ class NotationError(ValueError):
     """Text that is not well-formed notation of one of the namesakes (a position, a move, a record)."""
 
 
+class InvalidMoveError(ValueError):
+    """A move object built in code that names no move of its game (a point off the board, a pyramid of 4 pips)."""
+
+
 class RuleError(ValueError):
     """A well-formed move that the rules forbid where it was played; ``rule`` names the rule it breaks."""
 
@@ -52,4 +56,4 @@ def read_record(
     return game if game is not None else new_game()
 
 
-__all__ = ["NotationError", "RuleError", "read_record"]
+__all__ = ["InvalidMoveError", "NotationError", "RuleError", "read_record"]
