@@ -165,7 +165,7 @@ def _moves(args: argparse.Namespace, out: TextIO) -> None:
     if args.game != "amoeboid":  # Nakajima's and Oosterwal's games (amoeboid_edu.namesakes)
         from .namesakes import commands
 
-        return commands.moves(args.game, args.position, args.roll, lambda: _read_text("-").splitlines(), out)
+        return commands.moves(args.game, args.position, args.roll, args.limit, _read_lines("-"), out)
     limit = args.limit
     if args.position != "-":
         if args.roll is None:
@@ -304,7 +304,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     moves = commands.add_parser("moves", help="list the legal turns of a position for a roll")
     moves.add_argument("position", help="a position in notation, or '-' to read 'ROLL POSITION' lines from stdin")
-    moves.add_argument("roll", nargs="?", help="the die roll")
+    moves.add_argument("roll", nargs="?", help="the die roll (Amoeboid only)")
     moves.add_argument("--limit", type=_count, default=10_000, metavar="N",
                        help="list at most N turns (default 10000); the total count is always printed")
     moves.add_argument("--game", choices=GAMES, default="amoeboid", help="nakajima or oosterwal: no ROLL")

@@ -23,12 +23,12 @@ def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
     )
 
 
-def test_nakajima_opening_moves_one_per_line():
+def test_nakajima_opening_moves_one_per_line_then_the_total():
     done = run("moves", "--game", "nakajima", "start")
     assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
+    *lines, total = done.stdout.splitlines()
     assert lines == [str(move) for move in nk.legal_moves(nk.Position.start())]
-    assert len(lines) == nk.perft(nk.Position.start(), 1) and "e1-d1" in lines
+    assert total == f"total: {nk.perft(nk.Position.start(), 1)}" and "e1-d1" in lines
 
 
 def test_oosterwal_placements_with_their_scores():
@@ -36,7 +36,8 @@ def test_oosterwal_placements_with_their_scores():
     done = run("moves", "--game", "oosterwal", position)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines == [f"{p}@{x},{y} {p}" for x, y in ((2, 0), (1, 1)) for p in (1, 2, 3)]  # B has no pyramid near
+    assert lines[:-1] == [f"{p}@{x},{y} {p}" for x, y in ((2, 0), (1, 1)) for p in (1, 2, 3)]  # B has none near
+    assert lines[-1] == "total: 6"
     mine = run("moves", "--game", "oosterwal", position.replace("| B", "| A")).stdout.splitlines()
     assert "3@2,0 9" in mine  # A: 3 x (2 + 1)
     assert "2@1,1 4" in mine  # A: 2 x 2 (the A2 up-left of it)
@@ -47,6 +48,28 @@ def test_positions_from_stdin_one_line_each():
     assert done.returncode == 0, done.stderr
     first, blank, third = done.stdout.splitlines()
     assert first == third and first.startswith("e1-e2; ") and blank == ""
+    assert first.split("; ") == [str(move) for move in nk.legal_moves(nk.Position.start())]
+
+
+@pytest.mark.parametrize("game, position", [("nakajima", "start"), ("oosterwal", "start 3")])
+def test_limit_shows_at_most_n_moves_then_the_total_as_for_amoeboid(game, position):
+    amoeboid = run("moves", "(1,0) . . / . . . / . . (0,1) A", "2", "--limit", "3").stdout.splitlines()
+    assert len(amoeboid) == 4 and amoeboid[-1] == "total: 9 (3 shown; --limit N shows more)"  # the model
+    everything = run("moves", "--game", game, position).stdout.splitlines()
+    done = run("moves", "--game", game, position, "--limit", "3")
+    assert done.returncode == 0, done.stderr
+    total = len(everything) - 1
+    assert done.stdout.splitlines() == everything[:3] + [f"total: {total} (3 shown; --limit N shows more)"]
+    assert run("moves", "--game", game, position, "--limit", str(total)).stdout.splitlines() == everything
+    piped = run("moves", "--game", game, "-", "--limit", "2", stdin=f"{position}\n").stdout.splitlines()
+    assert piped == ["; ".join(everything[:2]) + f"; … ({total - 2} more)"]
+
+
+def test_an_unquoted_oosterwal_start_is_read_as_the_start_of_n_players():
+    done = run("moves", "--game", "oosterwal", "start", "3")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == run("moves", "--game", "oosterwal", "start 3").stdout
+    assert done.stdout.splitlines()[-1] == "total: 12"  # 4 empty chips x 3 sizes
 
 
 def test_replay_a_nakajima_record(tmp_path):
@@ -70,7 +93,9 @@ def test_replay_an_oosterwal_record_from_stdin():
 @pytest.mark.parametrize(
     "args, stdin, words",
     [
-        (("moves", "--game", "nakajima", "start", "3"), "", "no dice"),
+        (("moves", "--game", "nakajima", "start", "3"), "", "no dice and its POSITION is one argument: quote it"),
+        (("moves", "--game", "oosterwal", "A:0", "B:0"), "", "no dice and its POSITION is one argument: quote it"),
+        (("moves", "--game", "oosterwal", "-", "3"), "", "quote it"),
         (("moves", "--game", "oosterwal", "A:0 B:0 | o@0,1 | A"), "", "X + Y must be even"),
         (("moves", "--game", "go", "start"), "", "invalid choice"),
         (("moves", "--game", "nakajima", "-"), "start\nnonsense\n", "line 2"),

@@ -6,7 +6,7 @@ prints them as one line and exits with status 2.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TextIO
 
 from . import nakajima, oosterwal
@@ -26,22 +26,38 @@ def oosterwal_moves(position_text: str) -> list[str]:
 
 
 LISTERS: dict[str, Callable[[str], list[str]]] = {"nakajima": nakajima_moves, "oosterwal": oosterwal_moves}
+QUOTED = {"nakajima": "'b b b b / . . B . . / ... white'", "oosterwal": "'start 3' or 'A:0 B:0 | o@0,0 o@2,0 o@4,0 | A'"}
 
 
-def moves(game: str, position_text: str, roll: str | None, lines: Callable[[], list[str]], out: TextIO) -> None:
-    """Print the moves of one position, or (position ``-``) of each line read, joined by ``; ``."""
+def moves(game: str, position_text: str, roll: str | None, limit: int, lines: Iterable[str], out: TextIO) -> None:
+    """Print as ``amoeboid moves`` does for Amoeboid: at most ``limit`` moves, then the total.
+
+    Position ``-``: the moves of each line read, joined by ``; `` (at most
+    ``limit``, then how many more).
+    """
     if roll is not None:
-        raise ValueError(f"{game} has no dice: give only the POSITION, not a roll ({roll!r})")
+        if game == "oosterwal" and position_text == "start":
+            position_text = f"start {roll}"  # `start 3` typed without quotes: the shell split it
+        else:
+            raise ValueError(
+                f"{game} has no dice and its POSITION is one argument: quote it, e.g. {QUOTED[game]} "
+                f"(got {position_text!r}, then {roll!r})"
+            )
     lister = LISTERS[game]
     if position_text != "-":
-        for line in lister(position_text):
+        found = lister(position_text)
+        for line in found[:limit]:
             print(line, file=out)
+        shown = f" ({limit} shown; --limit N shows more)" if len(found) > limit else ""
+        print(f"total: {len(found)}{shown}", file=out)
         return
-    for number, line in enumerate(lines(), start=1):
+    for number, line in enumerate(lines, start=1):
         try:
-            print("; ".join(lister(line)) if line.strip() else "", file=out)
+            found = lister(line) if line.strip() else []
         except ValueError as error:
             raise ValueError(f"line {number}: {error}") from None
+        more = f"; … ({len(found) - limit} more)" if len(found) > limit else ""
+        print("; ".join(found[:limit]) + more, file=out)
         out.flush()
 
 
