@@ -308,6 +308,18 @@ def test_search_avoids_a_move_that_lets_the_enemy_capture_at_once():
         assert not any(nk.apply(after, reply).result == "black" for reply in nk.legal_moves(after))
 
 
+def test_no_way_to_a_kernel_is_stated_as_not_implemented_in_the_doc_and_the_lesson():
+    start = nk.Position.start()
+    assert all(nk.apply(start, move).result == "ongoing" for move in nk.legal_moves(start))  # the doc's first reading
+    root = Path(__file__).resolve().parent.parent
+    doc = (root / "docs" / "namesakes-notation.md").read_text()
+    assert "is **not\n  implemented**" in doc
+    lesson = (root / "lessons" / "src" / "11-three-amoebas.py").read_text()
+    (draw_row,) = [line for line in lesson.splitlines() if line.startswith("# | draw |")]
+    assert "kernel" not in draw_row  # the rules table states what the engine does
+    assert "The engine does not implement that ending" in lesson
+
+
 def test_the_notation_doc_states_what_the_engine_does():
     doc = (Path(__file__).resolve().parent.parent / "docs" / "namesakes-notation.md").read_text()
     assert f"    {nk.Position.start()}\n" in doc
