@@ -19,6 +19,7 @@ from __future__ import annotations
 import pathlib
 import random
 from collections.abc import Callable
+from typing import Any
 
 import anywidget
 import traitlets
@@ -167,7 +168,7 @@ class _HexBoard(anywidget.AnyWidget):
         data["image/svg+xml"] = self.view["svg"]
         return data, metadata
 
-    def _seat(self, position) -> str:
+    def _seat(self, position: Any) -> str:
         """The name of the seat to move in ``position``."""
         raise NotImplementedError
 
