@@ -58,6 +58,11 @@ REVIEW_CANDIDATES = 3
 CLASSES = (("good", 0.05), ("inaccuracy", 0.10), ("mistake", 0.20), ("blunder", math.inf))
 """Drop in the mover's win chance below which a (not best) turn gets each class."""
 MISTAKES = ("inaccuracy", "mistake", "blunder")
+COLUMNS = (
+    "turn", "player", "roll", "played", "class", "best", "best_win", "win_before", "win_after_roll", "win_after",
+    "drop", "luck", "choice", "accuracy", "A_before", "A_after_roll", "A_after",
+)
+"""The review frame's columns (see :func:`review`)."""
 
 
 @dataclass(frozen=True)
@@ -181,6 +186,8 @@ def rollout_estimate(position: Position, *, rollouts: int = ROLLOUTS, seed: int 
 
 
 _ESTIMATES: dict[tuple[Position, int | str, int], Estimate] = {}
+_ESTIMATES_LIMIT = 100_000
+"""Estimates cached at most (then the cache starts afresh, as ``_CHOICES`` does): an Estimate and its key are small."""
 
 
 def win_chance(position: Position | str, *, rollouts: int = ROLLOUTS, seed: int | str = 0) -> Estimate:
@@ -196,6 +203,8 @@ def win_chance(position: Position | str, *, rollouts: int = ROLLOUTS, seed: int 
     if estimate is None:
         exact = exact_value(position)
         estimate = Estimate(exact, 0.0, 0) if exact is not None else rollout_estimate(position, rollouts=rollouts, seed=seed)
+        if len(_ESTIMATES) >= _ESTIMATES_LIMIT:
+            _ESTIMATES.clear()
         _ESTIMATES[key] = estimate
     return estimate
 
@@ -315,6 +324,8 @@ class Review:
             f"±{Z95 * 50 / math.sqrt(self.rollouts):.1f} points, seed {self.seed})",
             f"start: A {self.start.value:.0%}",
         ]
+        if self.frame.empty:
+            lines.append("no turns: the record has none to review")
         for row in self.frame.to_dict("records"):
             better = "" if row["class"] in ("best", "forced") else f"  better: {row['best']} ({row['best_win']:.0%})"
             lines.append(
@@ -374,7 +385,9 @@ class Review:
         return alt.vconcat(top, bars).resolve_scale(color="independent", shape="independent")
 
     def explorer(self):
-        """The chart and a turn picker jumping a :class:`~amoeboid_edu.widget.Replay` board to the position after it."""
+        """A turn picker above a :class:`~amoeboid_edu.widget.Replay` board: picking a turn jumps the board to the
+        position after it (the start is turn 0).  The chart (:meth:`chart`) is a separate, static picture: its markers
+        cannot be clicked."""
         import ipywidgets as widgets
 
         from .widget import Replay
@@ -398,6 +411,7 @@ def review(
 
     Win chances are the mover's unless the column starts with ``A_``.  The best turn
     is the best of the turn played and greedy's ``candidates`` most promising turns.
+    A record without turns gives an empty review.
     """
     import pandas as pd
     from tqdm.auto import tqdm
@@ -442,4 +456,4 @@ def review(
                 "A_after": played.value,
             }
         )
-    return Review(game, pd.DataFrame(rows), start, seed, rollouts)
+    return Review(game, pd.DataFrame(rows, columns=COLUMNS), start, seed, rollouts)

@@ -204,6 +204,26 @@ def test_cli_review_prints_every_turn_and_refuses_bad_input(tmp_path, capsys):
     assert errors[0].startswith("error: turn 1: illegal turn '3 a1 a1-c3'") and len(errors) == 2
 
 
+def test_an_empty_record_gives_an_empty_review():
+    for game in (Game(), Game.parse("board 3x3\n"), Game.parse("")):
+        review = coach.review(game)
+        assert review.accuracy == {"A": None, "B": None} and review.mistakes().empty
+        assert "no turns" in review.summary() and "0 turns" in repr(review)
+        assert review.frame.empty and list(review.frame.columns) == list(coach.COLUMNS)
+        assert review.start.value == coach.win_chance(game.start).value
+        assert review.swings().empty
+        assert review.chart().to_dict()["vconcat"]
+
+
+def test_the_estimate_cache_is_bounded(monkeypatch):
+    monkeypatch.setattr(coach, "_ESTIMATES_LIMIT", 5)
+    _forget()
+    for seed in range(12):
+        coach.win_chance("(3,0) . . / . . . / . . (0,3) A", rollouts=10, seed=seed)
+        assert len(coach._ESTIMATES) <= 5
+    _forget()
+
+
 def test_docstring_examples():
     import doctest
 
