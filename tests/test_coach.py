@@ -7,10 +7,10 @@ import io
 import pytest
 
 from amoeboid_edu import Game, Position, coach, random_playout, seeded_rng
-from amoeboid_edu.bots import greedy, random_turn
+from amoeboid_edu.bots import greedy, greedy_choices, paper, random_turn
 from amoeboid_edu.cli import main
 from amoeboid_edu.examples import PAPER_EXAMPLE_RECORD
-from amoeboid_edu.rules import apply, is_legal
+from amoeboid_edu.rules import Turn, apply, is_legal
 
 
 def _forget():
@@ -159,20 +159,82 @@ def test_classes_follow_the_stated_thresholds():
     assert coach.move_accuracy(1.0) < 1
 
 
-def test_review_of_a_game_adds_up_luck_and_choice():
+def test_review_of_a_game_adds_up_luck_choice_and_horizon():
     game = Game(seed=4)
     while not game.is_over and len(game) < 12:
         game.play(random_turn(game.position, game.roll(), seeded_rng(4, "turn", len(game))))
     review = coach.review(game, seed=2)
     frame = review.frame
     assert list(frame["turn"]) == list(range(1, len(game) + 1))
-    swing = frame["A_after"] - frame["A_before"]
-    assert ((frame["luck"] + frame["choice"]) - (frame["win_after"] - frame["win_before"])).abs().max() < 1e-12
-    assert (swing.abs() <= 1).all() and (frame["drop"] >= 0).all()
-    # The position after a turn is the one before the next: its win chance carries over.
-    assert (frame["A_after"].iloc[:-1].to_numpy() == frame["A_before"].iloc[1:].to_numpy()).all()
+    parts = frame["luck"] + frame["choice"] + frame["horizon"]
+    assert (parts - (frame["win_next"] - frame["win_before"])).abs().max() < 1e-12
+    assert (frame["drop"] >= 0).all() and ((frame["best_win"] - frame["win_after"]) == frame["drop"]).all()
+    # The position after a turn is the one before the next: the next turn's win chance is this row's win_next.
+    assert (frame["A_next"].iloc[:-1].to_numpy() == frame["A_before"].iloc[1:].to_numpy()).all()
+    assert review.start.value == frame["A_before"].iloc[0]
+    # The curve's steps are the swings, part by part (A's side).
+    curve, swings = review.curve(), review.swings()
+    steps = curve["A"].diff().iloc[1:].to_numpy()
+    summed = swings.groupby("turn")["swing"].sum().to_numpy()
+    assert len(curve) == len(game) + 1 and abs(steps - summed).max() < 1e-12
     chart = review.chart().to_dict()
     assert len(chart["vconcat"]) == 2
+
+
+def test_a_finished_game_ends_the_curve_at_its_result():
+    review = coach.review(_game(". . . / . (5,0) . / . . (0,2) A", "1 b2 b2-c3"))
+    assert review.end == 1.0 and review.curve()["A"].tolist()[-1] == 1.0
+
+
+def _one_turn_reviews(position: Position, turns: list[Turn], **options) -> list[dict]:
+    return [coach.review(_game(str(position), str(turn)), **options).frame.iloc[0].to_dict() for turn in turns]
+
+
+def test_before_the_roll_is_exactly_the_mean_over_rolls_of_after_the_roll():
+    """Luck has mean zero under the policy, exactly: the win chance before the roll is the roll-weighted mean of
+    the win chances after it, and each of those is the mean over greedy's tied turns of the win chance after them
+    (same seeded rollouts: the first turn is enumerated, not sampled)."""
+    position = Position.parse("(3,0) . . / . . . / . . (0,3) A")
+    assert not coach.win_chance(position, rollouts=100).exact  # rollouts, not an exact shortcut
+    after_roll = []
+    for roll, probability in position.dice_outcomes():
+        choices = greedy_choices(position, roll)
+        rows = _one_turn_reviews(position, choices, rollouts=100)
+        assert len({row["win_before"] for row in rows}) == 1 and len({row["win_after_roll"] for row in rows}) == 1
+        assert rows[0]["win_after_roll"] == pytest.approx(sum(row["win_after"] for row in rows) / len(rows), abs=1e-12)
+        expected = rows[0]["win_after_roll"]
+        assert all(row["choice"] == pytest.approx(row["win_after"] - expected, abs=1e-15) for row in rows)
+        after_roll.append((probability, rows[0]["win_after_roll"]))
+        before = rows[0]["win_before"]
+    assert before == pytest.approx(sum(float(p) * value for p, value in after_roll), abs=1e-12)
+    assert sum(float(p) * (value - before) for p, value in after_roll) == pytest.approx(0, abs=1e-12)  # mean luck
+
+
+def _seeded_games(count: int, turns: int) -> list[Game]:
+    """Games with fair seeded dice: the paper bot against greedy, each side the paper bot in half of them."""
+    games = []
+    for index in range(count):
+        players = {"A": paper, "B": greedy} if index % 2 else {"A": greedy, "B": paper}
+        game = Game(seed=f"luck:{index}")
+        while not game.is_over and len(game) < turns:
+            position = game.position
+            game.play(players[position.to_move](position, game.roll(), seeded_rng("luck", index, len(game))))
+        games.append(game)
+    return games
+
+
+def test_the_movers_luck_averages_zero_over_seeded_games():
+    """With fair dice, a mover is as likely to be lucky as unlucky: the mean luck over many turns is within
+    three standard errors of zero (the old review, whose luck gave the mover an extra greedy turn and the best
+    turn's value, averaged about +20 points)."""
+    lucks = []
+    for game in _seeded_games(10, 10):
+        lucks += coach.review(game, rollouts=100).frame["luck"].tolist()
+    count = len(lucks)
+    mean = sum(lucks) / count
+    spread = (sum((luck - mean) ** 2 for luck in lucks) / (count - 1)) ** 0.5
+    assert count >= 60 and spread > 0.05
+    assert abs(mean) < 3 * spread / count**0.5, (mean, spread, count)
 
 
 OPENING = "\n".join(PAPER_EXAMPLE_RECORD.splitlines()[:8])  # the paper's first six turns
@@ -210,8 +272,8 @@ def test_an_empty_record_gives_an_empty_review():
         assert review.accuracy == {"A": None, "B": None} and review.mistakes().empty
         assert "no turns" in review.summary() and "0 turns" in repr(review)
         assert review.frame.empty and list(review.frame.columns) == list(coach.COLUMNS)
-        assert review.start.value == coach.win_chance(game.start).value
-        assert review.swings().empty
+        assert review.end == review.start.value == coach.win_chance(game.start).value
+        assert review.swings().empty and len(review.curve()) == 1
         assert review.chart().to_dict()["vconcat"]
 
 
