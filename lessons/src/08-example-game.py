@@ -163,6 +163,10 @@ example_review.frame[columns].round(2)
 # dice's part (grey), the choice's part (blue) and a third part, the *horizon* (beige), which is neither: the start
 # of the next turn values the same position with the greedy turns counted afresh, one turn further than "after the
 # turn" looked. The three parts add up to the step of the curve.
+#
+# Where the curve touches 100% at the start of B's turns 8, 10, 12 and 14, A has not won yet: these values are exact,
+# and they say that greedy, playing B from there, would lose with every roll (it steps next to A's bigger amoeba).
+# The paper's B does better, which the review books as B's choice (the blue bars below zero, in A's terms).
 
 # %%
 example_review.chart(title="The paper's example game, reviewed")
