@@ -3,7 +3,10 @@
     .venv/bin/python bench/coach.py [--games 3] [--seed 0]
 
 Targets (issue 13): a review of a 30-turn 3x3 game under 10 s on one core with the
-default 385 rollouts per estimate; a hint under 1 s.  Every figure is CPU time of
+default 385 rollouts per estimate; a hint under 1 s.  A review values every position
+of the game over all six rolls (each of greedy's tied turns after each roll, the
+reply greedy, then random) and, for the roll played, the turn played and greedy's 3
+most promising turns: about ten estimates of 385 rollouts per turn.  Every figure is CPU time of
 this process (``time.process_time``) with the coach's caches emptied first, so
 nothing computed for one game or position helps the next.  Pin the run to one
 core with ``taskset -c 0`` to see the Binder figure.
@@ -44,8 +47,8 @@ def time_review(name: str, game: Game, seed) -> float:
     review = coach.review(game, seed=seed)
     seconds = time.process_time() - began
     exact = sum(estimate.exact for estimate in coach._ESTIMATES.values())
-    print(f"review {name}: {len(game)} turns, {seconds:.2f} s CPU, {len(coach._ESTIMATES)} positions estimated "
-          f"({exact} exactly), {review!r}")
+    print(f"review {name}: {len(game)} turns, {seconds:.2f} s CPU, {len(coach._ESTIMATES)} estimates "
+          f"({exact} exact), {review!r}")
     return seconds
 
 

@@ -239,3 +239,16 @@ def test_replay_reads_tabs_bom_and_names_header_lines(tmp_path):
     assert_one_line_error(amoeboid("replay", str(record)), "error: line 2: the start position is 2x2")
     record.write_bytes(b"3 a1 a1-b1\n2 c3 c3-b3 # caf\xe9\n")
     assert_one_line_error(amoeboid("replay", str(record)), "not UTF-8 text (bad byte at offset 27)")
+
+
+@pytest.mark.parametrize("record", ["board 3x3\n", "", "# a game not yet played\nboard 3x3\n"])
+def test_review_of_a_record_without_turns_says_so(tmp_path, record):
+    """A record without turns is a valid record (replay prints its start): its review is empty, not a crash."""
+    path = tmp_path / "empty.txt"
+    path.write_text(record)
+    result = amoeboid("review", str(path), "--rollouts", "20", "-q")
+    assert result.returncode == 0, result.stderr.decode()
+    assert result.stderr.decode() == ""
+    lines = out(result).splitlines()
+    assert lines[1].startswith("start: A ") and lines[2] == "no turns: the record has none to review"
+    assert lines[3] == "accuracy: A -, B -" and len(lines) == 4

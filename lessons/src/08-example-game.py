@@ -129,15 +129,22 @@ print(f"the bot agrees with the paper on {comparison['same'].sum()} of {len(comp
 #
 # - **Win chance** is the chance that A wins (a tie counts half) *if, from that position, both sides played like the
 #   greedy bot for the next two turns and then at random*: the two greedy turns see every immediate threat, the
-#   random rest values what is left. It is the mean of 385 seeded games, so it is within ±5 points of that chance
-#   95% of the time (exact when every line ends within the two greedy turns, e.g. when a player eats everything
-#   next turn). It is not the value of perfect play.
-# - For every turn: the mover's chance before the roll, after the roll (with the best turn found), and after the
-#   turn played. The difference between the first two is **luck** (the dice); between the last two it is the
-#   **choice**. The best turn is searched among the turn played and greedy's 3 most promising turns.
-# - The **class** is the drop from the best turn found to the turn played: *best* (no drop), *good* (under 5
-#   points), *inaccuracy* (under 10), *mistake* (under 20), *blunder* (20 or more); a turn with no choice is
-#   *forced*. Each side's **accuracy** averages lichess's formula over its turns (100 = always the best found).
+#   random rest values what is left. The first turn is worked out exactly (every roll, every turn greedy hesitates
+#   between); the rest is the mean of 385 seeded games, so the number is within ±5 points of that chance 95% of the
+#   time (exact when every line ends within the greedy turns, e.g. when a player eats everything next turn). It is
+#   the outcome of a stated way of playing, not the value of perfect play.
+# - For every turn the review gives the mover's chance **before the roll**, **after the roll** (if the mover now
+#   played greedy's turn for that roll) and **after the turn played**; the last two value the position after a turn
+#   the same way (the reply greedy, then random). **Luck** is after the roll minus before: over the six rolls it
+#   averages exactly zero, so a roll is lucky only when it is better than the average roll. **Choice** is after the
+#   turn minus after the roll: how the turn played compares with greedy's. Greedy is a weak player, and that shows:
+#   when greedy would blunder with a roll (step next to a bigger enemy amoeba, say), the roll counts as unlucky and
+#   any sensible turn as a good choice.
+# - The **class** is the drop from the best turn found (among the turn played and greedy's 3 most promising turns,
+#   valued the same way) to the turn played: *best* (no drop), *good* (under 5 points), *inaccuracy* (under 10),
+#   *mistake* (under 20), *blunder* (20 or more); a turn with no choice is *forced*. Each side's **accuracy**
+#   averages lichess's formula over its turns (100 = always the best found). Two estimates differ by up to about 7
+#   points by chance alone, so a drop near a threshold can change class with the rollouts' seed.
 
 # %%
 from amoeboid_edu import coach
@@ -146,18 +153,27 @@ example_review = coach.review(game, seed=2010)
 example_review
 
 # %%
-columns = ["turn", "player", "played", "class", "best", "win_before", "win_after_roll", "win_after", "drop"]
+columns = ["turn", "player", "played", "class", "best", "win_before", "win_after_roll", "win_after", "drop", "luck",
+           "choice"]
 example_review.frame[columns].round(2)
 
 # %% [markdown]
-# The chart shows A's win chance after every turn; the big marks are inaccuracies, mistakes and blunders (hover for
-# the better move). Below it, each turn's swing is split into the dice's part (grey) and the choice's part (blue).
+# The chart shows A's win chance at the start of every turn (and the result at the end); the big marks are
+# inaccuracies, mistakes and blunders (hover for the better move). Below it, each turn's swing is split into the
+# dice's part (grey), the choice's part (blue) and a third part, the *horizon* (beige), which is neither: the start
+# of the next turn values the same position with the greedy turns counted afresh, one turn further than "after the
+# turn" looked. The three parts add up to the step of the curve.
+#
+# Where the curve touches 100% at the start of B's turns 8, 10, 12 and 14, A has not won yet: these values are exact,
+# and they say that greedy, playing B from there, would lose with every roll (it steps next to A's bigger amoeba).
+# The paper's B does better, which the review books as B's choice (the blue bars below zero, in A's terms).
 
 # %%
 example_review.chart(title="The paper's example game, reviewed")
 
 # %% [markdown]
-# Pick a turn to see the position after it:
+# The chart is a picture: its marks cannot be clicked. To see a position, pick a turn here and the board jumps to the
+# position after it:
 
 # %%
 example_review.explorer()
@@ -171,12 +187,16 @@ flagged = example_review.mistakes()[["turn", "player", "played", "class", "best"
 flagged.assign(paper_says=[comments[turn - 1] for turn in flagged["turn"]])
 
 # %% [markdown]
-# The paper calls one move "risky": A's walk to the centre at turn 5. The review agrees and calls it a mistake: in
-# the centre A's `(9,0)` sits next to B's `(0,4)`, which eats it (and wins) with a roll of 5 or 6, while a step along
-# the edge keeps it out of reach. The review also flags two turns the paper passes over in silence. At turn 16 B eats
-# A's centre amoeba with all 9 units, leaving nothing else of its own on the board; eating with 8 keeps one unit on
-# `a3`, so A's eat on the next turn would no longer end the game (a mistake). Turn 15 is a small drop, at the edge of
-# the noise (two estimates differ by up to about 7 points by chance alone). No turn of the game is a blunder.
+# The paper calls one move "risky": A's walk to the centre at turn 5. The review flags it too: in the centre A's
+# `(9,0)` sits next to B's `(0,4)`, which reaches it with a roll of 5 (a neutral `(9,9)`: nobody owns an amoeba, a
+# tie) or 6 (an eat: B wins), while a step along the edge keeps it out of reach. How big is the drop? It depends on
+# the rollouts' dice: over the seeds 0 to 9 and 2010 it was 10 to 17 points, close to the 10-point line between an
+# inaccuracy and a mistake, so another seed could give another class (the table above shows the one for seed 2010),
+# but every seed we tried flagged the turn. The review also flags a turn the paper passes over in silence, under
+# every seed we tried: at turn 16 B eats A's centre amoeba with all 9 units, leaving nothing else of its own on the
+# board; eating with 8 keeps one unit on `a3`, so A's eat on the next turn would no longer end the game (a drop of
+# 16 to 21 points: a mistake or a blunder). Any other flag in the table is smaller and comes and goes with the seed:
+# at the edge of the noise.
 
 # %%
 risky = [number for number, comment in enumerate(comments, start=1) if "risky" in comment]
@@ -198,5 +218,5 @@ play("greedy", seed=8)
 # - Its δ/Δ chart shows the paper's opening cases at work: stall, go to the centre with δ = 5, then neutralise and eat.
 # - A two-ply search bot agrees with the authors on some turns and not others; comparing Δ after each choice is how
 #   lesson 9 will score your own strategy. Next: [lesson 9](09-strategy-lab.ipynb).
-# - The coach's review puts a number on each turn: it agrees with the paper that the move to the centre on turn 5
-#   was risky, and it tells the luck of the dice apart from the choice of move.
+# - The coach's review puts a number on each turn: it flags the move to the centre on turn 5, which the paper calls
+#   risky, and it tells the luck of the dice apart from the choice of move.
