@@ -172,6 +172,40 @@ def test_mcts_takes_a_winning_eat():
         assert position.apply(aos.mcts(position, 1, seeded_rng(seed))).result == "A"
 
 
+def _mcts_against_greedy(game: tuple[int, str]) -> str | None:
+    """One seeded game of the ``mcts`` bot against greedy: "first" (mcts won), "second" or None (tie or cap)."""
+    from amoeboid_edu.bots import greedy
+    from amoeboid_edu.match import play_match
+
+    pair, seat = game
+    return play_match(aos.mcts, greedy, seed="boss", pair=pair, first_seat=seat, max_turns=BOSS_TURN_CAP).winner
+
+
+BOSS_GAMES = 40
+BOSS_TURN_CAP = 100
+"""Games that reach it count as ties.  Decided games between mcts and greedy end in about 30 turns; the rest are
+stalemates (a big mixed amoeba that cannot split without losing control, small pieces that run) that the lab's
+500-turn cap would also end as ties, at five times the cost."""
+
+
+@needs_extra
+@pytest.mark.slow
+def test_mcts_beats_greedy_at_its_budget():
+    """The class "boss": over 40 seeded games (20 dice pairs, seats swapped) its score against greedy (win 1,
+    tie 1/2) has a 95% Wilson interval above 1/2, at the budget ``mcts`` plays with."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from amoeboid_edu.stats import wilson_interval
+
+    games = [(pair, seat) for pair in range(BOSS_GAMES // 2) for seat in "AB"]
+    with ProcessPoolExecutor(2) as pool:
+        winners = list(pool.map(_mcts_against_greedy, games))
+    wins, losses = winners.count("first"), winners.count("second")
+    score = (wins + (len(games) - wins - losses) / 2) / len(games)
+    low, _ = wilson_interval(score * len(games), len(games))
+    assert low > 0.5, f"mcts v greedy: {wins} won, {losses} lost, {len(games) - wins - losses} tied; score {score:.3f}"
+
+
 @needs_extra
 def test_our_bots_play_in_openspiels_evaluate_bots():
     from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
@@ -201,11 +235,12 @@ def test_a_strategy_bot_names_a_turn_outside_the_abstraction():
 
 @needs_extra
 def test_score_cli_plays_mcts(tmp_path):
-    strategy = tmp_path / "my.py"  # a student who copied greedy: games of about 20 turns
+    strategy = tmp_path / "my.py"  # a student who copied greedy
     strategy.write_text("from amoeboid_edu.bots import greedy\n\n\ndef strategy(position, roll, rng):\n"
                         "    return greedy(position, roll, rng)\n")
+    # seed 1: both games are decided within 100 turns (others may stall to the 500-turn cap: minutes of mcts)
     done = subprocess.run([sys.executable, "-m", "amoeboid_edu", "score", f"{strategy}:strategy", "--opponents",
-                           "mcts", "--games", "2", "--quiet"], capture_output=True, text=True, cwd=ROOT)
+                           "mcts", "--games", "2", "--seed", "1", "--quiet"], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     row = [line.split() for line in done.stdout.splitlines() if line.split()[:1] == ["mcts"]]
     assert row and row[0][1] == "2", done.stdout  # opponent mcts, 2 games
