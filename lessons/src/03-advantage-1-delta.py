@@ -129,7 +129,8 @@ analysis.delta_distribution_chart(analysis.delta_samples_frame(5, 20_000, seed=1
 # %% [markdown]
 # ### The half-round subtlety
 #
-# **Exercise 2.** After A's very first turn, what is the probability that δ > 0? (Give a number or a `Fraction`.)
+# **Exercise 2.** After A's very first turn, what is the probability that δ > 0? (Give a whole number, a fraction like
+# `Fraction(1, 2)` or `"1/2"`, or a decimal like `0.5`.)
 
 # %%
 laws = analysis.delta_law_frame(6)

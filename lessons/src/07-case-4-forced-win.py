@@ -103,11 +103,11 @@ end
 
 # %% [markdown]
 # **Exercise 2.** Which part of the paper's claim does the counter-line break: "A wins" or "within 8 turns"? Answer
-# `"wins"` or `"8 turns"`.
+# `"wins"` or `"8 turns"` (capitals and spaces do not matter; `"within 8 turns"` or `"8"` work too).
 
 # %%
 my_answer = ...  # solution: "8 turns"
-check(my_answer, "8 turns", hint="in the counter-line, does B ever own more than A? Look at what B still owns at the end")
+check(my_answer, "8 turns", accept=("8", "within 8 turns"), hint="in the counter-line, does B ever own more than A? Look at what B still owns at the end")
 
 # %% [markdown]
 # **Open.** Whether A can force a win *at all*, with any turns, is a different question. A search must cover every
