@@ -414,3 +414,15 @@ def test_clicking_an_empty_cell_says_what_to_click_instead():
     assert board.error == "c1 is empty: click a highlighted amoeba (a1) to move from"
     assert board.click("a1") and not board.click("c1")
     assert board.error == "c1 is empty and not next to a1: click a highlighted cell to move there"
+
+
+def test_clicking_the_opponents_amoeba_to_move_from_says_it_is_the_opponents():
+    board = Board.from_position("(4,0) . . / . (3,3) . / . . (0,2) A", seed=1)
+    assert board.phase == "source" and board.view["selectable"] == ["a1"]
+    assert not board.click("c3")
+    assert board.error == (
+        "c3 holds (0,2), B's amoeba: you move only your own (A's): click a highlighted amoeba (a1) to move from"
+    )
+    assert not board.click("b2")
+    assert board.error == "b2 holds (3,3), a neutral amoeba: click a highlighted amoeba (a1) to move from"
+    assert board.phase == "source" and len(board.game) == 0  # refusals change nothing
