@@ -684,6 +684,7 @@ class Board(_Coaching, _BoardWidget):
             "prompt": self._prompt(phase),
             "roll": self._roll,
             "last_turn": None if last is None else str(last),
+            "pass_note": f"{game.positions[-2].to_move} had to pass (no legal move)" if last and last.is_pass else None,
             "grow": self._grow,
             "src": self._src,
             "selectable": selectable,

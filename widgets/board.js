@@ -13,7 +13,8 @@
  *            presets?: {label: string, target: string|null, a: number, b: number}[],
  *            stats: Record<string, number>, result: string, players?: Record<string, string>,
  *            steps?: Step[], queued?: string[], can_undo?: boolean, ply?: number, plies?: number,
- *            script_status?: string|null, can_restart?: boolean, marked_grow?: string|null}} View
+ *            script_status?: string|null, can_restart?: boolean, marked_grow?: string|null,
+ *            pass_note?: string|null}} View
  */
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -204,7 +205,8 @@ function render({ model, el }) {
     const scripted = (view.script_status || "").replace(/: ([AB]) to move$/, ': <b class="amb-player-$1">$1</b> to move');
     const turn = view.result !== "ongoing" ? `<b>result: ${view.result}</b>` : scripted || mover;
     const roll = view.roll ? ` · roll <b class="amb-roll">${view.roll}</b>` : "";
-    const last = view.last_turn ? ` · last turn <code>${view.last_turn}</code>` : "";
+    const passed = view.pass_note ? `: ${view.pass_note}` : ""; // e.g. "B had to pass (no legal move)"
+    const last = view.last_turn ? ` · last turn <code>${view.last_turn}</code>${passed}` : "";
     const sums = `σ<sub>A</sub> ${s.sigma_A} · σ<sub>B</sub> ${s.sigma_B} · δ ${signed(s.delta)}`;
     const sizes = `Σ<sub>A</sub> ${s.Sigma_A} · Σ<sub>B</sub> ${s.Sigma_B} · Δ ${signed(s.Delta)}`;
     status.innerHTML = `${turn}${roll}${last}<br>${sums} · ${sizes}`;

@@ -118,7 +118,8 @@ from amoeboid_edu.course import LiveChart
 from amoeboid_edu.widget import play
 
 board = play("random", seed=44)
-live_chart = LiveChart(board, lambda game: analysis.delta_chart(analysis.game_frame(game), title="δ and Δ, your game"))
+live_chart = LiveChart(board, lambda game: analysis.delta_chart(analysis.game_frame(game, start=True),
+                                                                title="δ and Δ, your game"))
 display(board, live_chart)
 
 # %% [markdown]

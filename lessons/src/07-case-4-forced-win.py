@@ -42,7 +42,8 @@ print(START)
 # %%
 board = Board.from_position(START, seed=4)
 board.queue(LINE)
-chart = LiveChart(board, lambda game: analysis.delta_chart(analysis.game_frame(game), title="Case IV: δ and Δ"))
+chart = LiveChart(board, lambda game: analysis.delta_chart(analysis.game_frame(game, start=True),
+                                                           title="Case IV: δ and Δ"))
 display(board, chart)
 
 # %% [markdown]
