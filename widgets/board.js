@@ -19,7 +19,6 @@
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const CELL = 80; // SVG units per cell; the drawing scales to the output's width
-const MAX_CELL_PX = 110; // small boards stay a sensible size; 8x8 fills the 640px-wide board
 const STEP_MS = 450; // each half of a bot's turn stays on screen this long
 
 /** @param {number} x */
@@ -104,8 +103,9 @@ function boardSvg(view, cells, marks, cursor, arrow) {
     const line = { x1: x1 + dx, y1: y1 + dy, x2: x2 - dx, y2: y2 - dy };
     cellsMarkup.push(svg("line", { class: "amb-arrow", "marker-end": "url(#amb-head)", ...line }));
   }
-  const attrs = { xmlns: SVG_NS, class: "amb-svg", style: `max-width: ${cols * MAX_CELL_PX}px` };
-  const frame = { viewBox: `0 0 ${cols * CELL} ${rows * CELL}`, role: "grid", "aria-label": `board ${view.shown}` };
+  const attrs = { xmlns: SVG_NS, class: "amb-svg", style: `--amb-cols: ${cols}` }; // board.css caps a cell's width
+  const frame = { viewBox: `0 0 ${cols * CELL} ${rows * CELL}`, preserveAspectRatio: "xMidYMin meet", role: "grid",
+    "aria-label": `board ${view.shown}` }; // a presenter board fills a box of another shape: centred, at the top
   return svg("svg", { ...attrs, ...frame }, `<defs>${ARROW_HEAD}</defs>${cellsMarkup.join("")}`);
 }
 
@@ -255,7 +255,11 @@ function render({ model, el }) {
     }
     const undo = button("Undo", "undo");
     undo.disabled = !view.can_undo;
-    if (view.queued && view.queued.length) buttons.append(button(`Next: ${view.queued[0]}`, "next"));
+    if (view.queued && view.queued.length) {
+      const next = button("Next", "next");
+      next.append(make("span", "amb-next-turn", `: ${view.queued[0]}`)); // presenter size: the message says it
+      buttons.append(next);
+    }
     buttons.append(undo, button("New game", "new"));
     if (view.can_restart) buttons.append(button("Restart line", "restart", "back to the first turn of the scripted line"));
   };
