@@ -75,7 +75,6 @@ function boardSvg(view, cells, marks, cursor, arrow) {
     const parts = [
       svg("rect", { class: "amb-square", ...square(cx, cy, 0) }),
       svg("rect", { class: "amb-mark", rx: 6, ...square(cx, cy, 4) }),
-      svg("text", { class: "amb-name", x: cx - CELL / 2 + 5, y: cy - CELL / 2 + 14 }, name),
     ];
     if (cell) {
       const [a, b] = cell;
@@ -103,6 +102,13 @@ function boardSvg(view, cells, marks, cursor, arrow) {
     const line = { x1: x1 + dx, y1: y1 + dy, x2: x2 - dx, y2: y2 - dy };
     cellsMarkup.push(svg("line", { class: "amb-arrow", "marker-end": "url(#amb-head)", ...line }));
   }
+  // Cell names last, over a diagonal arrow's ends (which cross a cell's corner); clicks go through to the cell.
+  const labels = names.map((name, i) => {
+    const [cx, cy] = centre(i);
+    const grown = (marks[name] || "").includes("amb-last-grow") ? " amb-last-grow" : "";
+    return svg("text", { class: `amb-name${grown}`, x: cx - CELL / 2 + 5, y: cy - CELL / 2 + 14 }, name);
+  });
+  cellsMarkup.push(svg("g", { class: "amb-names", "pointer-events": "none" }, labels.join("")));
   const attrs = { xmlns: SVG_NS, class: "amb-svg", style: `--amb-cols: ${cols}` }; // board.css caps a cell's width
   const frame = { viewBox: `0 0 ${cols * CELL} ${rows * CELL}`, preserveAspectRatio: "xMidYMin meet", role: "grid",
     "aria-label": `board ${view.shown}` }; // a presenter board fills a box of another shape: centred, at the top
