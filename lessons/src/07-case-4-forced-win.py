@@ -108,7 +108,8 @@ end
 
 # %%
 my_answer = ...  # solution: "8 turns"
-check(my_answer, "8 turns", accept=("8", "within 8 turns"), hint="in the counter-line, does B ever own more than A? Look at what B still owns at the end")
+check(my_answer, "8 turns", accept=("8", "within 8 turns"),
+      hint="in the counter-line, does B ever own more than A? Look at what B still owns at the end")
 
 # %% [markdown]
 # **Open.** Whether A can force a win *at all*, with any turns, is a different question. A search must cover every
