@@ -390,7 +390,8 @@ def delta_chart(frame: pd.DataFrame, title: str = "Advantage over the game") -> 
         x=x, y=y, color=color,
         strokeDash=alt.StrokeDash("quantity:N", title="quantity",
                                   scale=alt.Scale(domain=list(QUANTITIES), range=[[7, 4], [1, 0]])),
-        strokeWidth=alt.StrokeWidth("quantity:N", title="quantity", scale=alt.Scale(domain=list(QUANTITIES), range=[3, 7])),
+        strokeWidth=alt.StrokeWidth("quantity:N", title="quantity",
+                                    scale=alt.Scale(domain=list(QUANTITIES), range=[3, 7])),
     )  # fmt: skip
     points = alt.Chart(name="delta_points").mark_point(filled=True, size=60, opacity=1).encode(
         x=x, y=y, color=color, tooltip=tooltip
@@ -405,7 +406,8 @@ def delta_chart(frame: pd.DataFrame, title: str = "Advantage over the game") -> 
                 tooltip=tooltip)  # fmt: skip
     )
     heading = alt.TitleParams(title, subtitle=DELTA_NOTE)
-    return alt.layer(zero, lines, points, events, data=long).properties(name="delta_over_game", title=heading, width=480)
+    layers = alt.layer(zero, lines, points, events, data=long)
+    return layers.properties(name="delta_over_game", title=heading, width=480)
 
 
 def delta_distribution_chart(frame: pd.DataFrame, title: str = "δ after n rounds") -> alt.LayerChart:

@@ -97,7 +97,8 @@ def _name_tooltip_layers(spec: dict) -> tuple[dict, set[str]]:
             return node
         node = {key: visit(value) for key, value in node.items()}
         mark = node.get("mark")
-        if mark is not None and ("tooltip" in node.get("encoding", {}) or (isinstance(mark, dict) and mark.get("tooltip"))):
+        tooltip = "tooltip" in node.get("encoding", {}) or (isinstance(mark, dict) and mark.get("tooltip"))
+        if mark is not None and tooltip:
             node.setdefault("name", f"{TOOLTIP_LAYER}{len(names)}")
             names.add(node["name"])
         return node
@@ -105,7 +106,9 @@ def _name_tooltip_layers(spec: dict) -> tuple[dict, set[str]]:
     return visit(spec), names
 
 
-_MARK_GROUP = re.compile(r'<g class="mark-\w+ role-mark (?P<name>[^" ]+)_marks"(?P<attrs>[^>]*)>(?P<items>.*?)</g>', re.S)
+_MARK_GROUP = re.compile(
+    r'<g class="mark-\w+ role-mark (?P<name>[^" ]+)_marks"(?P<attrs>[^>]*)>(?P<items>.*?)</g>', re.S
+)  # the items of a mark that is no group are leaves: its group ends at the first </g>
 _LABELLED = re.compile(r'<(?P<tag>\w+) aria-label="(?P<label>[^"]*)"(?P<rest>[^>]*?)(?P<close>/?)>')
 
 

@@ -209,7 +209,8 @@ def rate_chart(frame, by: str, title: str, *, even: bool = False):
     offset = alt.YOffset("outcome:N", scale=alt.Scale(domain=outcomes))
     color = alt.Color("outcome:N", scale=alt.Scale(domain=outcomes), legend=None if len(outcomes) == 1 else alt.Legend())
     tooltip = [alt.Tooltip(f"{by}:N"), alt.Tooltip("outcome:N"), alt.Tooltip("count:Q"), alt.Tooltip("games:Q"),
-               alt.Tooltip("rate:Q", title=rate, format=".3f"), alt.Tooltip("low:Q", title="95% interval from", format=".3f"),
+               alt.Tooltip("rate:Q", title=rate, format=".3f"),
+               alt.Tooltip("low:Q", title="95% interval from", format=".3f"),
                alt.Tooltip("high:Q", title="to", format=".3f")]  # fmt: skip
     bars = alt.Chart(name="rate_bars").mark_bar().encode(x=x, y=y, yOffset=offset, color=color, tooltip=tooltip)
     whiskers = alt.Chart(name="rate_intervals").mark_rule(color="black").encode(

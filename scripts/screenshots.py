@@ -39,7 +39,8 @@ CELLS = [
     'board.click("b2")  # the source: its presets appear\nboard',
     f"demo = Board.from_position({CASE_III_START!r}, seed=3)\n"
     f"demo.queue({chr(10).join(CASE_III_LINE)!r})\n"
-    'demo.with_chart(lambda game: analysis.delta_chart(analysis.game_frame(game, start=True), title="Case III: δ and Δ"))',
+    "demo.with_chart(lambda game: analysis.delta_chart(analysis.game_frame(game, start=True),\n"
+    '                                                  title="Case III: δ and Δ"))',
 ]
 
 

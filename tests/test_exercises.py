@@ -163,7 +163,8 @@ def test_every_written_form_of_true_is_accepted(typed):
 
 @pytest.mark.parametrize("typed", [1, "maybe", None])
 def test_something_that_is_no_boolean_gets_the_boolean_format(typed):
-    assert repr(check(typed, True, hint="h")) == f"✗ I expected True or False, not {typed!r}. Format: answer True or False."
+    expected = f"✗ I expected True or False, not {typed!r}. Format: answer True or False."
+    assert repr(check(typed, True, hint="h")) == expected
 
 
 @pytest.mark.parametrize("typed", ["Oosterwal", "oosterwal", " OOSTERWAL "])
