@@ -35,7 +35,7 @@ from .strategy import Strategy, strategy_name
 
 FRAME_COLUMNS = (
     "game", "turn", "player", "roll", "notation", "grow", "move", "event", "sigma_A", "sigma_B", "delta",
-    "Sigma_A", "Sigma_B", "Delta", "amoebae_A", "amoebae_B", "result",
+    "Sigma_A", "Sigma_B", "Delta", "amoebae_A", "amoebae_B", "result", "position",
 )  # fmt: skip
 
 
@@ -55,16 +55,25 @@ def turn_event(before: Position, turn: Turn, after: Position) -> str:
     return "neutralise" if after[turn.dst].is_neutral else "eat"
 
 
-def game_frame(game: Game, game_id: int | str = 0) -> pd.DataFrame:
+def game_frame(game: Game, game_id: int | str = 0, *, start: bool = False) -> pd.DataFrame:
     """One row per turn (the position after it): the paper's quantities and what happened.
 
     Columns: ``game, turn, player, roll, notation, grow, move, event, sigma_A,
-    sigma_B, delta, Sigma_A, Sigma_B, Delta, amoebae_A, amoebae_B, result``.
+    sigma_B, delta, Sigma_A, Sigma_B, Delta, amoebae_A, amoebae_B, result,
+    position`` (the position in notation).  ``start=True`` adds turn 0, the
+    start position (event ``start``), so a chart of a game draws a line from
+    its first turn on.
     """
     rows = []
+    if start:
+        first = game.positions[0]
+        rows.append(dict(
+            turn=0, player="", roll=None, notation="(start)", grow="", move="", event="start",
+            **{name: getattr(first, name) for name in ("sigma_A", "sigma_B", "delta", "Sigma_A", "Sigma_B", "Delta")},
+            result=first.result, amoebae_A=len(first.owned("A")), amoebae_B=len(first.owned("B")),
+        ))  # fmt: skip
     for row, turn, before, after in zip(game.rows(), game.turns, game.positions, game.positions[1:]):
         row.update(
-            game=game_id,
             grow=turn.grow,
             move="-" if turn.is_pass else f"{turn.src}-{turn.dst}",
             event=turn_event(before, turn, after),
@@ -72,6 +81,8 @@ def game_frame(game: Game, game_id: int | str = 0) -> pd.DataFrame:
             amoebae_B=len(after.owned("B")),
         )
         rows.append(row)
+    for row, position in zip(rows, game.positions if start else game.positions[1:]):
+        row.update(game=game_id, position=str(position))
     return pd.DataFrame(rows, columns=list(FRAME_COLUMNS))
 
 
@@ -350,41 +361,41 @@ DELTA_NOTE = "δ is dashed, drawn over Δ: where one line shows, δ = Δ"
 
 
 def delta_chart(frame: pd.DataFrame, title: str = "Advantage over the game") -> alt.LayerChart:
-    """δ and Δ after every turn of one game: zero line, tooltips with the turn, eats marked.
+    """δ and Δ after every turn of one game: zero line, eats marked, a tooltip on every point.
 
-    ``frame`` is a :func:`game_frame`; click a legend entry to highlight one
-    quantity.  δ is dashed with round markers and drawn over the thick solid Δ,
-    so it stays visible where the two are equal (the subtitle says so).
+    ``frame`` is a :func:`game_frame` (with ``start=True``, the line begins at
+    the start position).  Hovering a point shows its turn, the turn played and
+    the position after it.  δ is dashed with round markers and drawn over the
+    thick solid Δ, so it stays visible where the two are equal (the subtitle
+    says so).
     """
     if frame["game"].nunique() > 1:
         raise ValueError("delta_chart draws one game; filter the frame to one value of 'game' first")
     long = frame.melt(
-        id_vars=["turn", "player", "roll", "notation", "event"], value_vars=["Delta", "delta"],
+        id_vars=["turn", "player", "notation", "event", "position"], value_vars=["Delta", "delta"],
         var_name="quantity", value_name="value",
     )  # fmt: skip  (Δ's rows first: δ's line is drawn last, on top)
     long["quantity"] = long["quantity"].map({"delta": "δ", "Delta": "Δ"})
-    pick = alt.selection_point(fields=["quantity"], bind="legend", name="quantity_pick")
-    tooltip = [alt.Tooltip("turn:Q"), alt.Tooltip("player:N"), alt.Tooltip("notation:N", title="turn played"),
-               alt.Tooltip("event:N"), alt.Tooltip("quantity:N"), alt.Tooltip("value:Q")]  # fmt: skip
-    turns = int(frame["turn"].max()) if len(frame) else 0
-    ticks = list(range(1, turns + 1)) if turns <= 15 else alt.Undefined  # whole turns only, even for a short game
+    advantage = "advantage of A (δ, Δ)"
+    tooltip = [alt.Tooltip("turn:Q"), alt.Tooltip("quantity:N"), alt.Tooltip("value:Q", title=advantage),
+               alt.Tooltip("player:N"), alt.Tooltip("notation:N", title="turn played"), alt.Tooltip("event:N"),
+               alt.Tooltip("position:N", title="position after")]  # fmt: skip
+    first, turns = (int(frame["turn"].min()), int(frame["turn"].max())) if len(frame) else (1, 0)
+    ticks = list(range(first, turns + 1)) if turns <= 15 else alt.Undefined  # whole turns only, even for a short game
     x = alt.X("turn:Q", title="turn", axis=alt.Axis(values=ticks, tickMinStep=1, format="d"))
-    y = alt.Y("value:Q", title="advantage of A (δ, Δ)")
-    quantity = alt.Scale(domain=list(QUANTITIES), range=["#D55E00", "#56B4E9"])  # Okabe-Ito: readable on both themes
-    lines = (
-        alt.Chart(name="delta_lines")
-        .mark_line(point={"filled": True, "size": 60})
-        .encode(
-            x=x, y=y, tooltip=tooltip,
-            color=alt.Color("quantity:N", title="quantity", scale=quantity, legend=alt.Legend(symbolType="stroke")),
-            strokeDash=alt.StrokeDash("quantity:N", title="quantity",
-                                      scale=alt.Scale(domain=list(QUANTITIES), range=[[7, 4], [1, 0]])),
-            strokeWidth=alt.StrokeWidth("quantity:N", title="quantity",
-                                        scale=alt.Scale(domain=list(QUANTITIES), range=[3, 7])),
-            opacity=alt.condition(pick, alt.value(1.0), alt.value(0.2)),
-        )
-        .add_params(pick)
+    y = alt.Y("value:Q", title=advantage)
+    color = alt.Color("quantity:N", title="quantity", legend=alt.Legend(symbolType="stroke"),
+                      scale=alt.Scale(domain=list(QUANTITIES), range=["#D55E00", "#56B4E9"]))  # Okabe-Ito: both themes
+    lines = alt.Chart(name="delta_lines").mark_line().encode(
+        x=x, y=y, color=color,
+        strokeDash=alt.StrokeDash("quantity:N", title="quantity",
+                                  scale=alt.Scale(domain=list(QUANTITIES), range=[[7, 4], [1, 0]])),
+        strokeWidth=alt.StrokeWidth("quantity:N", title="quantity",
+                                    scale=alt.Scale(domain=list(QUANTITIES), range=[3, 7])),
     )  # fmt: skip
+    points = alt.Chart(name="delta_points").mark_point(filled=True, size=60, opacity=1).encode(
+        x=x, y=y, color=color, tooltip=tooltip
+    )
     zero = alt.Chart(name="delta_zero").mark_rule(strokeDash=[4, 4], color="gray").encode(y=alt.datum(0))
     events = (
         alt.Chart(name="delta_events")
@@ -395,7 +406,8 @@ def delta_chart(frame: pd.DataFrame, title: str = "Advantage over the game") -> 
                 tooltip=tooltip)  # fmt: skip
     )
     heading = alt.TitleParams(title, subtitle=DELTA_NOTE)
-    return alt.layer(zero, lines, events, data=long).properties(name="delta_over_game", title=heading, width=480)
+    layers = alt.layer(zero, lines, points, events, data=long)
+    return layers.properties(name="delta_over_game", title=heading, width=480)
 
 
 def delta_distribution_chart(frame: pd.DataFrame, title: str = "δ after n rounds") -> alt.LayerChart:

@@ -1,4 +1,4 @@
-"""How the course draws charts: readable fonts, both JupyterLab themes, offline and reproducible.
+"""How the course draws charts: readable fonts, both JupyterLab themes, offline and reproducible, with tooltips.
 
 Charts are Altair specs drawn to SVG in Python by vl-convert (no JavaScript, no
 network, the same bytes every run, so nbval can compare them).  Text and axes
@@ -6,11 +6,14 @@ use ``currentColor``: drawn *inline* in a notebook (the ``"amoeboid"`` Altair
 renderer, :class:`~amoeboid_edu.course.LiveChart`), a chart takes the theme's
 text colour and reads on the light and the dark theme alike.
 
-Why not interactive Vega charts with tooltips: Altair's offline ``jupyter``
-renderer is a widget (its state is stripped from committed notebooks, so nbval
-sees nothing to compare and a fresh notebook shows nothing), and the inline
-HTML template adds ~900 KB of JavaScript per chart, against the course's 400 KB
-per notebook.  The specs keep their tooltips for anyone who renders them live.
+Tooltips: every mark of a layer with a ``tooltip`` encoding gets an SVG
+``<title>`` with the text vl-convert already writes into its ``aria-label``
+(one field a line), so hovering a point shows the browser's own tooltip:
+offline, no script, and part of the SVG text nbval compares.  Why not Vega's
+live tooltips: Altair's offline ``jupyter`` renderer is a widget (its state is
+stripped from committed notebooks, so nbval sees nothing to compare and a fresh
+notebook shows nothing), and the inline HTML template adds ~900 KB of
+JavaScript per chart, against the course's 400 KB per notebook.
 """
 
 from __future__ import annotations
@@ -66,10 +69,65 @@ def themed_spec(chart: alt.TopLevelMixin | dict, size: str, ink: str) -> dict:
 
 
 def chart_svg(chart: alt.TopLevelMixin | dict, size: str = "normal", ink: str = "currentColor") -> str:
-    """The chart as SVG, drawn in Python by vl-convert (offline, deterministic) with :func:`chart_config`."""
+    """The chart as SVG, drawn in Python by vl-convert (offline, deterministic) with :func:`chart_config`.
+
+    Marks of a layer with a tooltip encoding carry a ``<title>``: hovering shows their fields.
+    """
     import vl_convert
 
-    return _unique_ids(vl_convert.vegalite_to_svg(themed_spec(chart, size, ink)))
+    spec, tipped = _name_tooltip_layers(themed_spec(chart, size, ink))
+    return _unique_ids(_titles(vl_convert.vegalite_to_svg(spec), tipped))
+
+
+TOOLTIP_LAYER = "tooltip_layer_"
+"""The name given to a layer with a tooltip encoding but no name of its own (the SVG names mark groups after it)."""
+
+SERIES_MARKS = ("line mark", "area mark", "trail mark")
+"""Marks drawn as one path per series: their ``aria-label`` describes only the first point, so they get no title."""
+
+
+def _name_tooltip_layers(spec: dict) -> tuple[dict, set[str]]:
+    """A copy of ``spec`` in which every unit with a tooltip has a name, and the set of those names."""
+    names: set[str] = set()
+
+    def visit(node: object) -> object:
+        if isinstance(node, list):
+            return [visit(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        node = {key: visit(value) for key, value in node.items()}
+        mark = node.get("mark")
+        tooltip = "tooltip" in node.get("encoding", {}) or (isinstance(mark, dict) and mark.get("tooltip"))
+        if mark is not None and tooltip:
+            node.setdefault("name", f"{TOOLTIP_LAYER}{len(names)}")
+            names.add(node["name"])
+        return node
+
+    return visit(spec), names
+
+
+_MARK_GROUP = re.compile(
+    r'<g class="mark-\w+ role-mark (?P<name>[^" ]+)_marks"(?P<attrs>[^>]*)>(?P<items>.*?)</g>', re.S
+)  # the items of a mark that is no group are leaves: its group ends at the first </g>
+_LABELLED = re.compile(r'<(?P<tag>\w+) aria-label="(?P<label>[^"]*)"(?P<rest>[^>]*?)(?P<close>/?)>')
+
+
+def _titles(svg: str, tipped: set[str]) -> str:
+    """Give each mark of the ``tipped`` layers a ``<title>`` child with its aria-label, one field a line."""
+
+    def group(match: re.Match) -> str:
+        if match["name"] not in tipped or any(f'aria-roledescription="{kind} container"' in match["attrs"]
+                                              for kind in SERIES_MARKS):
+            return match[0]
+        items = _LABELLED.sub(item, match["items"])
+        return match[0].replace(match["items"], items, 1)
+
+    def item(match: re.Match) -> str:
+        title = f"<title>{match['label'].replace('; ', chr(10))}</title>"
+        start = f'<{match["tag"]} aria-label="{match["label"]}"{match["rest"]}>'
+        return f"{start}{title}</{match['tag']}>" if match["close"] else start + title
+
+    return _MARK_GROUP.sub(group, svg)
 
 
 def _unique_ids(svg: str) -> str:

@@ -463,11 +463,12 @@ class Review:
 
         curve = self.curve()
         x = alt.X("turn:Q", title="turns played", scale=alt.Scale(domain=[0, max(1, len(self.frame))]))
-        y = alt.Y("A:Q", title="A's win chance", axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1]))
-        line = alt.Chart(curve).mark_line(point=True, color="#4c78a8").encode(
+        y = alt.Y("A:Q", title="A's win chance", axis=alt.Axis(format=".0%"), scale=alt.Scale(domain=[0, 1]))
+        line = alt.Chart(curve).mark_line(color="#4c78a8").encode(x, y)
+        points = alt.Chart(curve).mark_point(filled=True, opacity=1, color="#4c78a8").encode(
             x, y, tooltip=[alt.Tooltip("turn:Q", title="after turn"), alt.Tooltip("played:N", title="played"),
                            alt.Tooltip("A:Q", title="A's win chance", format=".0%")]
-        )
+        )  # a layer of its own: a chart drawn to SVG gives the points of a tooltip layer a hover title
         half = alt.Chart(pd.DataFrame({"y": [0.5]})).mark_rule(strokeDash=[4, 4], color="gray").encode(y="y:Q")
         marked = curve[curve["class"].isin(MISTAKES)].merge(self.frame[["turn", "best", "drop"]], on="turn")
         marks = alt.Chart(marked).mark_point(size=160, filled=True, opacity=0.9).encode(
@@ -478,14 +479,15 @@ class Review:
                      alt.Tooltip("class:N"), alt.Tooltip("best:N", title="better"),
                      alt.Tooltip("drop:Q", title="drop (mover)", format=".0%")],
         )
-        top = alt.layer(half, line, marks).properties(width=width, height=220, title=title)
+        top = alt.layer(half, line, points, marks).properties(width=width, height=220, title=title)
         bars = alt.Chart(self.swings()).mark_bar().encode(
             x=alt.X("turn:O", title="turn"),
             xOffset=alt.XOffset("part:N", sort=list(self.PARTS)),
-            y=alt.Y("swing:Q", title="swing in A's chance", axis=alt.Axis(format="+%")),
+            y=alt.Y("swing:Q", title="swing in A's chance", axis=alt.Axis(format="+.0%")),
             color=alt.Color("part:N", title="swing from", sort=list(self.PARTS),
                             scale=alt.Scale(domain=list(self.PARTS), range=["#9a9a9a", "#4c78a8", "#d8c8a8"])),
-            tooltip=[alt.Tooltip("turn:O"), alt.Tooltip("part:N"), alt.Tooltip("played:N"), alt.Tooltip("swing:Q", format="+.0%")],
+            tooltip=[alt.Tooltip("turn:O"), alt.Tooltip("part:N", title="swing from"), alt.Tooltip("played:N"),
+                     alt.Tooltip("swing:Q", title="swing in A's chance", format="+.0%")],
         ).properties(width=width, height=120)
         return alt.vconcat(top, bars).resolve_scale(color="independent", shape="independent")
 

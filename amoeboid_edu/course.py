@@ -21,25 +21,31 @@ from .game import Game
 from .render import position_svg
 
 WAITING = "<p><em>Play a turn on the board: the chart appears here.</em></p>"
+WAITING_FOR_NEXT = "<p><em>Press Next on the board: the chart appears here.</em></p>"  # a scripted line
 
 
 class LiveChart(widgets.HTML):
     """``draw(board.game)`` as SVG, redrawn after every turn, undo or new game on ``board``.
 
-    ``board`` is a :class:`~amoeboid_edu.widget.Board` (anything with a ``game``
-    and a synced ``history`` trait).  Before the first turn it shows a hint.
-    ``size="presenter"`` draws chart text at 18 px, for a projector.
+    ``board`` is a :class:`~amoeboid_edu.widget.Board`.  Before the first turn
+    it says what to do (press Next in a scripted line, else play a turn).
+    ``size="presenter"`` draws chart text at 22 px, for a projector
+    (:data:`~amoeboid_edu.charts.CHART_TEXT_PX`).
     """
 
     def __init__(self, board: widgets.Widget, draw: Callable[[Game], alt.TopLevelMixin], *, size: str = "normal"):
         super().__init__()
         self.board, self.draw, self.size = board, draw, size
-        board.observe(self.refresh, names="history")
+        self._drawn = ""  # the game record the chart shows: a click that plays no turn redraws nothing
+        board.observe(self.refresh, names="version")  # every change, so a line queued later changes the hint too
         self.refresh()
 
     def refresh(self, _change: object = None) -> None:
         game = self.board.game
-        self.value = chart_html(self.draw(game), self.size) if len(game) else WAITING
+        if not len(game):
+            self.value, self._drawn = (WAITING_FOR_NEXT if self.board.phase == "queued" else WAITING), ""
+        elif str(game) != self._drawn:
+            self.value, self._drawn = chart_html(self.draw(game), self.size), str(game)
 
     def __repr__(self) -> str:
         return f"LiveChart(following {self.board!r})"
@@ -49,7 +55,7 @@ class Demo(widgets.HBox):
     """The projector layout: the board and its live chart side by side in one output, History folded.
 
     ``Demo(board, draw)`` (or ``board.with_chart(draw)``); ``presenter=True``
-    (the default) gives larger text and discs and chart text of 18 px.  Both
+    (the default) gives larger text and discs and chart text of 22 px.  Both
     halves scale to the window, so at 1280x720, also at 150% zoom, the board,
     its buttons and the chart fit on one screen.
     """

@@ -204,12 +204,14 @@ def rate_chart(frame, by: str, title: str, *, even: bool = False):
 
     outcomes = list(dict.fromkeys(frame["outcome"]))
     y = alt.Y(f"{by}:N", sort=None, title=None)
-    x = alt.X("rate:Q", scale=alt.Scale(domain=[0, 1]), title="rate (95% Wilson interval)")
+    rate = "rate (95% Wilson interval)"
+    x = alt.X("rate:Q", scale=alt.Scale(domain=[0, 1]), title=rate)
     offset = alt.YOffset("outcome:N", scale=alt.Scale(domain=outcomes))
     color = alt.Color("outcome:N", scale=alt.Scale(domain=outcomes), legend=None if len(outcomes) == 1 else alt.Legend())
     tooltip = [alt.Tooltip(f"{by}:N"), alt.Tooltip("outcome:N"), alt.Tooltip("count:Q"), alt.Tooltip("games:Q"),
-               alt.Tooltip("rate:Q", format=".3f"), alt.Tooltip("low:Q", format=".3f"),
-               alt.Tooltip("high:Q", format=".3f")]  # fmt: skip
+               alt.Tooltip("rate:Q", title=rate, format=".3f"),
+               alt.Tooltip("low:Q", title="95% interval from", format=".3f"),
+               alt.Tooltip("high:Q", title="to", format=".3f")]  # fmt: skip
     bars = alt.Chart(name="rate_bars").mark_bar().encode(x=x, y=y, yOffset=offset, color=color, tooltip=tooltip)
     whiskers = alt.Chart(name="rate_intervals").mark_rule(color="black").encode(
         x="low:Q", x2="high:Q", y=y, yOffset=offset

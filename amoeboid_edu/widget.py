@@ -545,7 +545,13 @@ class Board(_Coaching, _BoardWidget):
             source = self._mid_position()[cell]
             self._counts = (source.a, source.b)
         elif phase == "source":
-            reason = f"{cell} has no legal move after the grow" if position[cell] else self._what_is(cell)
+            amoeba, mover = position[cell], position.to_move
+            if amoeba is not None and amoeba.owner == mover:
+                reason = f"{cell} has no legal move after the grow"
+            elif amoeba is not None and amoeba.owner is not None:
+                reason = f"{cell} holds {amoeba}, {amoeba.owner}'s amoeba: you move only your own ({mover}'s)"
+            else:
+                reason = self._what_is(cell)
             raise _IntentError(f"{reason}: click a highlighted amoeba ({', '.join(self._sources())}) to move from")
         elif position[cell] is None and cell not in self._neighbours_of_source():
             raise _IntentError(f"{cell} is empty and not next to {self._src}: click a highlighted cell to move there")
@@ -678,6 +684,7 @@ class Board(_Coaching, _BoardWidget):
             "prompt": self._prompt(phase),
             "roll": self._roll,
             "last_turn": None if last is None else str(last),
+            "pass_note": f"{game.positions[-2].to_move} had to pass (no legal move)" if last and last.is_pass else None,
             "grow": self._grow,
             "src": self._src,
             "selectable": selectable,

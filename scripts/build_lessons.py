@@ -14,7 +14,9 @@ built from the same source with the answers filled in:
     my_answer = ...  # solution: "(6,5)"      the student sees ``my_answer = ...``; the solution has the answer
     # %% solution                              a code cell shown only in the solutions edition, in place of
                                                the code cell before it (for answers longer than a line)
-    # %% tags=["nbval-ignore-output"]          cell tags (jupytext's form): nbval and --check skip its outputs
+    # %% tags=["nbval-ignore-output"]          cell tags (jupytext's form): nbval and --check skip its outputs,
+                                               and it is committed without them (a progress bar's last
+                                               text, say, which a student would take for a stuck run)
 
 Every build runs each lesson top to bottom in a fresh kernel, strips widget
 state and volatile metadata, and prints the lesson's wall time and the
@@ -211,6 +213,8 @@ def clean(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
     notebook.metadata["language_info"] = {"name": "python"}
     for cell in notebook.cells:
         cell.metadata.pop("execution", None)
+        if "nbval-ignore-output" in cell.metadata.get("tags", []):
+            cell.outputs = []  # machine-dependent, e.g. a closed progress bar's "0%" fallback text
         for output in cell.get("outputs", []):
             output.get("data", {}).pop(WIDGET_VIEW, None)
     return notebook

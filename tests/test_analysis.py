@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import subprocess
 import sys
 from fractions import Fraction
+from xml.etree import ElementTree
 
+import altair as alt
 import numpy as np
 import pandas as pd
 import pytest
 
 from amoeboid_edu import Game, analysis, legal_turns
+from amoeboid_edu.charts import chart_svg
 from amoeboid_edu.examples import PAPER_EXAMPLE_RECORD
 
 EXAMPLE = Game.parse(PAPER_EXAMPLE_RECORD)
@@ -48,6 +52,18 @@ def test_events_follow_what_the_move_did():
     # the paper's own words for its example game: two neutralisations, then eats
     assert list(frame.loc[frame["event"] == "neutralise", "turn"]) == [11, 13]
     assert {"eat", "split", "move"} <= set(frame["event"])
+
+
+def test_game_frame_may_start_with_the_start_position():
+    frame = analysis.game_frame(EXAMPLE, start=True)
+    assert list(frame["turn"]) == list(range(len(EXAMPLE.turns) + 1))
+    first = frame.iloc[0]
+    start = EXAMPLE.positions[0]
+    assert (first["notation"], first["event"], first["position"]) == ("(start)", "start", str(start))
+    assert (first["delta"], first["Delta"]) == (start.delta, start.Delta)
+    assert list(frame["position"][1:]) == [str(after) for after in EXAMPLE.positions[1:]]
+    assert frame.iloc[1:].drop(columns="roll").reset_index(drop=True).equals(
+        analysis.game_frame(EXAMPLE).drop(columns="roll"))
 
 
 def test_games_frame_keeps_games_apart_and_runners_reproduce():
@@ -156,17 +172,42 @@ def names_in(spec):
 def test_delta_chart_spec():
     spec = analysis.delta_chart(analysis.game_frame(EXAMPLE)).to_dict()
     assert spec["name"] == "delta_over_game"
-    assert [layer["name"] for layer in spec["layer"]] == ["delta_zero", "delta_lines", "delta_events"]
-    zero, lines, events = spec["layer"]
+    assert [layer["name"] for layer in spec["layer"]] == ["delta_zero", "delta_lines", "delta_points", "delta_events"]
+    zero, lines, points, events = spec["layer"]
     assert zero["encoding"]["y"] == {"datum": 0}
     assert lines["encoding"]["x"]["field"] == "turn" and lines["encoding"]["color"]["field"] == "quantity"
-    assert {t["field"] for t in lines["encoding"]["tooltip"]} >= {"turn", "notation", "value"}
-    assert spec["params"][0]["name"] == "quantity_pick" and spec["params"][0]["views"] == ["delta_lines"]
+    assert "tooltip" not in lines["encoding"]  # a line's one path could only describe its first point
+    assert {t["field"] for t in points["encoding"]["tooltip"]} >= {"turn", "notation", "value", "position"}
+    assert "params" not in spec  # a static SVG has no clickable legend
     assert events["encoding"]["shape"]["field"] == "event"
     (rows,) = spec["datasets"].values()
     assert len(rows) == 2 * len(EXAMPLE.turns)
     assert {row["notation"] for row in rows} == {str(turn) for turn in EXAMPLE.turns}
     assert not [name for name in names_in(spec) if name.startswith(("view_", "param_", "selector"))]
+
+
+def test_an_svg_chart_gives_each_mark_of_a_tooltip_layer_a_hover_title():
+    svg = chart_svg(analysis.delta_chart(analysis.game_frame(EXAMPLE, start=True)))
+    ElementTree.fromstring(svg)  # still well-formed
+    titles = re.findall(r"<title>([^<]*)</title>", svg)
+    frame = analysis.game_frame(EXAMPLE, start=True)
+    events = frame["event"].isin(["eat", "neutralise"]).sum()
+    assert len(titles) == 2 * len(frame) + events  # a δ and a Δ point per turn, and a marker per eat
+    fifth = EXAMPLE.turns[4]
+    assert (f"turn: 5\nadvantage of A (δ, Δ): {EXAMPLE.positions[5].delta}\nquantity: δ\nplayer: A\n"
+            f"turn played: {fifth}\nevent: move\nposition after: {EXAMPLE.positions[5]}") in titles
+    assert any(title.startswith("turn: 0\n") and "turn played: (start)" in title for title in titles)
+    assert not re.search(r'aria-roledescription="(line|rule) mark"[^>]*><title>', svg)  # lines and the zero rule
+
+
+def test_a_chart_without_tooltips_gets_no_titles_and_texts_are_escaped():
+    frame = pd.DataFrame({"x": [1, 2], "y": [3, 4], "t": ["a<b", "c"]})
+    plain = alt.Chart(frame).mark_point().encode(x="x", y="y")
+    assert "<title>" not in chart_svg(plain)
+    tipped = alt.Chart(frame).mark_point().encode(x="x", y="y", tooltip=["t"])
+    svg = chart_svg(tipped)
+    assert [title.text for title in ElementTree.fromstring(svg).iter("{http://www.w3.org/2000/svg}title")] == [
+        "x: 1\ny: 3\nt: a<b", "x: 2\ny: 4\nt: c"]
 
 
 def test_delta_chart_refuses_many_games():

@@ -6,7 +6,7 @@ pytest.importorskip("amoeboid_edu.widget")
 
 from amoeboid_edu import analysis  # noqa: E402
 from amoeboid_edu.charts import chart_html  # noqa: E402
-from amoeboid_edu.course import WAITING, Demo, LiveChart  # noqa: E402
+from amoeboid_edu.course import WAITING, WAITING_FOR_NEXT, Demo, LiveChart  # noqa: E402
 from amoeboid_edu.widget import Board  # noqa: E402
 
 
@@ -26,6 +26,19 @@ def test_the_chart_waits_for_the_first_turn_then_follows_every_turn_and_undo():
     assert live.value == chart_html(delta_chart(board.game)) != after_one
     board.handle_intent({"kind": "undo", "version": board.version})
     assert len(board.game) == 1 and live.value == after_one
+
+
+def test_before_a_scripted_line_starts_the_chart_says_press_next_and_a_line_appears_at_the_first_turn():
+    board = Board.from_position(". . . / . (9,0) . / . (0,1) (0,2) A", seed=1)
+    live = LiveChart(board, lambda game: analysis.delta_chart(analysis.game_frame(game, start=True)))
+    assert live.value == WAITING
+    board.queue(["1 b2 b2-c3 2,0", "3 b3 b3-a3"])  # queued after the chart was made: the hint follows
+    assert live.value == WAITING_FOR_NEXT and "Press Next" in live.value
+    board.next()
+    assert live.value.count("<title>turn: 0\n") == 2  # δ and Δ at the start: each line has two points at once
+    assert live.value.count("<title>turn: 1\n") == 3  # and after turn 1 (with the neutralisation's marker)
+    board.handle_intent({"kind": "undo", "version": board.version})
+    assert live.value == WAITING_FOR_NEXT
 
 
 def test_its_text_form_is_stable_for_nbval():

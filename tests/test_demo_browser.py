@@ -58,13 +58,14 @@ def lab(tmp_path_factory):
             f"board = Board.from_position({CASE_III_START!r}, seed=3)\n"
             f"board.queue({chr(10).join(LINE)!r})\n"
             f"record_state(board, {str(root / 'demo.json')!r})\n"
-            'board.with_chart(lambda game: analysis.delta_chart(analysis.game_frame(game), title="Case III: δ and Δ"))'
+            "board.with_chart(lambda game: analysis.delta_chart(analysis.game_frame(game, start=True),"
+            ' title="Case III: δ and Δ"))'
         ),
         nbformat.v4.new_code_cell(f"Position.parse({CASE_III_START!r})"),
         nbformat.v4.new_code_cell(
             "from amoeboid_edu import Game\n"
             f"game = Game.parse('start {CASE_III_START}\\n' + {chr(10).join(LINE)!r})\n"
-            'analysis.delta_chart(analysis.game_frame(game), title="Case III line: δ and Δ")'
+            'analysis.delta_chart(analysis.game_frame(game, start=True), title="Case III line: δ and Δ")'
         ),
     ]
     nbformat.write(notebook, root / "demo.ipynb")
@@ -147,6 +148,19 @@ def outside_viewport(page, locator) -> list[str]:
     }""")
 
 
+def hovered_title(page, mark) -> str:
+    """Hover ``mark`` and return the ``<title>`` (the browser's tooltip) of what is under the pointer there."""
+    mark.hover()
+    box = mark.bounding_box()
+    return page.evaluate(
+        """([x, y]) => {
+            const hit = document.elementFromPoint(x, y);
+            return hit && hit.querySelector(':scope > title') ? hit.querySelector(':scope > title').textContent : '';
+        }""",
+        [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+    )
+
+
 def text_brightness(demo) -> float:
     """The mean of R, G and B of the chart title's text colour (0 black .. 255 white)."""
     fill = demo.locator(".amb-demo-chart svg text", has_text="Case III").first.evaluate("el => getComputedStyle(el).fill")
@@ -179,6 +193,7 @@ def test_the_demo_fits_one_screen_and_walks_the_line_both_ways(browser, lab, scr
         "Next button": demo.locator('[data-action="next"]'),
         "Undo button": demo.locator('[data-action="undo"]'),
         "status": demo.locator(".amb-status"),
+        "message line": demo.locator(".amb-message"),
         "chart": demo.locator(".amb-demo-chart svg"),
     }
     tag = screen.replace("% ", "-").replace(" ", "-")
@@ -191,9 +206,15 @@ def test_the_demo_fits_one_screen_and_walks_the_line_both_ways(browser, lab, scr
     }""")
     assert smallest >= 16, f"the chart's smallest text is {smallest:.1f} screen pixels"
     assert text_brightness(demo) < 60  # dark on light
+    assert hovered_title(page, demo.locator('.amb-demo-chart svg path[aria-roledescription="point"]').last) == (
+        f"turn: 1\nadvantage of A (δ, Δ): {positions[1].delta}\nquantity: δ\nplayer: A\nturn played: {LINE[0]}\n"
+        f"event: move\nposition after: {positions[1]}"
+    )  # the last point drawn: δ's after turn 1, on top of Δ's
 
     for number in range(1, len(LINE)):  # to the end of the line, checking Python's position at each step
         assert held["position"] == str(positions[number])
+        if LINE[number - 1].endswith(" -"):  # turn 10: B rolled 2 and could not move
+            assert "last turn 2 c1 -: B had to pass (no legal move)" in demo.locator(".amb-status").inner_text()
         assert held["view"]["script_status"] == f"Scripted line, turn {number + 1} of 11: {positions[number].to_move} to move"
         held = press(page, demo, lab, "next")
     assert held["position"] == str(positions[-1]) and held["view"]["phase"] == "over"

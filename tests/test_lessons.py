@@ -60,6 +60,11 @@ class TestCommittedLesson:
                 assert "application/vnd.jupyter.widget-state+json" not in output.get("data", {})
                 assert build.WIDGET_VIEW not in output.get("data", {}), "a stale widget model id: rebuild the lesson"
 
+    def test_keeps_no_machine_dependent_output(self, source):
+        for cell in self.notebook(source).cells:
+            if "nbval-ignore-output" in cell.metadata.get("tags", []):  # e.g. a progress bar stuck at "0%"
+                assert cell.outputs == [], f"rebuild it: python scripts/build_lessons.py {source.stem[:2]}"
+
     def test_is_small(self, source):
         size = build.notebook_path(source).stat().st_size
         assert size <= MAX_NOTEBOOK_BYTES, f"{size} bytes: strip inline JS / large outputs"

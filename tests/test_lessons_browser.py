@@ -2,9 +2,9 @@
 
 Lesson 4: play a turn on the board by clicking and see the live delta/Delta chart
 appear. Lesson 6 (the classroom demo): press Next on the board and see the
-chart follow.  The screenshot of lesson 4's board and chart is written to
-``test-artifacts/``; ``docs/course-board-and-chart.png`` (shown in the README)
-is a copy of one such run.
+chart follow.  The screenshot of lesson 6's board and chart is written to
+``test-artifacts/``; the README's ``docs/course-board-and-chart.png`` is taken by
+``scripts/screenshots.py`` (the demo layout in the middle of the line).
 """
 
 from __future__ import annotations

@@ -234,6 +234,18 @@ def test_a_pass_is_played_by_the_board_and_said():
     assert board.game.turns and board.game.turns[0].is_pass
     assert board.game.position.to_move == "A" and board.history == [str(board.game.turns[0])]
     assert "B grew c3 by" in board.message and "no legal move, so the turn passed" in board.message
+    assert board.view["pass_note"] == "B had to pass (no legal move)"
+
+
+def test_a_scripted_pass_is_said_in_the_status_until_the_next_turn():
+    board = Board.from_position(". . . / . (9,0) (9,0) / . (9,0) (0,1) A", seed=0)
+    board.queue(["1 b2 b2-a1 1,0", "2 c3 -", "1 b3 b3-c3 10,0"])  # B, hemmed in by (9,0)s, must pass
+    board.next()
+    assert board.view["pass_note"] is None
+    board.next()
+    assert board.view["pass_note"] == "B had to pass (no legal move)" and board.view["last_turn"] == "2 c3 -"
+    board.next()
+    assert board.view["pass_note"] is None
 
 
 def test_queue_steps_through_a_scripted_line_and_checks_it_first():
@@ -414,3 +426,15 @@ def test_clicking_an_empty_cell_says_what_to_click_instead():
     assert board.error == "c1 is empty: click a highlighted amoeba (a1) to move from"
     assert board.click("a1") and not board.click("c1")
     assert board.error == "c1 is empty and not next to a1: click a highlighted cell to move there"
+
+
+def test_clicking_the_opponents_amoeba_to_move_from_says_it_is_the_opponents():
+    board = Board.from_position("(4,0) . . / . (3,3) . / . . (0,2) A", seed=1)
+    assert board.phase == "source" and board.view["selectable"] == ["a1"]
+    assert not board.click("c3")
+    assert board.error == (
+        "c3 holds (0,2), B's amoeba: you move only your own (A's): click a highlighted amoeba (a1) to move from"
+    )
+    assert not board.click("b2")
+    assert board.error == "b2 holds (3,3), a neutral amoeba: click a highlighted amoeba (a1) to move from"
+    assert board.phase == "source" and len(board.game) == 0  # refusals change nothing

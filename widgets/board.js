@@ -13,12 +13,12 @@
  *            presets?: {label: string, target: string|null, a: number, b: number}[],
  *            stats: Record<string, number>, result: string, players?: Record<string, string>,
  *            steps?: Step[], queued?: string[], can_undo?: boolean, ply?: number, plies?: number,
- *            script_status?: string|null, can_restart?: boolean, marked_grow?: string|null}} View
+ *            script_status?: string|null, can_restart?: boolean, marked_grow?: string|null,
+ *            pass_note?: string|null}} View
  */
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const CELL = 80; // SVG units per cell; the drawing scales to the output's width
-const MAX_CELL_PX = 110; // small boards stay a sensible size; 8x8 fills the 640px-wide board
 const STEP_MS = 450; // each half of a bot's turn stays on screen this long
 
 /** @param {number} x */
@@ -75,7 +75,6 @@ function boardSvg(view, cells, marks, cursor, arrow) {
     const parts = [
       svg("rect", { class: "amb-square", ...square(cx, cy, 0) }),
       svg("rect", { class: "amb-mark", rx: 6, ...square(cx, cy, 4) }),
-      svg("text", { class: "amb-name", x: cx - CELL / 2 + 5, y: cy - CELL / 2 + 14 }, name),
     ];
     if (cell) {
       const [a, b] = cell;
@@ -103,8 +102,16 @@ function boardSvg(view, cells, marks, cursor, arrow) {
     const line = { x1: x1 + dx, y1: y1 + dy, x2: x2 - dx, y2: y2 - dy };
     cellsMarkup.push(svg("line", { class: "amb-arrow", "marker-end": "url(#amb-head)", ...line }));
   }
-  const attrs = { xmlns: SVG_NS, class: "amb-svg", style: `max-width: ${cols * MAX_CELL_PX}px` };
-  const frame = { viewBox: `0 0 ${cols * CELL} ${rows * CELL}`, role: "grid", "aria-label": `board ${view.shown}` };
+  // Cell names last, over a diagonal arrow's ends (which cross a cell's corner); clicks go through to the cell.
+  const labels = names.map((name, i) => {
+    const [cx, cy] = centre(i);
+    const grown = (marks[name] || "").includes("amb-last-grow") ? " amb-last-grow" : "";
+    return svg("text", { class: `amb-name${grown}`, x: cx - CELL / 2 + 5, y: cy - CELL / 2 + 14 }, name);
+  });
+  cellsMarkup.push(svg("g", { class: "amb-names", "pointer-events": "none" }, labels.join("")));
+  const attrs = { xmlns: SVG_NS, class: "amb-svg", style: `--amb-cols: ${cols}` }; // board.css caps a cell's width
+  const frame = { viewBox: `0 0 ${cols * CELL} ${rows * CELL}`, preserveAspectRatio: "xMidYMin meet", role: "grid",
+    "aria-label": `board ${view.shown}` }; // a presenter board fills a box of another shape: centred, at the top
   return svg("svg", { ...attrs, ...frame }, `<defs>${ARROW_HEAD}</defs>${cellsMarkup.join("")}`);
 }
 
@@ -204,7 +211,8 @@ function render({ model, el }) {
     const scripted = (view.script_status || "").replace(/: ([AB]) to move$/, ': <b class="amb-player-$1">$1</b> to move');
     const turn = view.result !== "ongoing" ? `<b>result: ${view.result}</b>` : scripted || mover;
     const roll = view.roll ? ` · roll <b class="amb-roll">${view.roll}</b>` : "";
-    const last = view.last_turn ? ` · last turn <code>${view.last_turn}</code>` : "";
+    const passed = view.pass_note ? `: ${view.pass_note}` : ""; // e.g. "B had to pass (no legal move)"
+    const last = view.last_turn ? ` · last turn <code>${view.last_turn}</code>${passed}` : "";
     const sums = `σ<sub>A</sub> ${s.sigma_A} · σ<sub>B</sub> ${s.sigma_B} · δ ${signed(s.delta)}`;
     const sizes = `Σ<sub>A</sub> ${s.Sigma_A} · Σ<sub>B</sub> ${s.Sigma_B} · Δ ${signed(s.Delta)}`;
     status.innerHTML = `${turn}${roll}${last}<br>${sums} · ${sizes}`;
@@ -253,7 +261,11 @@ function render({ model, el }) {
     }
     const undo = button("Undo", "undo");
     undo.disabled = !view.can_undo;
-    if (view.queued && view.queued.length) buttons.append(button(`Next: ${view.queued[0]}`, "next"));
+    if (view.queued && view.queued.length) {
+      const next = button("Next", "next");
+      next.append(make("span", "amb-next-turn", `: ${view.queued[0]}`)); // presenter size: the message says it
+      buttons.append(next);
+    }
     buttons.append(undo, button("New game", "new"));
     if (view.can_restart) buttons.append(button("Restart line", "restart", "back to the first turn of the scripted line"));
   };

@@ -83,7 +83,8 @@ apply(start, "5 a1 a1-b2 3,0")
 
 # %% [markdown]
 # **Exercise 2.** From the start, A rolls 4 and moves 2 of its units from `a1` to `a2`. Write the position that
-# results in notation (B is to move next). Positions are immutable values, so `start` itself never changes.
+# results in notation (B is to move next), as text in quotes; the `/` between rows may be left out, the side to move
+# may not. Positions are immutable values, so `start` itself never changes.
 
 # %%
 my_answer = ...  # solution: "(3,0) . . / (2,0) . . / . . (0,1) B"
@@ -141,7 +142,7 @@ print(list(legal_turns(stuck, 6)))
 #
 # The game ends as soon as one player owns no amoeba. A player who still owns an amoeba wins; if neither does, it is
 # a tie. **Exercise 4.** A owns `(1,0)` on `a1` and B owns `(0,3)` on `b1`; A rolls 2 and eats `b1` with everything.
-# What is the result: `"A"`, `"B"`, `"tie"` or `"ongoing"`?
+# What is the result: `"A"`, `"B"`, `"tie"` or `"ongoing"` (capitals do not matter)?
 
 # %%
 my_answer = ...  # solution: "tie"

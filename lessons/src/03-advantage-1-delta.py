@@ -85,9 +85,10 @@ both.head(8)
 # **tie** needs δ = 0 (every amoeba neutral).
 #
 # </details>
-# A computer cannot prove a claim by
-# examples, but it can catch a wrong proof: here are the final positions of 5,000 seeded games between random
-# players, and 30 games of each pairing of the strategy lab's quicker bots (`greedy`, `paper`, `random`).
+#
+# A computer cannot prove a claim by examples, but it can catch a wrong proof: here are the final positions of 5,000
+# seeded games between random players, and 30 games of each pairing of the strategy lab's quicker bots (`greedy`,
+# `paper`, `random`).
 
 # %%
 results = paper.final_results(5_000, 30, seed=3)
@@ -95,7 +96,8 @@ results.groupby("result")["delta"].agg(["count", "min", "max"])
 
 # %% [markdown]
 # Every game won by A ends with δ ≥ 1, every game won by B with δ ≤ −1, every tie with δ = 0. (An `ongoing` game hit
-# the turn limit.) The verdict card says it in one sentence, with its scope; open "For the curious" for the details:
+# the turn limit.) The verdict card says it in one sentence, with its scope; open "For the curious" for the details.
+# (The verdict cards come from the package that checks the paper, which spells δ as `delta` and σ_A as `sigma_A`.)
 
 # %%
 paper.advantage_1_claim(results=results)
@@ -129,7 +131,8 @@ analysis.delta_distribution_chart(analysis.delta_samples_frame(5, 20_000, seed=1
 # %% [markdown]
 # ### The half-round subtlety
 #
-# **Exercise 2.** After A's very first turn, what is the probability that δ > 0? (Give a number or a `Fraction`.)
+# **Exercise 2.** After A's very first turn, what is the probability that δ > 0? (Give a whole number, a fraction like
+# `Fraction(1, 2)` or `"1/2"`, or a decimal like `0.5`.)
 
 # %%
 laws = analysis.delta_law_frame(6)
@@ -143,7 +146,7 @@ check(my_answer, laws.loc[1, "P(delta>0)"], hint="after one turn only A has roll
 
 # %%
 laws.assign(mean=laws["mean"].astype(float), variance=laws["variance"].astype(float),
-            **{"P(delta>0)": laws["P(delta>0)"].astype(float)}).round(4)
+            **{"P(δ>0)": laws["P(delta>0)"].astype(float)}).drop(columns="P(delta>0)").round(4)
 
 # %%
 paper.symmetry_theorem(games=2_000)
@@ -159,8 +162,8 @@ paper.symmetry_theorem(games=2_000)
 # n → ∞, for every M. The authors "have run computer modeling that supports this claim".
 #
 # **In one sentence:** the authors' modelling was right, and it is even a theorem, for the dice sums *as if play went
-# on forever*; but a real game on 3×3 lasts about a dozen turns, while δ needs about 1,500 turns to pass 10 with 90%
-# chance.
+# on forever*; but a real game on 3×3 lasts about a dozen turns (even on 5×5 random players need only about 400),
+# while δ needs about 1,500 turns to pass 10 with 90% chance.
 #
 # We can do better than modelling: P_M(n) can be computed exactly, turn by turn, by keeping the probability of every
 # value of δ among the walks that have not yet passed M (dynamic programming). Lines: exact curves. Dots: 5,000
@@ -188,6 +191,11 @@ analysis.exceedance_chart(curves)
 
 # %%
 paper.unboundedness_conjecture(walks=5_000, length_games=300)
+
+# %% [markdown]
+# The card measures game lengths on several boards and quotes the longest median it found: its "about 402.5 turns at
+# most in the median" is random players on 5×5. On the 3×3 board of this course the median is 13 turns (the card's
+# scope lists every board), so inside one game δ has no time to wander far.
 
 # %% [markdown]
 # **Exercise 3.** Using `analysis.exceedance_curve(M, turns)` (it returns P_M(n) for n = 0..turns) and

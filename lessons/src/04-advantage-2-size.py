@@ -92,7 +92,7 @@ print(f"{len(turns)} turns in {games_played} games; δ and Δ disagree in sign a
 
 # %% [markdown]
 # **Exercise 2.** In the final positions of these 200 games, does the winner always have *both* advantages? Predict
-# `True` or `False`, then read the table.
+# `True` or `False` (`"yes"` and `"no"` work too), then read the table.
 
 # %%
 finals = turns.groupby("game").tail(1)
@@ -118,7 +118,8 @@ from amoeboid_edu.course import LiveChart
 from amoeboid_edu.widget import play
 
 board = play("random", seed=44)
-live_chart = LiveChart(board, lambda game: analysis.delta_chart(analysis.game_frame(game), title="δ and Δ, your game"))
+live_chart = LiveChart(board, lambda game: analysis.delta_chart(analysis.game_frame(game, start=True),
+                                                                title="δ and Δ, your game"))
 display(board, live_chart)
 
 # %% [markdown]

@@ -42,12 +42,12 @@ options["adjacent"]
 
 # %% [markdown]
 # **Exercise 1.** After A moves its `(3,0)` to the centre, B (size 1) rolls. With which rolls can B eat A at once?
-# Give a tuple of rolls, like `(5, 6)`.
+# Give the rolls in any order, like `(5, 6)`, `[6, 5]` or `"5, 6"`.
 
 # %%
 adjacent = options["adjacent"]
-eating_rolls = tuple(roll for roll in range(1, 7)
-                     if any(apply(adjacent, turn).result != "ongoing" for turn in adjacent.legal_turns(roll)))
+eating_rolls = {roll for roll in range(1, 7)
+                if any(apply(adjacent, turn).result != "ongoing" for turn in adjacent.legal_turns(roll))}
 my_answer = ...  # solution: (2, 3, 4, 5, 6)
 check(my_answer, eating_rolls, hint="B needs a size of at least 3 (A's size) after the roll; a tie counts too")
 
@@ -114,6 +114,7 @@ case_2.evidence[columns]
 
 # %% [markdown]
 # **Exercise 2.** With δ = 5, what is the probability that A does *not* win at once? (The paper says "at least 1/3".)
+# Give a fraction, like `Fraction(1, 2)` or `"1/2"`, or a decimal rounded to two places or more, like `0.5`.
 
 # %%
 my_answer = ...  # solution: Fraction(1, 3)
@@ -144,7 +145,8 @@ paper.case_II_table((5,), (1,))
 # streak makes the next roll less (or more) likely is called the **gambler's fallacy**; clever people fall for it all
 # the time, in casinos and in papers.
 #
-# **Exercise 3.** With 20,000 seeded rolls, how often does a 5 or 6 follow two 5-or-6 rolls in a row? Predict first.
+# **Exercise 3.** With 20,000 seeded rolls, how often does a 5 or 6 follow two 5-or-6 rolls in a row? Predict first,
+# as a fraction or a decimal (as in exercise 2).
 
 # %%
 dice = random.Random(2010)

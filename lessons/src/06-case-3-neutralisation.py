@@ -62,13 +62,14 @@ LINE = """\
 #
 # The board checks every queued turn when it is queued (a typo fails here, not in front of the class). Press
 # **Next** on the board to play the next turn; **Undo** steps back through the line, as far as you like; **Restart
-# line** goes back to its first turn. The chart beside the board follows. `with_chart` lays out board and chart
-# side by side at presenter size, to fit one projector screen (scroll this cell to the top of the window).
+# line** goes back to its first turn. The chart beside the board follows, from the start position (turn 0) on.
+# `with_chart` lays out board and chart side by side at presenter size, to fit one projector screen (scroll this cell
+# to the top of the window).
 
 # %%
 board = Board.from_position(CASE_III_START, seed=3)
 board.queue(LINE)
-board.with_chart(lambda game: analysis.delta_chart(analysis.game_frame(game), title="Case III: δ and Δ"))
+board.with_chart(lambda game: analysis.delta_chart(analysis.game_frame(game, start=True), title="Case III: δ and Δ"))
 
 # %% [markdown]
 # ## The whole line at a glance
@@ -81,11 +82,12 @@ frame = analysis.game_frame(game)
 frame[["turn", "player", "notation", "event", "delta", "Delta"]]
 
 # %%
-analysis.delta_chart(frame, title="Case III line: δ and Δ")
+analysis.delta_chart(analysis.game_frame(game, start=True), title="Case III line: δ and Δ")
 
 # %% [markdown]
-# Look at the two lines: **Δ = δ all the way to the last turn** (δ is the dashed line drawn over Δ). A neutralisation moves k of A's units onto B's k
-# units: A's total loses k, B's total loses k, and Δ does not move. So neutralising costs A nothing in Δ, while it
+# Look at the two lines: **Δ = δ from the start until the last turn**, where A eats B's last amoeba (δ is the dashed
+# line drawn over Δ). A neutralisation moves k of A's units onto B's k units: A's total loses k, B's total loses k,
+# and Δ does not move. So neutralising costs A nothing in Δ, while it
 # takes B's half out of play: nobody may move a neutral amoeba. Δ stays above 6 throughout, so by the paper's rule A
 # keeps neutralising. When every cell is taken, B cannot split any more and, with a small roll, cannot eat anything:
 # A wins.

@@ -190,9 +190,11 @@ buggy_card
 #
 # Every pair of strategies plays the same number of paired games; the table ranks them by win rate.
 
+# %% tags=["nbval-ignore-output"]
+# (a progress bar shows while the games are played, so this cell's output depends on the machine)
+result = tournament([stalling, centre_control, neutraliser, my_strategy, "greedy", "paper"], games=8, seed=9)
+
 # %%
-result = tournament([stalling, centre_control, neutraliser, my_strategy, "greedy", "paper"], games=8, seed=9,
-                    progress=False)
 result
 
 # %%
@@ -224,13 +226,16 @@ result.chart()
 # printed and saved next to the CSV as `results.html`. The same from Python, with this lesson's steps as the class and
 # the `greedy` bot as a guest:
 
-# %%
+# %% tags=["nbval-ignore-output"]
+# (with a progress bar, as above)
 import tempfile
 from pathlib import Path
 
 results_file = Path(tempfile.mkdtemp()) / "results.csv"
 league = tournament([stalling, centre_control, neutraliser, my_strategy], games=8, seed=9, opponents=["greedy"],
-                    out=results_file, progress=False)
+                    out=results_file)
+
+# %%
 league
 
 # %% [markdown]
