@@ -43,5 +43,5 @@ def test_summary_counts_first_player_wins_with_the_labs_wilson_interval():
 def test_charts_build_from_the_frames():
     plies, games = compare.self_play(2, seed=1, only=("Oosterwal",))
     table = compare.summary(plies, games)
-    for chart in (compare.branching_chart(plies), compare.length_chart(games), compare.first_player_chart(table)):
+    for chart in (compare.branching_chart(plies), compare.length_chart(games), compare.first_player_chart(games)):
         assert chart.to_dict()["$schema"].startswith("https://vega.github.io/schema/vega-lite/")

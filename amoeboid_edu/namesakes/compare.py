@@ -4,7 +4,7 @@ This is the one namesakes module that touches Amoeboid: it sits at the
 analysis layer, above all three engines, and plays seeded self-play games to
 give one row per ply (how many legal moves there were) and one row per game
 (length, who won, how it ended).  First-player win rates carry 95% Wilson
-intervals from :func:`amoeboid_edu.lab.wilson_interval`.
+intervals from :func:`amoeboid_edu.stats.wilson_interval`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pandas as pd
 
 from ..game import Game as AmoeboidGame
 from ..game import random_turn as amoeboid_random_turn
-from ..lab import wilson_interval
+from ..stats import rate_chart, tally, wilson_interval
 from . import nakajima, oosterwal
 from .bots import NAKAJIMA_BOTS, OOSTERWAL_BOTS
 
@@ -163,16 +163,9 @@ def length_chart(games: pd.DataFrame, title: str = "Game length") -> alt.Chart:
     )
 
 
-def first_player_chart(
-    table: pd.DataFrame, title: str = "How often the first player wins (95% Wilson interval)"
-) -> alt.LayerChart:
-    base = alt.Chart(table, title=title).encode(y=alt.Y("game:N", title=None))
-    points = base.mark_point(filled=True, size=70).encode(
-        x=alt.X("first_rate:Q", scale=alt.Scale(domain=[0, 1]), title="first player's win rate")
-    )
-    bars = base.mark_rule(strokeWidth=2).encode(x="ci_low:Q", x2="ci_high:Q")
-    even = alt.Chart(pd.DataFrame({"x": [0.5]})).mark_rule(strokeDash=[4, 3], color="gray").encode(x="x:Q")
-    return (bars + points + even).properties(width=420, height=120)
+def first_player_chart(games: pd.DataFrame, title: str = "How often the first player wins (95% Wilson interval)"):
+    """The first player's win rate per game with its interval: the course's one rate chart (:func:`stats.rate_chart`)."""
+    return rate_chart(tally(games, "game", ("first",), column="outcome"), "game", title, even=True)
 
 
 __all__ = ["branching_chart", "first_player_chart", "length_chart", "self_play", "summary"]

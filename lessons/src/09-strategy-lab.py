@@ -188,7 +188,8 @@ buggy_card
 # %% [markdown]
 # ## A tournament of the steps
 #
-# Every pair of strategies plays the same number of paired games; the table ranks them by win rate.
+# Every pair of strategies plays the same number of paired games; the table ranks them by rating (a Bradley–Terry
+# fit of every result, on the Elo scale), and shows each win rate with its interval too.
 
 # %% tags=["nbval-ignore-output"]
 # (a progress bar shows while the games are played, so this cell's output depends on the machine)

@@ -164,7 +164,7 @@ compare.length_chart(games)
 # interval: an interval that contains 0.5 means 60 games cannot tell an advantage from luck.
 
 # %%
-compare.first_player_chart(table)
+compare.first_player_chart(games)
 
 # %% [markdown]
 # Better players change the picture. The `greedy` bots of the two namesakes (Nakajima: take a kernel if you can,
