@@ -442,7 +442,8 @@ function hintArrows(/** @type {View} */ view, /** @type {any[]} */ hints) {
   }).join("");
 }
 
-/** A's win chance over the game: dice swings dashed grey, choices solid, markers at mistakes (clickable). */
+/** A's win chance at the start of every turn, as coach.Review.chart draws it; each step split into the dice's
+ * swing (dashed grey), the choice's (solid) and the estimate's horizon (dotted); markers at mistakes (clickable). */
 function reviewChart(/** @type {any} */ review, /** @type {number} */ picked) {
   const rows = review.rows;
   const [W, H, L, T] = [520, 170, 34, 10];
@@ -460,11 +461,12 @@ function reviewChart(/** @type {any} */ review, /** @type {number} */ picked) {
     const xm = x(i + 0.5);
     parts.push(svg("line", { class: "amb-review-dice", x1: x(i), y1: y(row.A_before), x2: xm, y2: y(row.A_after_roll) }));
     parts.push(svg("line", { class: "amb-review-choice", x1: xm, y1: y(row.A_after_roll), x2: x(i + 1), y2: y(row.A_after) }));
+    parts.push(svg("line", { class: "amb-review-horizon", x1: x(i + 1), y1: y(row.A_after), x2: x(i + 1), y2: y(row.A_next) }));
   });
   rows.forEach((/** @type {any} */ row, /** @type {number} */ i) => {
     const colour = CLASS_COLOURS[/** @type {keyof typeof CLASS_COLOURS} */ (row.class)];
     const attrs = { class: `amb-review-point ${row.turn === picked ? "amb-picked" : ""}`, "data-ply": row.turn,
-      cx: x(i + 1), cy: y(row.A_after), r: colour ? 6 : 3 };
+      cx: x(i + 1), cy: y(row.A_next), r: colour ? 6 : 3 };
     const tip = `turn ${row.turn} ${row.player}: ${row.played} (${row.class})` +
       (colour ? `; better: ${row.best}` : "");
     parts.push(svg("circle", { ...attrs, ...(colour ? { style: `fill:${colour}` } : {}) }, `<title>${tip}</title>`));
@@ -513,7 +515,7 @@ function coachPanel(/** @type {any} */ model, /** @type {(intent: Record<string,
       const chartBox = make("div", "amb-review-chart-box");
       chartBox.innerHTML = reviewChart(review, picked);
       box.append(chartBox, make("div", "amb-review-legend",
-        "dashed grey: the swing of the dice roll · solid: the swing of the choice · big dots: inaccuracy (yellow), mistake (orange), blunder (red); click a turn"));
+        "dashed grey: the swing of the dice roll · solid: the swing of the choice · dotted: the estimate looking one turn further · big dots: inaccuracy (yellow), mistake (orange), blunder (red); click a turn"));
       const table = make("div", "amb-review-turns");
       for (const r of review.rows) {
         const item = make("button", `amb-review-turn amb-class-${r.class} ${r.turn === picked ? "amb-picked" : ""}`,
