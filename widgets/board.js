@@ -433,9 +433,13 @@ function hintArrows(/** @type {View} */ view, /** @type {any[]} */ hints) {
     const [x1, y1] = centre(hint.src);
     const [x2, y2] = centre(hint.dst);
     const [dx, dy] = [(x2 - x1) * 0.2, (y2 - y1) * 0.2];
-    const bend = (k - 1) * 6; // parallel arrows between the same cells stay apart
-    const line = { x1: x1 + dx + bend, y1: y1 + dy + bend, x2: x2 - dx + bend, y2: y2 - dy + bend };
-    const label = { x: (x1 + x2) / 2 + bend + 8, y: (y1 + y2) / 2 + bend - 6 };
+    // arrows between the same two cells (other counts) sit side by side, apart across their direction
+    const twin = hints.slice(0, k).filter((h) => h.src === hint.src && h.dst === hint.dst).length;
+    const length = Math.hypot(x2 - x1, y2 - y1) || 1;
+    const [px, py] = [-(y2 - y1) / length, (x2 - x1) / length];
+    const [ox, oy] = [px * twin * 16, py * twin * 16];
+    const line = { x1: x1 + dx + ox, y1: y1 + dy + oy, x2: x2 - dx + ox, y2: y2 - dy + oy };
+    const label = { x: (x1 + x2) / 2 + ox + px * 12 + 4, y: (y1 + y2) / 2 + oy + py * 12 + 4 };
     return svg("g", { class: `amb-hint amb-hint-${k + 1}` },
       svg("line", { class: "amb-hint-arrow", "marker-end": "url(#amb-head)", ...line }) +
       svg("text", { class: "amb-hint-number", ...label }, String(k + 1)));
