@@ -24,9 +24,9 @@ seed the students cannot see: ``amoeboid score --seed-file``.)
 Safe: a student's strategy runs in its own worker process
 (:mod:`amoeboid_edu._sandbox`; docs/threat-model.md), started fresh behind
 the walls the platform offers (on Linux seccomp and Landlock: it cannot
-signal, trace or read this process, open sockets or write outside its own
-temporary folder), fed the position as text and the roll; a move that takes
-longer than the per-move limit costs its game process, not the import.  The
+signal, trace or read this process, open sockets or write anything), fed the
+position as text and the roll; a move that takes longer than the per-move
+limit costs its game process, not the import.  The
 dice never leave this process.  An exception, an illegal turn, a malformed
 return value, a timeout or a crash forfeits that game, and the card says why
 and which walls were up.
