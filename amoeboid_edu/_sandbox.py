@@ -14,11 +14,13 @@ No student code runs outside a game process, behind all its walls: an import in
 the template could rewrite the code that puts up the game's own wall (found by
 the red team).  A game process writes nothing (Landlock grants no write right,
 its filter opens files read-only), so there is no private folder to fill or to
-leave behind.  A move that overruns its limit costs the game process (the
-harness kills every descendant of the supervisor except the template), and the
-next game process imports the strategy again (within the load limit).  Elsewhere
-(no ``/proc``, no ``prctl``) the supervisor, template and game are one process,
-restarted after a kill: "process only".
+leave behind.  A move that reaches the per-move limit is interrupted inside the
+game process (SIGALRM, whose handler the strategy may not change) and forfeits;
+the process and its import stay.  Only a move that does not stop within
+``MOVE_GRACE`` costs the game process (the harness kills every descendant of the
+supervisor except the template), and the next game process imports the strategy
+again (within the load limit).  Elsewhere (no ``/proc``, no ``prctl``) the
+supervisor, template and game are one process, restarted after a kill: "process only".
 
 Messages are length-prefixed (``HEADER``) over Unix stream sockets:
 
@@ -29,8 +31,9 @@ Messages are length-prefixed (``HEADER``) over Unix stream sockets:
 - harness -> template, per generation: the byte ``GAME`` with one socket passed along (SCM_RIGHTS);
   the game process imports the strategy, says ``{"ok": true}`` or ``{"ok": false, "error": "..."}``
   on it, then serves moves on it.
-- harness -> game, per round: ``"SEED ROLL POSITION"`` lines, one per move; game -> harness, a message per move:
-  ``{"kind": "turn"|"text"|"other"|"error", "value": str, "output": [...], "printed": int}``.
+- harness -> game, per round: the per-move limit on the first line, then ``"SEED ROLL POSITION"`` lines,
+  one per move; game -> harness, a message per move:
+  ``{"kind": "turn"|"text"|"other"|"error"|"timeout", "value": str, "output": [...], "printed": int}``.
   SEED (derived by the harness; it reveals neither the run's seed nor the dice) seeds the
   strategy's ``rng``, the module-level ``random`` and NumPy's global generator for that move.
 """
@@ -95,6 +98,8 @@ NO_HOME = "/nonexistent/amoeboid-strategy"
 """``HOME`` and ``TMPDIR`` of a worker: a fixed path that does not exist (a game process may write nothing)."""
 OPEN_FILES = 128
 """File descriptors a worker may hold (RLIMIT_NOFILE): bounds the pipe and socket buffers a game can fill."""
+MOVE_GRACE = 1.0
+"""Seconds a game process has to answer once its move was interrupted at the per-move limit; then it is killed."""
 _DENIED = (
     # other processes: signals through a queue or a pidfd, tracing, memory (kill/tkill/tgkill: the game's allow-list)
     "rt_sigqueueinfo", "rt_tgsigqueueinfo", "pidfd_open", "pidfd_send_signal", "pidfd_getfd",
@@ -579,15 +584,58 @@ def _where(tb: TracebackType | None) -> list[Any] | None:
     return [*frame, cut(source, LINE_WIDTH)]
 
 
-def _answer(choose: StrategyFunction, position: Position, roll: int, rng: random.Random) -> dict[str, Any]:
+class MoveInterrupted(BaseException):
+    """Raised inside a strategy whose move reached the per-move limit (SIGALRM); not an ``Exception``, so that
+    ``except Exception`` in a strategy does not swallow it."""
+
+
+@dataclass
+class _MoveClock:
+    """The per-move timer of a game process: SIGALRM at the limit interrupts the move, which then forfeits.
+
+    One syscall a move: each move's ``setitimer`` replaces the previous one's timer, which is never disarmed; an
+    alarm that still arrives from an earlier move (or between moves) is told apart by the current deadline.
+    """
+
+    running: bool = False
+    rang: bool = False
+    deadline: float = 0.0
+
+    def ring(self, signum: int, frame: object) -> None:
+        if self.running and time.monotonic() >= self.deadline:
+            self.rang, self.running = True, False  # once: a strategy that catches it and goes on is killed
+            raise MoveInterrupted("the move reached the per-move limit")
+
+    def call(self, choose: StrategyFunction, position: Position, roll: int, rng: random.Random, limit: float) -> object:
+        self.rang = False
+        if not hasattr(signal, "setitimer"):
+            return choose(position, roll, rng)
+        self.deadline = time.monotonic() + limit
+        signal.setitimer(signal.ITIMER_REAL, limit)
+        self.running = True
+        try:
+            return choose(position, roll, rng)
+        finally:
+            self.running = False
+
+
+_clock = _MoveClock()
+
+
+def _answer(choose: StrategyFunction, position: Position, roll: int, rng: random.Random,
+            limit: float) -> dict[str, Any]:
     try:
-        value = choose(position, roll, rng)
+        value = _clock.call(choose, position, roll, rng, limit)
     except BaseException as error:  # noqa: BLE001 - SystemExit and KeyboardInterrupt forfeit too
+        if _clock.rang:
+            return {"kind": "timeout"}
         try:
             message = f"{type(error).__name__}: {error}"
         except BaseException:  # noqa: BLE001
             message = type(error).__name__
         return {"kind": "error", "value": cut(message), "where": _where(error.__traceback__)}
+    if _clock.rang:  # interrupted, and the strategy caught it: the move is lost all the same
+        return {"kind": "timeout"}
     if isinstance(value, Turn):
         try:
             return {"kind": "turn", "value": cut(Turn.__str__(value))}
@@ -599,17 +647,21 @@ def _answer(choose: StrategyFunction, position: Position, roll: int, rng: random
 
 
 def _play(sock: socket.socket, choose: StrategyFunction, rules: Rules, tail: OutputTail) -> None:
-    """Answer each round's moves on ``sock``, one message per answer, until the harness hangs up."""
+    """Answer each round's moves on ``sock``, one message per answer, until the harness hangs up.
+
+    A round is ``LIMIT`` on its first line, then a ``SEED ROLL POSITION`` line per move.
+    """
     while True:
         try:
             message = receive_message(sock).decode()
         except (EOFError, OSError):
             return
-        for move in message.split("\n"):
+        limit, *moves = message.split("\n")
+        for move in moves:
             seed, roll, text = move.split(" ", 2)
             tail.reset()
             _seed_globals(int(seed))
-            answer = _answer(choose, Position.parse(text, rules), int(roll), random.Random(int(seed)))
+            answer = _answer(choose, Position.parse(text, rules), int(roll), random.Random(int(seed)), float(limit))
             if tail.printed:
                 answer["output"] = tail.tail()
                 answer["printed"] = tail.printed
@@ -617,8 +669,13 @@ def _play(sock: socket.socket, choose: StrategyFunction, rules: Rules, tail: Out
 
 
 def _game_walls(walls: Sequence[str]) -> None:
-    """A game process's own filter, before any student code; where the card says "seccomp" and it cannot be
-    loaded, the process exits rather than play without it."""
+    """A game process's own walls, before any student code: the move timer's handler, then its filter.
+
+    The filter refuses changing SIGALRM's handler afterwards; if it cannot be loaded where the card says
+    "seccomp", the process exits rather than play without it.
+    """
+    if hasattr(signal, "setitimer"):
+        signal.signal(signal.SIGALRM, _clock.ring)
     if "seccomp" in walls and not _seccomp(game=True):
         os._exit(1)
 
@@ -816,7 +873,7 @@ class Sandbox:
     walls: bool = True
     """False: no seccomp or Landlock (to measure their cost, or to see what "process only" means)."""
     fork_server: bool = FORK_SERVER
-    """False: one plain process, killed and re-imported after a timeout (the fallback off Linux)."""
+    """False: one plain process, killed and re-imported after a timeout it does not stop at (the fallback off Linux)."""
     broken: str | None = None
     """Why the strategy cannot be loaded at all (every game then forfeits with reason "load")."""
     isolation: str = ""
@@ -825,6 +882,9 @@ class Sandbox:
     template: int | None = None
     control: socket.socket | None = field(default=None, repr=False)
     game: socket.socket | None = field(default=None, repr=False)
+    imports: int = 0
+    """Games sockets handed to the worker: each is a game process that imports the strategy (a plain worker imports
+    once per process).  A move interrupted at its limit keeps its process, and so the count."""
 
     def _start(self) -> None:
         mine, theirs = socket.socketpair()
@@ -880,6 +940,7 @@ class Sandbox:
         mine, theirs = socket.socketpair()
         try:
             socket.send_fds(self.control, [GAME], [theirs.fileno()])
+            self.imports += 1
         finally:
             theirs.close()
         try:
@@ -898,29 +959,40 @@ class Sandbox:
         return mine
 
     def _receive(self, limit: float) -> dict[str, Any]:
-        """The game's next answer within ``limit`` seconds, or a forfeit (the game process is killed)."""
+        """The game's next answer within ``limit`` seconds plus ``MOVE_GRACE``, or a forfeit (the game process is killed).
+
+        The game process interrupts a move itself at ``limit`` and answers ``{"kind": "timeout"}`` (it keeps its
+        import); the grace is for a move that does not stop when interrupted (it caught the exception, blocked
+        the signal, or runs in C).
+        """
         assert self.game is not None
         try:
-            if not select.select([self.game], [], [], limit)[0]:
+            if not select.select([self.game], [], [], limit + MOVE_GRACE)[0]:
                 raise socket.timeout
-            return untrusted_object(receive_message(self.game, time.monotonic() + limit, MAX_MESSAGE))
+            answer = untrusted_object(receive_message(self.game, time.monotonic() + limit + MOVE_GRACE, MAX_MESSAGE))
         except (socket.timeout, TimeoutError):
             self._end_game()
             raise Forfeit("timeout", f"no answer within {limit:g} s (the per-move limit)",
-                          "the game's process was stopped") from None
+                          "the move did not stop when interrupted: its game process was stopped") from None
         except (EOFError, ConnectionError):
             self._end_game()
             raise Forfeit("crash", "the worker exited (its game process died)") from None
         except (OSError, ValueError, UnicodeDecodeError) as error:
             self._end_game()
             raise Forfeit("malformed", "an unreadable answer from the worker", shown(error, LINE_WIDTH)) from None
+        if answer.get("kind") == "timeout":  # the harness's own words; only the printed output is the worker's
+            return {"kind": "timeout", "value": f"no answer within {limit:g} s (the per-move limit)",
+                    "message": "the move was interrupted; its game process and import were kept",
+                    **{key: answer[key] for key in ("output", "printed") if key in answer}}
+        return answer
 
     def ask(self, moves: Sequence[tuple[int, int, Position]], limit: float) -> list[dict[str, Any] | Forfeit | None]:
         """Answers for several ``(seed, roll, position)`` moves, each within ``limit`` seconds of the previous one.
 
-        Each item is the worker's answer (a dict), a forfeit (timeout, crash,
-        load failure, unreadable answer), or None for a move left unanswered
-        because an earlier one ended the game process: ask for it again.
+        Each item is the worker's answer (a dict; ``{"kind": "timeout", ...}`` for a move the game process
+        interrupted at the limit), a forfeit (a move that did not stop, a crash, a load failure, an unreadable
+        answer), or None for a move left unanswered because an earlier one ended the game process: ask for it
+        again.
         """
         if self.broken is None and self.process is None:
             self._start()
@@ -933,8 +1005,9 @@ class Sandbox:
             return [Forfeit("crash", "the worker exited")] + [None] * (len(moves) - 1)
         if game is None:
             return [Forfeit("load", str(self.broken), "the strategy could not be loaded")] * len(moves)
+        round_ = [repr(float(limit))] + [f"{seed} {roll} {position}" for seed, roll, position in moves]
         try:  # one message for the round: on a busy or single core, a message per move costs a context switch each
-            send_message(game, "\n".join(f"{seed} {roll} {position}" for seed, roll, position in moves).encode())
+            send_message(game, "\n".join(round_).encode())
         except OSError:  # the game process died between two moves
             self._end_game()
             return [Forfeit("crash", "the worker exited (its game process died)")] + [None] * (len(moves) - 1)

@@ -25,8 +25,8 @@ Safe: a student's strategy runs in its own worker process
 (:mod:`amoeboid_edu._sandbox`; docs/threat-model.md), started fresh behind
 the walls the platform offers (on Linux seccomp and Landlock: it cannot
 signal, trace or read this process, open sockets or write anything), fed the
-position as text and the roll; a move that takes longer than the per-move
-limit costs its game process, not the import.  The
+position as text and the roll; a move that reaches the per-move limit is
+interrupted and forfeits, and its process keeps the import.  The
 dice never leave this process.  An exception, an illegal turn, a malformed
 return value, a timeout or a crash forfeits that game, and the card says why
 and which walls were up.
@@ -184,6 +184,8 @@ def _raised_where(where: object) -> str:
 def _turn_from(answer: dict, roll: int) -> Turn:
     """Validate a worker's answer: a Turn for this roll, or a forfeit naming what is wrong."""
     kind, value = answer.get("kind"), shown(answer.get("value", ""))
+    if kind == "timeout":  # interrupted at the limit by the game process, which keeps its import
+        raise Forfeit("timeout", value, shown(answer.get("message", ""), LINE_WIDTH))
     if kind == "error":
         raise Forfeit("exception", value, shown(f"the strategy {_raised_where(answer.get('where'))}", LINE_WIDTH))
     if kind not in ("turn", "text"):

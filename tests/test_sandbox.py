@@ -409,20 +409,27 @@ def test_the_readme_contest_instructions_work_as_written(tmp_path):
 
 
 def test_without_walls_or_fork_server_the_worker_still_plays_and_says_process_only():
-    """What a platform without seccomp, Landlock or /proc gets: one plain process, restarted after a timeout."""
+    """What a platform without seccomp, Landlock or /proc gets: one plain process, interrupted at the per-move
+    limit and kept, or restarted when the move does not stop."""
     position = Position.start(3)
     honest = _sandbox.Sandbox({"load": "import", "module": "student", "name": "wander"}, b"", position.rules,
                               walls=False, fork_server=False)
     looping = _sandbox.Sandbox({"load": "import", "module": "hostile", "name": "loops_forever"}, b"",
                                position.rules, walls=False, fork_server=False)
+    stubborn = _sandbox.Sandbox({"load": "import", "module": "hostile", "name": "catches_the_interrupt"}, b"",
+                                position.rules, walls=False, fork_server=False)
     try:
         assert isinstance(honest.ask([(1, 3, position)], 5.0)[0], dict) and honest.isolation == "process"
-        timeout = looping.ask([(1, 3, position)], 0.3)[0]
-        assert isinstance(timeout, _sandbox.Forfeit) and timeout.reason == "timeout" and looping.process is None
-        assert isinstance(looping.ask([(1, 3, position)], 0.3)[0], _sandbox.Forfeit)  # a fresh worker, same fate
+        timeouts = looping.ask([(1, 3, position), (2, 3, position)], 0.3)
+        assert [answer["kind"] for answer in timeouts] == ["timeout", "timeout"] and looping.process is not None
+        timeout = stubborn.ask([(1, 3, position)], 0.3)[0]
+        assert isinstance(timeout, _sandbox.Forfeit) and timeout.reason == "timeout" and stubborn.process is None
+        assert isinstance(stubborn.ask([(1, 3, position)], 0.3)[0], _sandbox.Forfeit)  # a fresh worker, same fate
+        assert stubborn.imports == 2 and looping.imports == 1
     finally:
         honest.close()
         looping.close()
+        stubborn.close()
     assert settled() == []
 
 
@@ -751,6 +758,26 @@ def strategy(position, roll, rng):
     with pytest.raises(BlockingIOError):
         listener.recv(100)
     listener.close()
+
+
+def test_a_move_interrupted_at_its_limit_keeps_the_import_and_one_that_will_not_stop_is_killed():
+    """Import once (issue 14, item 6): a 3 s import whose moves loop forever in plain Python is imported once per lane;
+    a move that catches the interrupt and goes on costs its game process (and a re-import)."""
+    card = score("imports_slowly:loops_every_other_move", games=8, seed=2, opponents=["random"], progress=False,
+                 per_move_limit=0.3)
+    frame = card.to_frame()
+    assert set(frame["reason"]) == {"timeout", "exception"}, frame["reason"]
+    timeouts = frame[frame["reason"] == "timeout"]
+    assert timeouts["message"].str.contains("its game process and import were kept").all(), timeouts["message"]
+    told = frame[frame["reason"] == "exception"]
+    for _, lane in told.groupby("seat"):  # one lane per seat: the strategy's seat is fixed in a lane
+        places = lane["value"].str.extract(r"imported in (\d+), move (\d+) of this import")
+        assert places[0].nunique() == 1, lane["value"]  # one import per lane
+        assert places[1].astype(int).tolist() == [2, 4], lane["value"]  # its module state lived on
+    stubborn = score(hostile.catches_the_interrupt, **dict(QUICK, per_move_limit=0.3)).to_frame()
+    assert set(stubborn["reason"]) == {"timeout"}
+    assert stubborn["message"].str.contains("did not stop when interrupted").all(), stubborn["message"]
+    assert settled() == []
 
 
 def test_a_strategy_file_given_through_a_symbolic_link_loads(tmp_path):

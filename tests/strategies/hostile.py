@@ -383,6 +383,16 @@ def freezes_its_template(position, roll, rng):
         pass
 
 
+def catches_the_interrupt(position, roll, rng):
+    """Catches the lab's interrupt at the per-move limit and goes on looping: its game process must be killed."""
+    while True:
+        try:
+            while True:
+                pass
+        except BaseException:  # noqa: BLE001
+            pass
+
+
 def plays_slowly(position, roll, rng):
     """The honest strategy, a little slow: long enough a run to be interrupted from outside."""
     time.sleep(0.02)
