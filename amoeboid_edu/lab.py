@@ -441,7 +441,7 @@ class _SameFailure(Exception):
 
     def __init__(self, records: list[GameRecord], last: GameRecord) -> None:
         super().__init__(last.reason)
-        self.records, self.last = records, last
+        self.records, self.last = records, last  # the games up to the last failure, in the games' order
 
     def explain(self) -> str:
         return (f"your strategy fails the same way every game: fix this first. {SAME_FAILURE_STOP} games in a row "
@@ -455,25 +455,37 @@ def _own_failure(record: GameRecord, name: str) -> tuple | None:
 
 def _run(entries: dict, matches: list[tuple[str, str]], games: int, setup: _Setup, workers: int,
          progress: bool, description: str, watch: str | None = None) -> list[GameRecord]:
+    """Play every game of ``matches``; stop once ``watch`` forfeits ``SAME_FAILURE_STOP`` games in a row the same way.
+
+    "In a row" is in the games' own order (lane by lane, each lane's games by pair), never in the order records
+    arrive, which with ``workers=K`` is timing: the stop, and so the card, is the same on any executor (with
+    arrival order, a strategy failing in one seat stopped after 5 games serially and after 15 with two workers:
+    found by the red team).  The card then holds the games up to that fifth failure, in that order.
+    """
     _check_settings(games, setup)
     if not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a whole number >= 1, not {shown(repr(workers))}")
     seated = _both_seats([(first, second, pair) for first, second in matches for pair in range(games // 2)])
+    order = [game for lane in _lanes(seated) for game in lane]
     from tqdm.auto import tqdm
 
     bar = tqdm(total=len(seated), desc=description, unit="game", delay=1.0, disable=not progress, leave=False)
-    records: list[GameRecord] = []
+    arrived: dict[tuple[str, str, int, str], GameRecord] = {}
+    judged = [0]  # games of ``order`` whose records have all arrived and were checked for the streak
     streak: list[tuple] = []  # the watched strategy's identical forfeits, most recent last
 
     def finished(record: GameRecord) -> None:
-        records.append(record)
+        arrived[(record.first, record.second, record.pair, record.first_seat)] = record
         bar.update(1)
-        failure = None if watch is None else _own_failure(record, watch)
-        streak[:] = [] if failure is None or (streak and streak[-1] != failure) else streak
-        if failure is not None:
-            streak.append(failure)
-        if len(streak) >= SAME_FAILURE_STOP:
-            raise _SameFailure(_in_order(records, matches), record)
+        while watch is not None and judged[0] < len(order) and order[judged[0]] in arrived:
+            current = arrived[order[judged[0]]]
+            judged[0] += 1
+            failure = _own_failure(current, watch)
+            streak[:] = [] if failure is None or (streak and streak[-1] != failure) else streak
+            if failure is not None:
+                streak.append(failure)
+            if len(streak) >= SAME_FAILURE_STOP:
+                raise _SameFailure([arrived[game] for game in order[: judged[0]]], current)
 
     try:
         if workers == 1:
@@ -482,7 +494,7 @@ def _run(entries: dict, matches: list[tuple[str, str]], games: int, setup: _Setu
             _play_parallel(entries, seated, setup, workers, finished)
     finally:
         bar.close()
-    return _in_order(records, matches)
+    return _in_order(list(arrived.values()), matches)
 
 
 def _in_order(records: list[GameRecord], matches: list[tuple[str, str]]) -> list[GameRecord]:
@@ -761,7 +773,7 @@ def score(
         records, stopped = _run(entries, matches, games, setup, workers, progress, f"scoring {subject.name}",
                                 watch=subject.name), ""
     except _SameFailure as failure:
-        records, stopped = failure.records, failure.explain()
+        records, stopped = _in_order(failure.records, matches), failure.explain()
     return ScoreCard(subject.name, seed, tuple(records), (setup.load_limit, setup.per_move_limit), seed_label,
                      stopped)
 

@@ -54,7 +54,15 @@ PRESENT_BEFORE: set[int] = set()
 
 
 def left_by_the_test() -> list[int]:
-    return [pid for pid in living_descendants(os.getpid()) if pid not in PRESENT_BEFORE]
+    """The test's descendants, except multiprocessing's resource tracker: a ``processes:K`` pool starts one per
+    process, which lives as long as this process (it runs no student code)."""
+    def tracker(pid: int) -> bool:
+        try:
+            return b"multiprocessing.resource_tracker" in Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            return False
+
+    return [pid for pid in living_descendants(os.getpid()) if pid not in PRESENT_BEFORE and not tracker(pid)]
 
 
 def settled(deadline: float = 30.0) -> list[int]:
@@ -777,6 +785,22 @@ def test_a_move_interrupted_at_its_limit_keeps_the_import_and_one_that_will_not_
     stubborn = score(hostile.catches_the_interrupt, **dict(QUICK, per_move_limit=0.3)).to_frame()
     assert set(stubborn["reason"]) == {"timeout"}
     assert stubborn["message"].str.contains("did not stop when interrupted").all(), stubborn["message"]
+    assert settled() == []
+
+
+def test_the_early_stop_is_the_same_serially_in_parallel_and_in_a_tournament():
+    """A strategy failing after a while in seat A only: the stop after 5 identical forfeits was counted in arrival
+    order, so one worker gave a card of 5 games and two workers one of 15 (found by the red team)."""
+    serial = score(hostile.breaks_in_seat_a, games=20, seed=1, opponents=["random"], progress=False)
+    parallel = score(hostile.breaks_in_seat_a, games=20, seed=1, opponents=["random"], progress=False, workers=2)
+    assert serial.stopped and str(serial) == str(parallel) and serial.records == parallel.records
+    league = tournament([hostile.breaks_in_seat_a, "random"], games=20, seed=1, executor="processes:2", progress=False)
+
+    def rows(records):
+        return {(r.pair, r.first_seat): (r.winner, r.turns, r.reason, r.value) for r in records}
+
+    played = rows(league.records)
+    assert rows(serial.records).items() <= played.items(), (rows(serial.records), played)
     assert settled() == []
 
 

@@ -369,6 +369,20 @@ def raises_huge(position, roll, rng):
     raise ValueError("x" * 5_000_000)
 
 
+MOVES_IN_THIS_PROCESS = [0]
+
+
+def breaks_in_seat_a(position, roll, rng):
+    """Not even hostile: a bug after its 60th move in seat A; fine in seat B.  With the early stop counted in the
+    order records arrived, one worker gave a card of 5 games and two workers one of 15 (the red team's streak.py)."""
+    MOVES_IN_THIS_PROCESS[0] += 1
+    if position.to_move == "A":
+        time.sleep(0.02)
+        if MOVES_IN_THIS_PROCESS[0] > 60:
+            raise ValueError("bug in seat A")
+    return next(iter(legal_turns(position, roll)))
+
+
 def freezes_its_template(position, roll, rng):
     """SIGSTOP to the template (its parent, in its own Landlock domain) through a pipe's owner (F_SETOWN, F_SETSIG,
     O_ASYNC): no later game process could be forked; then it loops (found by the red team)."""
