@@ -276,6 +276,19 @@ def _die_with(parent: int) -> None:
         os._exit(1)
 
 
+def die_with_parent(parent: int) -> None:
+    """SIGKILL this process when ``parent``, the process that started it, dies; exit now if it already has.
+
+    For the lab's own helper processes (the parallel harnesses of ``workers=K``, the pool workers of
+    ``processes:K``): a SIGKILLed scorer takes them down, and with them, through each supervisor's life pipe,
+    every sandbox they started (found by the red team: they were re-parented to PID 1 and kept playing).
+    The signal follows the parent *thread* that started the process: the lab starts them from the thread that
+    called it, which waits for them.  Linux only; elsewhere nothing happens.
+    """
+    if sys.platform == "linux":
+        _die_with(parent)
+
+
 # --------------------------------------------------------------------------- the walls (worker side)
 
 

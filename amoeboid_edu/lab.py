@@ -354,9 +354,11 @@ def _play_lane(entries: dict, games: Sequence[tuple[str, str, int, str]], setup:
             sandbox.close()
 
 
-_SERVE_WITHOUT_CWD = "import sys; sys.path[:] = [p for p in sys.path if p]; from amoeboid_edu.lab import _serve_tasks; _serve_tasks()"
-"""A parallel harness started without the teacher's current folder on ``sys.path``: the sandbox opens every import
-path for reading, and the current folder may hold the contest's seed file (found by the red team)."""
+_SERVE_WITHOUT_CWD = ("import sys; sys.path[:] = [p for p in sys.path if p]; from amoeboid_edu._sandbox import "
+                      "die_with_parent; die_with_parent({parent}); from amoeboid_edu.lab import _serve_tasks; _serve_tasks()")
+"""A parallel harness started without the teacher's current folder on ``sys.path`` (the sandbox opens every import
+path for reading, and the current folder may hold the contest's seed file: found by the red team), which dies
+with the process that started it (``{parent}``), before it imports anything else."""
 
 
 def _serve_tasks() -> None:
@@ -409,7 +411,7 @@ def _play_parallel(entries: dict, games: list, setup: _Setup, workers: int, fini
             if not chunk:
                 continue
             process = subprocess.Popen(
-                [sys.executable, "-c", _SERVE_WITHOUT_CWD],
+                [sys.executable, "-c", _SERVE_WITHOUT_CWD.format(parent=os.getpid())],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             )
             pickle.dump(([entry or os.getcwd() for entry in sys.path], entries, chunk, setup), process.stdin)

@@ -2,7 +2,9 @@
 
 Each attack asserts that the run completes (a card, exit status 0 from the CLI), that the card names the
 forfeit, and that no process outlives the run: this test process becomes a subreaper, so anything a run
-leaves behind is re-parented here, where a scan of /proc finds it.  See docs/threat-model.md.
+leaves behind is re-parented here, where a scan of /proc finds it.  Tests marked ``not_a_subreaper`` (a killed
+scorer) must not be one, which would hide orphans: they find the run's processes by a mark in their
+environment instead.  See docs/threat-model.md.
 """
 
 from __future__ import annotations
@@ -74,11 +76,14 @@ def settled(deadline: float = 30.0) -> list[int]:
 
 
 @pytest.fixture(autouse=True)
-def adopt_orphans():
+def adopt_orphans(request):
     """Make this process a subreaper for the test: orphans land here; afterwards kill and reap them."""
     PRESENT_BEFORE.clear()
     PRESENT_BEFORE.update(living_descendants(os.getpid()))
     libc = ctypes.CDLL(None, use_errno=True)
+    if request.node.get_closest_marker("not_a_subreaper"):
+        yield
+        return
     libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
     try:
         yield
@@ -802,6 +807,70 @@ def test_the_early_stop_is_the_same_serially_in_parallel_and_in_a_tournament():
     played = rows(league.records)
     assert rows(serial.records).items() <= played.items(), (rows(serial.records), played)
     assert settled() == []
+
+
+@pytest.mark.parametrize("command", ["score", "tournament"])
+@pytest.mark.not_a_subreaper
+def test_a_scorer_killed_in_a_parallel_run_leaves_no_process(tmp_path, command):
+    """With --workers 2 or --executor processes:2, a SIGKILLed scorer left its parallel harnesses or pool workers
+    and their sandboxes playing, re-parented to PID 1 (found by the red team).  This test process is no
+    subreaper: the run's processes are found by a mark in their environment (the scorer's helpers inherit it),
+    and the sandboxes (scrubbed environment) by the helper named in their command line."""
+    mark = f"amoeboid-test-{os.getpid()}-{time.monotonic_ns()}"
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for student in ("ann", "bob"):
+        (folder / f"{student}.py").write_text("from hostile import sleeps_a_minute as strategy\n")
+    arguments = {"score": ["score", "hostile:sleeps_a_minute", "--games", "8", "--opponents", "random,greedy",
+                           "--workers", "2", "--per-move-limit", "120", "-q"],
+                 "tournament": ["tournament", str(folder), "--games", "8", "--seed", "1", "--out",
+                                str(tmp_path / "r.csv"), "--executor", "processes:2", "--opponents", "random",
+                                "--per-move-limit", "120", "-q"]}[command]
+    scorer = subprocess.Popen([sys.executable, "-m", "amoeboid_edu", *arguments], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, cwd=STRATEGIES, env=dict(os.environ, AMOEBOID_TEST_MARK=mark))
+    try:
+        end = time.monotonic() + 90
+        while len([pid for pid, line in ours(mark).items() if b"amoeboid_edu._sandbox" in line]) < 6:
+            assert time.monotonic() < end and scorer.poll() is None, "the sandboxes never started"
+            time.sleep(0.05)
+        time.sleep(0.5)  # games in their moves
+    finally:
+        scorer.kill()
+        scorer.wait()
+    end = time.monotonic() + 20  # the dead scorer's helpers would otherwise wait for the move at least 40 s more
+    while ours(mark) and time.monotonic() < end:
+        time.sleep(0.05)
+    left = ours(mark)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert left == {}, left
+
+
+HELPERS_SEEN: dict[str, set[int]] = {}
+
+
+def ours(mark: str) -> dict[int, bytes]:
+    """Living processes of one run: those with ``mark`` in their environment, and sandboxes started by one of them
+    (their command line names their harness's pid) -- also after that harness died."""
+    processes = {}
+    for name in os.listdir("/proc"):
+        try:
+            state = Path(f"/proc/{name}/stat").read_bytes().rpartition(b")")[2].split()[0]
+            line = Path(f"/proc/{name}/cmdline").read_bytes().replace(b"\0", b" ")
+            environment = Path(f"/proc/{name}/environ").read_bytes()
+        except (OSError, IndexError):
+            continue
+        if name.isdigit() and state != b"Z":
+            processes[int(name)] = (line, mark.encode() in environment)
+    helpers = HELPERS_SEEN.setdefault(mark, set())
+    helpers |= {pid for pid, (_, marked) in processes.items() if marked}
+    found = {}
+    for pid, (line, marked) in processes.items():
+        words = line.split()
+        if marked or (b"amoeboid_edu._sandbox" in words
+                      and int(words[words.index(b"amoeboid_edu._sandbox") + 2]) in helpers):
+            found[pid] = line
+    return found
 
 
 def test_a_strategy_file_given_through_a_symbolic_link_loads(tmp_path):

@@ -369,6 +369,13 @@ def raises_huge(position, roll, rng):
     raise ValueError("x" * 5_000_000)
 
 
+def sleeps_a_minute(position, roll, rng):
+    """Asleep in its move for a minute (no CPU): a run to be killed in the middle, whose harness sends nothing
+    meanwhile (a harness writing records would die of a broken pipe sooner)."""
+    time.sleep(60)
+    return plays_fair(position, roll, rng)
+
+
 MOVES_IN_THIS_PROCESS = [0]
 
 
