@@ -873,6 +873,33 @@ def ours(mark: str) -> dict[int, bytes]:
     return found
 
 
+def test_the_python_api_reads_a_seed_file_with_the_clis_checks(tmp_path, monkeypatch):
+    """lab.score(seed=open("contest.seed").read()) in a notebook's folder let a strategy read the seed: the API
+    now has seed_file=, refused where a strategy may read it (the notebook's folder is on the import path)."""
+    notebook, home = tmp_path / "notebook", tmp_path / "home"
+    notebook.mkdir(), home.mkdir()
+    secret = "SECRET-" + os.urandom(16).hex()
+    (notebook / "contest.seed").write_text(secret + "\n")
+    (home / "contest.seed").write_text(secret + "\n")
+    monkeypatch.chdir(notebook)
+    monkeypatch.syspath_prepend(str(notebook))
+    with pytest.raises(ValueError, match="which strategies may read"):
+        score(hostile.steals_the_seed, **dict(QUICK, seed=0), seed_file="contest.seed")
+    with pytest.raises(ValueError, match="which strategies may read"):
+        tournament([hostile.steals_the_seed, "random"], games=2, progress=False, seed_file=notebook / "contest.seed")
+    card = score(hostile.steals_the_seed, **dict(QUICK, seed=0), seed_file=home / "contest.seed")
+    assert secret not in str(card) + card._repr_html_() and f"seed from {home / 'contest.seed'} (secret)" in str(card)
+    assert card.records == score(hostile.steals_the_seed, **dict(QUICK, seed=secret)).records
+    assert card.to_frame()["value"].str.startswith("RuntimeError: no secret in reach").all()
+
+
+def test_a_weak_seed_file_is_refused(tmp_path):
+    for weak in ("0000000000000000", "abababababababababababab", "0123456"):
+        (tmp_path / "weak.seed").write_text(weak + "\n")
+        done = run_cli("hostile:plays_fair", "--seed-file", str(tmp_path / "weak.seed"))
+        assert done.returncode == 2 and "8 of them different" in done.stderr, (weak, done.stderr)
+
+
 def test_a_strategy_file_given_through_a_symbolic_link_loads(tmp_path):
     (tmp_path / "real").mkdir(), (tmp_path / "links").mkdir()
     (tmp_path / "real" / "mine.py").write_text((STRATEGIES / "student.py").read_text())
