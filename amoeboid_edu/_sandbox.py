@@ -6,17 +6,21 @@ amoeboid_edu._sandbox`` (:func:`main`).  On Linux three processes hold one strat
 
     harness ── life pipe ── supervisor  trusted code only: a subreaper; when the pipe closes
                               │          (the harness ended or was killed) it kills every descendant
-                              └── template  walls up (Landlock, seccomp); runs no student code
-                                    └── game  forked per generation; may not create processes;
+                              └── template  walls up (Landlock, seccomp deny-list); runs no student code
+                                    └── game  forked per generation; its own seccomp allow-list;
                                               imports the strategy, then plays moves
 
 No student code runs outside a game process, behind all its walls: an import in
 the template could rewrite the code that puts up the game's own wall (found by
-the red team).  A move that overruns its limit costs the game process (the
-harness kills every descendant of the supervisor except the template), and the
-next game process imports the strategy again (within the load limit).  Elsewhere
-(no ``/proc``, no ``prctl``) the supervisor, template and game are one process,
-restarted after a kill: "process only".
+the red team).  A game process writes nothing (Landlock grants no write right,
+its filter opens files read-only), so there is no private folder to fill or to
+leave behind.  A move that reaches the per-move limit is interrupted inside the
+game process (SIGALRM, whose handler the strategy may not change) and forfeits;
+the process and its import stay.  Only a move that does not stop within
+``MOVE_GRACE`` costs the game process (the harness kills every descendant of the
+supervisor except the template), and the next game process imports the strategy
+again (within the load limit).  Elsewhere (no ``/proc``, no ``prctl``) the
+supervisor, template and game are one process, restarted after a kill: "process only".
 
 Messages are length-prefixed (``HEADER``) over Unix stream sockets:
 
@@ -27,8 +31,9 @@ Messages are length-prefixed (``HEADER``) over Unix stream sockets:
 - harness -> template, per generation: the byte ``GAME`` with one socket passed along (SCM_RIGHTS);
   the game process imports the strategy, says ``{"ok": true}`` or ``{"ok": false, "error": "..."}``
   on it, then serves moves on it.
-- harness -> game, per round: ``"SEED ROLL POSITION"`` lines, one per move; game -> harness, a message per move:
-  ``{"kind": "turn"|"text"|"other"|"error", "value": str, "output": [...], "printed": int}``.
+- harness -> game, per round: the per-move limit on the first line, then ``"SEED ROLL POSITION"`` lines,
+  one per move; game -> harness, a message per move:
+  ``{"kind": "turn"|"text"|"other"|"error"|"timeout", "value": str, "output": [...], "printed": int}``.
   SEED (derived by the harness; it reveals neither the run's seed nor the dice) seeds the
   strategy's ``rng``, the module-level ``random`` and NumPy's global generator for that move.
 """
@@ -46,13 +51,11 @@ import linecache
 import os
 import random
 import select
-import shutil
 import signal
 import socket
 import struct
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from types import TracebackType
@@ -88,12 +91,21 @@ _CLONE_THREAD = 0x00010000
 _CLONE_NAMESPACES = (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000, 0x00000080)
 """CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET, NEWTIME."""
 _AF_UNIX = 1
+_INT = 0xFFFF_FFFF
+"""An ``int`` argument is compared on its low 32 bits, as the kernel reads it: a filter comparing all 64 let
+``prctl(1 << 32 | PR_SET_PDEATHSIG, 0)`` through (found by the red team)."""
+NO_HOME = "/nonexistent/amoeboid-strategy"
+"""``HOME`` and ``TMPDIR`` of a worker: a fixed path that does not exist (a game process may write nothing)."""
+OPEN_FILES = 128
+"""File descriptors a worker may hold (RLIMIT_NOFILE): bounds the pipe and socket buffers a game can fill."""
+MOVE_GRACE = 1.0
+"""Seconds a game process has to answer once its move was interrupted at the per-move limit; then it is killed."""
 _DENIED = (
-    # other processes: signals, tracing, memory
-    "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo", "pidfd_open", "pidfd_send_signal", "pidfd_getfd",
+    # other processes: signals through a queue or a pidfd, tracing, memory (kill/tkill/tgkill: the game's allow-list)
+    "rt_sigqueueinfo", "rt_tgsigqueueinfo", "pidfd_open", "pidfd_send_signal", "pidfd_getfd",
     "ptrace", "process_vm_readv", "process_vm_writev", "process_madvise", "kcmp",
     # the network (socketpair(AF_UNIX) stays: it reaches nobody)
-    "socket",
+    "socket", "connect", "bind", "listen", "accept", "accept4",
     # leaving the session, namespaces, mounts, the kernel's bypasses of this filter
     "setsid", "unshare", "setns", "mount", "umount2", "pivot_root", "chroot", "fsopen", "fsmount", "fspick",
     "fsconfig", "move_mount", "open_tree", "mount_setattr", "io_uring_setup", "io_uring_enter",
@@ -101,8 +113,16 @@ _DENIED = (
     "open_by_handle_at", "name_to_handle_at", "init_module", "finit_module", "delete_module", "kexec_load",
     "kexec_file_load", "reboot", "swapon", "swapoff", "iopl", "ioperm", "acct", "syslog", "settimeofday",
     "clock_settime", "clock_adjtime", "adjtimex", "quotactl", "mknod", "mknodat", "setrlimit",
+    # what Landlock does not cover: file metadata, watching folders, memory outside RLIMIT_AS, other processes'
+    # scheduling, the host's name (found by the red team)
+    "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat", "utime", "utimes",
+    "futimesat", "utimensat", "setxattr", "lsetxattr", "fsetxattr", "setxattrat", "removexattr", "lremovexattr",
+    "fremovexattr", "removexattrat", "inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_init",
+    "fanotify_mark", "memfd_create", "memfd_secret", "sched_setaffinity", "sched_setscheduler", "sched_setparam",
+    "sched_setattr", "setpriority", "ioprio_set", "sethostname", "setdomainname",
 )
-"""Syscalls a strategy never needs and an attacker would: refused with EPERM (seccomp)."""
+"""Refused with EPERM in every worker process after its walls (the template's filter, which its games inherit):
+syscalls no worker needs and an attacker would use.  A game process adds its own allow-list (``_GAME_SYSCALLS``)."""
 
 
 # --------------------------------------------------------------------------- what a worker says is data
@@ -256,17 +276,36 @@ def _die_with(parent: int) -> None:
         os._exit(1)
 
 
+def die_with_parent(parent: int) -> None:
+    """SIGKILL this process when ``parent``, the process that started it, dies; exit now if it already has.
+
+    For the lab's own helper processes (the parallel harnesses of ``workers=K``, the pool workers of
+    ``processes:K``): a SIGKILLed scorer takes them down, and with them, through each supervisor's life pipe,
+    every sandbox they started (found by the red team: they were re-parented to PID 1 and kept playing).
+    The signal follows the parent *thread* that started the process: the lab starts them from the thread that
+    called it, which waits for them.  Linux only; elsewhere nothing happens.
+    """
+    if sys.platform == "linux":
+        _die_with(parent)
+
+
 # --------------------------------------------------------------------------- the walls (worker side)
 
 
 def _readable_roots(request: dict[str, Any]) -> list[str]:
-    """What a strategy may read: Python, the libraries, its import path and its own folder; not /proc, /etc, /tmp."""
+    """What a strategy may read: Python, the libraries, its import path and its own folder; not /proc, /etc, /tmp.
+
+    Symbolic links are resolved (Landlock follows them to the folder it then opens): a strategy file given through
+    a link is readable where it really lies, and a seed file is compared with where the roots really are.
+    The root folder itself is never a root (a worker's import path could name it: everything would be readable).
+    """
     roots = [sys.prefix, sys.base_prefix, sys.exec_prefix, "/usr", "/lib", "/lib64", "/bin",
-             "/etc/ld.so.cache", "/etc/localtime", "/dev/null", "/dev/urandom", "/dev/zero"]
+             "/etc/ld.so.cache", "/etc/localtime", "/dev/null", "/dev/zero"]
     roots += [entry for entry in [*request.get("path", ()), *sys.path] if entry]
     if request.get("file"):
-        roots.append(os.path.dirname(request["file"]))
-    return [root for root in dict.fromkeys(os.path.abspath(r) for r in roots) if os.path.exists(root)]
+        roots += [os.path.dirname(os.path.abspath(request["file"])), os.path.dirname(os.path.realpath(request["file"]))]
+    resolved = dict.fromkeys(os.path.realpath(os.path.abspath(root)) for root in roots)
+    return [root for root in resolved if root != os.path.realpath(os.sep) and os.path.exists(root)]
 
 
 def readable_roots(path: Sequence[str], file: str | None = None) -> list[str]:
@@ -274,59 +313,155 @@ def readable_roots(path: Sequence[str], file: str | None = None) -> list[str]:
     return _readable_roots({"path": list(path), "file": file})
 
 
-def _landlock(readable: Sequence[str], writable: str) -> bool:
-    """Filesystem: read only ``readable``, write only under ``writable``; no TCP; no signals or abstract sockets out."""
+def _landlock(readable: Sequence[str]) -> str | None:
+    """Filesystem: read only ``readable``, write nothing; no TCP; no signals or abstract sockets out of the domain.
+
+    The wall's name says what this kernel's Landlock ABI covers: ``landlock (files, tcp, signals)`` from ABI 6
+    (Linux 6.12), ``landlock (files, tcp)`` on ABI 4-5, ``landlock (files)`` before; None without Landlock.
+    """
     try:
         import landlockpy as landlock  # type: ignore[import-untyped, import-not-found, unused-ignore]
     except ImportError:
-        return False
+        return None
     if landlock.abi_version() < 1:
-        return False
+        return None
     access = landlock.AccessFS
     read = access.READ_FILE | access.READ_DIR | access.EXECUTE
     with landlock.Ruleset(scoped=landlock.Scope.SIGNAL | landlock.Scope.ABSTRACT_UNIX_SOCKET) as ruleset:
         for root in readable:
             ruleset.allow_path(root, read if os.path.isdir(root) else access.READ_FILE)
-        ruleset.allow_path(writable, ruleset.handled_fs)
-        ruleset.allow_path("/dev/null", access.READ_FILE | access.WRITE_FILE)
         ruleset.restrict()
-    return True
+        net, scoped = ruleset.handled_net, ruleset.scoped
+    covers = ["files"]
+    covers += [name for flag, name in (("BIND_TCP", "tcp"), ("BIND_UDP", "udp")) if net & getattr(landlock.AccessNet, flag, 0)]
+    covers += ["signals"] if scoped & landlock.Scope.SIGNAL else []
+    return f"landlock ({', '.join(covers)})"
+
+
+_GAME_SYSCALLS = (
+    # files Landlock lets it open (open and openat are allowed read-only, below), and the descriptors it holds
+    "read", "pread64", "readv", "preadv", "preadv2", "write", "writev", "close", "close_range", "lseek",
+    "fstat", "stat", "lstat", "newfstatat", "statx", "statfs", "fstatfs", "getdents64", "readlink", "readlinkat",
+    "getcwd", "access", "faccessat", "faccessat2", "dup", "dup2", "dup3", "pipe", "pipe2",
+    "poll", "ppoll", "select", "pselect6", "epoll_create", "epoll_create1", "epoll_ctl", "epoll_wait",
+    "epoll_pwait", "epoll_pwait2",
+    # its sockets: receive, and send only to the connected peer (sendto with an address is below)
+    "recvfrom", "recvmsg", "shutdown", "getsockopt", "getsockname", "getpeername",
+    # memory (madvise below)
+    "mmap", "mprotect", "munmap", "mremap", "brk",
+    # what the interpreter does for itself in its one thread
+    "futex", "set_robust_list", "rseq", "set_tid_address", "arch_prctl", "restart_syscall", "exit", "exit_group",
+    # its own signal mask and timers (rt_sigaction below: SIGALRM's handler is the lab's)
+    "rt_sigprocmask", "rt_sigreturn", "rt_sigpending", "sigaltstack", "setitimer", "getitimer",
+    # the clock
+    "clock_gettime", "clock_getres", "gettimeofday", "time", "nanosleep", "clock_nanosleep",
+    # about itself
+    "getpid", "gettid", "getppid", "getuid", "geteuid", "getgid", "getegid", "getresuid", "getresgid",
+    "getgroups", "getpgrp", "uname", "sysinfo", "getrusage", "times", "sched_yield", "getcpu", "getrlimit",
+)
+"""Syscalls a game process may make with any arguments: what CPython, NumPy (imported before the walls) and
+pure-Python strategies need to compute and to import modules.  Everything not allowed here or in
+``_game_rules`` is refused with EPERM: processes, programs, threads, the network, signals to anyone else,
+file metadata, folder watches, memfds, scheduling, ``getrandom`` (a game's entropy is the move's stream;
+refusing the raw syscall makes a strategy that goes around it fail the same way on every run)..."""
+
+_FCNTL_COMMANDS = (0, 1, 2, 3, 4, 1030)
+"""F_DUPFD, F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_DUPFD_CLOEXEC: never F_SETOWN(_EX)/F_SETSIG (a signal to any
+process the file's owner names: found by the red team), F_SETLEASE, F_NOTIFY or locks."""
+_PRCTL_OPTIONS = (2, 3, 7, 13, 15, 16, 21, 23, 30, 37, 39, 42, 0x53564D41)
+"""PR_GET_PDEATHSIG, GET_DUMPABLE, GET_KEEPCAPS, GET_TIMING, SET_NAME, GET_NAME, GET_SECCOMP, CAPBSET_READ,
+GET_TIMERSLACK, GET_CHILD_SUBREAPER, GET_NO_NEW_PRIVS, GET_THP_DISABLE, SET_VMA: getters and names only."""
+_MADVICE = (0, 1, 2, 3, 4, 8, 10, 11, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 25)
+"""madvise advice about its own pages; never MADV_HWPOISON or MADV_SOFT_OFFLINE (root: pages taken out of service)."""
+_SOCKET_OPTIONS = (7, 8, 18, 19, 20, 21, 66, 67)
+"""SOL_SOCKET options it may set: buffer sizes within the system's maximum, low-water marks and timeouts
+(never SO_SNDBUFFORCE/SO_RCVBUFFORCE, which root could use to pin memory)."""
+_SIGALRM = 14
+
+
+def _game_rules(seccomp: Any, pid: int) -> list[tuple[str, tuple[Any, ...]]]:
+    """The allow-list's rules with arguments; several rules for one syscall allow it if any matches.
+
+    ``int`` arguments are compared on their low 32 bits (``_INT``), pointers on all 64.
+    """
+    import termios
+
+    def int_is(arg: int, value: int, mask: int = _INT) -> Any:
+        return seccomp.Arg(arg, seccomp.MASKED_EQ, mask, value & mask)
+
+    def null(arg: int) -> Any:
+        return seccomp.Arg(arg, seccomp.EQ, 0)
+
+    writes = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND | (os.O_TMPFILE & ~os.O_DIRECTORY)
+    ioctls = (termios.TCGETS, termios.FIONREAD, termios.FIONBIO, termios.FIOCLEX, termios.FIONCLEX)
+    yourself = (0, pid)  # 0: the caller (or its own process group, which is itself alone)
+    rules: list[tuple[str, tuple[Any, ...]]] = [
+        ("open", (int_is(1, 0, writes),)),  # read-only, even where Landlock is missing: it may write nothing
+        ("openat", (int_is(2, 0, writes),)),
+        ("sendto", (null(4),)),  # to the connected peer only, never to a named socket (found by the red team)
+        ("socketpair", (int_is(0, _AF_UNIX),)),
+        ("tkill", (int_is(0, pid),)),
+        ("tgkill", (int_is(0, pid), int_is(1, pid))),
+        ("rt_sigaction", (null(1),)),  # reading any disposition
+    ]
+    rules += [("kill", (int_is(0, who),)) for who in yourself]
+    rules += [(name, (int_is(0, who),)) for name in ("sched_getaffinity", "getpgid", "getsid") for who in yourself]
+    rules += [("prlimit64", (int_is(0, who), null(2))) for who in yourself]  # a getter on itself
+    rules += [("rt_sigaction", (int_is(0, signum),)) for signum in range(1, 65) if signum != _SIGALRM]
+    rules += [("fcntl", (int_is(1, command),)) for command in _FCNTL_COMMANDS]
+    rules += [("ioctl", (int_is(1, request),)) for request in ioctls]
+    rules += [("prctl", (int_is(0, option),)) for option in _PRCTL_OPTIONS]
+    rules += [("madvise", (int_is(2, advice),)) for advice in _MADVICE]
+    rules += [("setsockopt", (int_is(1, 1), int_is(2, option))) for option in _SOCKET_OPTIONS]  # SOL_SOCKET
+    return rules
 
 
 def _seccomp(game: bool) -> bool:
-    """Refuse with EPERM what a strategy never needs: signals beyond its own process group, tracing, threads...
+    """Load this process's seccomp filter (no_new_privs is set with it); False if seccomp is not available.
 
-    No threads: a thread started by the import would live on in the template, outside every game's seeding
-    and its no-fork wall, and could take the game sockets the harness sends (found by the red team).
-    ``game``: also refuse new processes and new programs.
+    ``game=False`` (the template's, inherited by every game process): refuse with EPERM what no worker needs and
+    an attacker would use (``_DENIED``), raising rlimits, new threads (a thread started by the import would live
+    on in the template, outside every game's seeding and walls, and could take the game sockets: found by the red
+    team) and namespaces.  ``game=True``: an allow-list (``_GAME_SYSCALLS``, ``_game_rules``), default EPERM.
+    The template runs no student code; it signals nobody, so the rules on signals are the game's.
     """
     try:
         import pyseccomp as seccomp  # type: ignore[import-untyped, import-not-found, unused-ignore]
     except (ImportError, OSError, RuntimeError):  # the binding, or libseccomp.so.2, is missing
         return False
     refuse = seccomp.ERRNO(errno.EPERM)
-    rules: list[tuple[int, str, tuple[Any, ...]]] = [
-        (refuse, "kill", (seccomp.Arg(0, seccomp.NE, 0),)),  # kill(0, sig): its own process group only
-        (refuse, "setpgid", (seccomp.Arg(1, seccomp.NE, 0),)),  # may lead a new group, not join another
-        (refuse, "socketpair", (seccomp.Arg(0, seccomp.NE, _AF_UNIX),)),
-        # the parent-death signal may be set to SIGKILL (as a game process does), never cleared or softened
-        (refuse, "prctl", (seccomp.Arg(0, seccomp.EQ, _PR_SET_PDEATHSIG), seccomp.Arg(1, seccomp.NE, signal.SIGKILL))),
-        (refuse, "prlimit64", (seccomp.Arg(2, seccomp.NE, 0),)),
-        (seccomp.ERRNO(errno.ENOSYS), "clone3", ()),  # its flags are out of a filter's reach; libc falls back to clone
-    ]
-    rules += [(refuse, name, ()) for name in _DENIED]
-    rules += [(refuse, "clone", (seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag),))
-              for flag in (*_CLONE_NAMESPACES, _CLONE_THREAD)]
-    if game:
-        rules += [(refuse, name, ()) for name in ("fork", "vfork", "execve", "execveat")]
-        rules += [(refuse, "clone", (seccomp.Arg(0, seccomp.MASKED_EQ, _CLONE_THREAD, 0),))]
+    arch = seccomp.system_arch()
     try:
-        allowed = seccomp.SyscallFilter(seccomp.ALLOW)
-        for action, name, args in rules:
-            if seccomp.resolve_syscall(seccomp.system_arch(), name) < 0:
+        if game:
+            syscalls = seccomp.SyscallFilter(refuse)
+            rules = [(name, ()) for name in _GAME_SYSCALLS] + _game_rules(seccomp, os.getpid())
+            actions = [(seccomp.ALLOW, name, args) for name, args in rules]
+        else:
+            syscalls = seccomp.SyscallFilter(seccomp.ALLOW)
+
+            def int_is(arg: int, value: int) -> Any:
+                return seccomp.Arg(arg, seccomp.MASKED_EQ, _INT, value)
+
+            actions = [
+                (refuse, "setpgid", (seccomp.Arg(1, seccomp.NE, 0),)),  # may lead a new group, not join another
+                (refuse, "socketpair", (seccomp.Arg(0, seccomp.NE, _AF_UNIX),)),
+                # the parent-death signal may be set to SIGKILL (as a game process does), never cleared or softened
+                (refuse, "prctl", (int_is(0, _PR_SET_PDEATHSIG), seccomp.Arg(1, seccomp.NE, signal.SIGKILL))),
+                (refuse, "prlimit64", (seccomp.Arg(2, seccomp.NE, 0),)),
+                (seccomp.ERRNO(errno.ENOSYS), "clone3", ()),  # its flags are out of a filter's reach; libc falls back
+            ]
+            actions += [(refuse, name, ()) for name in _DENIED]
+            actions += [(refuse, "clone", (seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag),))
+                        for flag in (*_CLONE_NAMESPACES, _CLONE_THREAD)]
+        try:
+            syscalls.set_attr(seccomp.Attr.CTL_OPTIMIZE, 2)  # a binary tree of syscalls, not a list (libseccomp >= 2.5)
+        except (OSError, AttributeError):
+            pass
+        for action, name, args in actions:
+            if seccomp.resolve_syscall(arch, name) < 0:
                 continue  # a syscall this architecture does not have
-            allowed.add_rule(action, name, *args)
-        allowed.load()
+            syscalls.add_rule(action, name, *args)
+        syscalls.load()
     except OSError:
         return False
     return True
@@ -337,14 +472,16 @@ def _walls(request: dict[str, Any]) -> list[str]:
     walls = ["process"]
     if not (sys.platform == "linux" and request.get("walls", True)):
         return walls
+    import termios  # noqa: F401 - for the game's filter, imported while /etc and ldconfig are in reach
+
     try:  # find and load libseccomp now: Landlock will hide ldconfig and /etc
         import pyseccomp  # type: ignore[import-untyped, import-not-found, unused-ignore]  # noqa: F401
     except (ImportError, OSError, RuntimeError):
         pass
-    landlocked = _landlock(_readable_roots(request), os.getcwd())
+    landlocked = _landlock(_readable_roots(request))
     if _seccomp(game=False):
         walls.append("seccomp")
-    return walls + (["landlock"] if landlocked else [])
+    return walls + ([landlocked] if landlocked else [])
 
 
 # --------------------------------------------------------------------------- the worker: load once, play moves
@@ -367,16 +504,35 @@ def _seeded_from_entropy(seed: Callable[..., None]) -> Callable[..., None]:
     return seed_method
 
 
+def _entropy_getrandom(size: int, flags: int = 0) -> bytes:
+    return _entropy_bytes(size)
+
+
 def _entropy_from_the_move() -> None:
     """Generators a strategy seeds from the operating system draw from the move's seed instead.
 
-    ``random.Random()``, ``random.seed()``, ``SystemRandom``, ``secrets``, ``os.urandom``, ``uuid.uuid4`` and
-    NumPy's ``default_rng()`` / ``SeedSequence()`` would otherwise make a card change from run to run.  Done in
-    the game process only, before the import; the clock and object addresses stay as they are.
+    ``random.Random()``, ``random.seed()``, ``SystemRandom``, ``secrets``, ``os.urandom``, ``os.getrandom``,
+    ``uuid.uuid4``, the C generator ``_random.Random()`` and NumPy's ``default_rng()`` / ``SeedSequence()`` would
+    otherwise make a card change from run to run.  Done in the game process only, before the import.  The raw
+    ``getrandom`` syscall is refused by the game's filter and ``/dev/urandom`` is out of Landlock's reach, so
+    what goes around these (a C generator reached through ``random.Random.__mro__`` then seeds from the clock)
+    is outside the promise with the clock, object addresses and pids.
     """
+    import _random
+
     os.urandom = _entropy_bytes
+    if hasattr(os, "getrandom"):
+        os.getrandom = _entropy_getrandom
     random._urandom = _entropy_bytes  # type: ignore[attr-defined]  # SystemRandom and secrets
     random.Random.seed = _seeded_from_entropy(random.Random.seed)  # type: ignore[method-assign]
+
+    class Random(_random.Random):
+        """The C generator, seeded from the move's stand-in entropy when given no seed."""
+
+        def __init__(self, *args: object) -> None:
+            self.seed(_entropy.getrandbits(128) if not args or args[0] is None else args[0])
+
+    setattr(_random, "Random", Random)
     try:
         import numpy.random.bit_generator as bit_generator
     except ImportError:
@@ -409,7 +565,8 @@ def _load(request: dict[str, Any], payload: bytes) -> StrategyFunction:
         strategy = pickle.loads(payload)
     elif kind == "import":
         strategy = getattr(importlib.import_module(request["module"]), request["name"])
-    else:
+    else:  # a file: like a script, its folder comes first on the import path (a helper module next to it imports)
+        sys.path.insert(0, os.path.dirname(os.path.realpath(request["file"])))
         spec = importlib.util.spec_from_file_location("student_strategy", request["file"])
         if spec is None or spec.loader is None:
             raise ImportError(f"cannot load {request['file']}")
@@ -440,15 +597,58 @@ def _where(tb: TracebackType | None) -> list[Any] | None:
     return [*frame, cut(source, LINE_WIDTH)]
 
 
-def _answer(choose: StrategyFunction, position: Position, roll: int, rng: random.Random) -> dict[str, Any]:
+class MoveInterrupted(BaseException):
+    """Raised inside a strategy whose move reached the per-move limit (SIGALRM); not an ``Exception``, so that
+    ``except Exception`` in a strategy does not swallow it."""
+
+
+@dataclass
+class _MoveClock:
+    """The per-move timer of a game process: SIGALRM at the limit interrupts the move, which then forfeits.
+
+    One syscall a move: each move's ``setitimer`` replaces the previous one's timer, which is never disarmed; an
+    alarm that still arrives from an earlier move (or between moves) is told apart by the current deadline.
+    """
+
+    running: bool = False
+    rang: bool = False
+    deadline: float = 0.0
+
+    def ring(self, signum: int, frame: object) -> None:
+        if self.running and time.monotonic() >= self.deadline:
+            self.rang, self.running = True, False  # once: a strategy that catches it and goes on is killed
+            raise MoveInterrupted("the move reached the per-move limit")
+
+    def call(self, choose: StrategyFunction, position: Position, roll: int, rng: random.Random, limit: float) -> object:
+        self.rang = False
+        if not hasattr(signal, "setitimer"):
+            return choose(position, roll, rng)
+        self.deadline = time.monotonic() + limit
+        signal.setitimer(signal.ITIMER_REAL, limit)
+        self.running = True
+        try:
+            return choose(position, roll, rng)
+        finally:
+            self.running = False
+
+
+_clock = _MoveClock()
+
+
+def _answer(choose: StrategyFunction, position: Position, roll: int, rng: random.Random,
+            limit: float) -> dict[str, Any]:
     try:
-        value = choose(position, roll, rng)
+        value = _clock.call(choose, position, roll, rng, limit)
     except BaseException as error:  # noqa: BLE001 - SystemExit and KeyboardInterrupt forfeit too
+        if _clock.rang:
+            return {"kind": "timeout"}
         try:
             message = f"{type(error).__name__}: {error}"
         except BaseException:  # noqa: BLE001
             message = type(error).__name__
         return {"kind": "error", "value": cut(message), "where": _where(error.__traceback__)}
+    if _clock.rang:  # interrupted, and the strategy caught it: the move is lost all the same
+        return {"kind": "timeout"}
     if isinstance(value, Turn):
         try:
             return {"kind": "turn", "value": cut(Turn.__str__(value))}
@@ -460,21 +660,37 @@ def _answer(choose: StrategyFunction, position: Position, roll: int, rng: random
 
 
 def _play(sock: socket.socket, choose: StrategyFunction, rules: Rules, tail: OutputTail) -> None:
-    """Answer each round's moves on ``sock``, one message per answer, until the harness hangs up."""
+    """Answer each round's moves on ``sock``, one message per answer, until the harness hangs up.
+
+    A round is ``LIMIT`` on its first line, then a ``SEED ROLL POSITION`` line per move.
+    """
     while True:
         try:
             message = receive_message(sock).decode()
         except (EOFError, OSError):
             return
-        for move in message.split("\n"):
+        limit, *moves = message.split("\n")
+        for move in moves:
             seed, roll, text = move.split(" ", 2)
             tail.reset()
             _seed_globals(int(seed))
-            answer = _answer(choose, Position.parse(text, rules), int(roll), random.Random(int(seed)))
+            answer = _answer(choose, Position.parse(text, rules), int(roll), random.Random(int(seed)), float(limit))
             if tail.printed:
                 answer["output"] = tail.tail()
                 answer["printed"] = tail.printed
             send_message(sock, json.dumps(answer).encode())
+
+
+def _game_walls(walls: Sequence[str]) -> None:
+    """A game process's own walls, before any student code: the move timer's handler, then its filter.
+
+    The filter refuses changing SIGALRM's handler afterwards; if it cannot be loaded where the card says
+    "seccomp", the process exits rather than play without it.
+    """
+    if hasattr(signal, "setitimer"):
+        signal.signal(signal.SIGALRM, _clock.ring)
+    if "seccomp" in walls and not _seccomp(game=True):
+        os._exit(1)
 
 
 def _loaded(game: socket.socket, request: dict[str, Any], payload: bytes, tail: OutputTail) -> StrategyFunction | None:
@@ -502,7 +718,8 @@ def _template(control: socket.socket, fork_server: bool) -> None:
     payload = receive_message(control) if request["load"] == "pickle" else b""
     # NumPy (and cloudpickle) before the walls: the game processes inherit them imported, NumPy's global
     # generator is seeded before every move, and its BLAS may start threads, which the walls then refuse to anyone.
-    import numpy  # noqa: F401
+    import numpy
+    import numpy.random  # noqa: F401 - NumPy 2 imports it lazily: each game process would import it again
 
     if request["load"] == "pickle":
         import cloudpickle  # type: ignore[import-untyped, unused-ignore]  # noqa: F401
@@ -522,6 +739,7 @@ def _template(control: socket.socket, fork_server: bool) -> None:
         game = socket.socket(fileno=fds[0])
         if not fork_server:  # one plain process: it imports once, and is killed and restarted after a timeout
             if choose is None:
+                _game_walls(walls)
                 choose = _loaded(game, request, payload, tail)
                 if choose is None:
                     return
@@ -535,8 +753,7 @@ def _template(control: socket.socket, fork_server: bool) -> None:
                 control.close()
                 os.setpgid(0, 0)  # its own group: kill(0, ...) cannot reach the template
                 _die_with(template)
-                if "seccomp" in walls and not _seccomp(game=True):
-                    os._exit(1)  # the card says seccomp: never play without the game's own filter
+                _game_walls(walls)
                 choose = _loaded(game, request, payload, tail)
                 if choose is not None:
                     _play(game, choose, rules, tail)
@@ -580,14 +797,28 @@ def _supervise(control_fd: int, harness: int) -> None:
         sweep(supervisor)
 
 
-def main() -> None:
-    """``python -m amoeboid_edu._sandbox CONTROL_FD HARNESS_PID fork|plain``: a supervisor or a plain worker."""
+def _limit_resources() -> None:
+    """Memory (4 GiB of address space), no file of any size (nor a core dump), ``OPEN_FILES`` descriptors.
+
+    RLIMIT_FSIZE = 0 keeps a worker from filling a disk even where no Landlock or seccomp does (macOS too).
+    """
     try:
         import resource
+    except ImportError:  # not on this platform
+        return
+    for name, value in (("RLIMIT_AS", MEMORY_LIMIT), ("RLIMIT_FSIZE", 0), ("RLIMIT_CORE", 0),
+                        ("RLIMIT_NOFILE", OPEN_FILES)):
+        try:
+            resource.setrlimit(getattr(resource, name), (value, value))
+        except (AttributeError, ValueError, OSError):  # not on this platform, or already lower
+            pass
 
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-    except (ImportError, ValueError, OSError):  # not on this platform, or already lower
-        pass
+
+def main() -> None:
+    """``python -m amoeboid_edu._sandbox CONTROL_FD HARNESS_PID fork|plain``: a supervisor or a plain worker."""
+    # The worker starts in "/" (see Sandbox._start): never on its import path, where the walls would open it all.
+    sys.path[:] = [entry for entry in sys.path if entry and os.path.realpath(entry) != os.path.realpath(os.sep)]
+    _limit_resources()
     control_fd, harness, mode = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
     if mode == "fork":
         _supervise(control_fd, harness)
@@ -607,16 +838,20 @@ class Forfeit(Exception):
         self.reason, self.value, self.message = reason, value, message
 
 
-def _worker_environment(private: str) -> dict[str, str]:
-    """A scrubbed environment: nothing of the teacher's (tokens, seeds, paths) reaches the strategy."""
+def _worker_environment() -> dict[str, str]:
+    """A scrubbed environment: nothing of the teacher's (tokens, seeds, paths) reaches the strategy.
+
+    ``HOME`` and ``TMPDIR`` name a path that does not exist: a game process may write nothing, and a fixed
+    path keeps a strategy that looks at it deterministic.
+    """
     package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     return {
         "PATH": os.defpath,
         "PYTHONPATH": package_parent,
         "PYTHONHASHSEED": "0",  # set and dict order of strings is the same on every run
         "PYTHONDONTWRITEBYTECODE": "1",
-        "HOME": private,
-        "TMPDIR": private,
+        "HOME": NO_HOME,
+        "TMPDIR": NO_HOME,
         "LC_ALL": "C.UTF-8",
         # one thread for NumPy's BLAS: a worker may not start threads (seccomp), and needs none
         "OPENBLAS_NUM_THREADS": "1",
@@ -651,7 +886,7 @@ class Sandbox:
     walls: bool = True
     """False: no seccomp or Landlock (to measure their cost, or to see what "process only" means)."""
     fork_server: bool = FORK_SERVER
-    """False: one plain process, killed and re-imported after a timeout (the fallback off Linux)."""
+    """False: one plain process, killed and re-imported after a timeout it does not stop at (the fallback off Linux)."""
     broken: str | None = None
     """Why the strategy cannot be loaded at all (every game then forfeits with reason "load")."""
     isolation: str = ""
@@ -660,21 +895,23 @@ class Sandbox:
     template: int | None = None
     control: socket.socket | None = field(default=None, repr=False)
     game: socket.socket | None = field(default=None, repr=False)
-    private: str | None = None
+    imports: int = 0
+    """Games sockets handed to the worker: each is a game process that imports the strategy (a plain worker imports
+    once per process).  A move interrupted at its limit keeps its process, and so the count."""
 
     def _start(self) -> None:
-        self.private = tempfile.mkdtemp(prefix="amoeboid-strategy-")
         mine, theirs = socket.socketpair()
+        safe_path = ["-P"] if sys.version_info >= (3, 11) else []  # not "/" (its folder) on the import path
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "amoeboid_edu._sandbox", str(theirs.fileno()), str(os.getpid()),
+                [sys.executable, *safe_path, "-m", "amoeboid_edu._sandbox", str(theirs.fileno()), str(os.getpid()),
                  "fork" if self.fork_server else "plain"],
                 pass_fds=(theirs.fileno(),),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
-                env=_worker_environment(self.private),
-                cwd=self.private,
+                env=_worker_environment(),
+                cwd=os.sep,  # the same on every run and machine; nothing of the teacher's
                 start_new_session=True,  # away from the harness's process group and terminal
             )
         finally:
@@ -716,6 +953,7 @@ class Sandbox:
         mine, theirs = socket.socketpair()
         try:
             socket.send_fds(self.control, [GAME], [theirs.fileno()])
+            self.imports += 1
         finally:
             theirs.close()
         try:
@@ -734,29 +972,40 @@ class Sandbox:
         return mine
 
     def _receive(self, limit: float) -> dict[str, Any]:
-        """The game's next answer within ``limit`` seconds, or a forfeit (the game process is killed)."""
+        """The game's next answer within ``limit`` seconds plus ``MOVE_GRACE``, or a forfeit (the game process is killed).
+
+        The game process interrupts a move itself at ``limit`` and answers ``{"kind": "timeout"}`` (it keeps its
+        import); the grace is for a move that does not stop when interrupted (it caught the exception, blocked
+        the signal, or runs in C).
+        """
         assert self.game is not None
         try:
-            if not select.select([self.game], [], [], limit)[0]:
+            if not select.select([self.game], [], [], limit + MOVE_GRACE)[0]:
                 raise socket.timeout
-            return untrusted_object(receive_message(self.game, time.monotonic() + limit, MAX_MESSAGE))
+            answer = untrusted_object(receive_message(self.game, time.monotonic() + limit + MOVE_GRACE, MAX_MESSAGE))
         except (socket.timeout, TimeoutError):
             self._end_game()
             raise Forfeit("timeout", f"no answer within {limit:g} s (the per-move limit)",
-                          "the game's process was stopped") from None
+                          "the move did not stop when interrupted: its game process was stopped") from None
         except (EOFError, ConnectionError):
             self._end_game()
             raise Forfeit("crash", "the worker exited (its game process died)") from None
         except (OSError, ValueError, UnicodeDecodeError) as error:
             self._end_game()
             raise Forfeit("malformed", "an unreadable answer from the worker", shown(error, LINE_WIDTH)) from None
+        if answer.get("kind") == "timeout":  # the harness's own words; only the printed output is the worker's
+            return {"kind": "timeout", "value": f"no answer within {limit:g} s (the per-move limit)",
+                    "message": "the move was interrupted; its game process and import were kept",
+                    **{key: answer[key] for key in ("output", "printed") if key in answer}}
+        return answer
 
     def ask(self, moves: Sequence[tuple[int, int, Position]], limit: float) -> list[dict[str, Any] | Forfeit | None]:
         """Answers for several ``(seed, roll, position)`` moves, each within ``limit`` seconds of the previous one.
 
-        Each item is the worker's answer (a dict), a forfeit (timeout, crash,
-        load failure, unreadable answer), or None for a move left unanswered
-        because an earlier one ended the game process: ask for it again.
+        Each item is the worker's answer (a dict; ``{"kind": "timeout", ...}`` for a move the game process
+        interrupted at the limit), a forfeit (a move that did not stop, a crash, a load failure, an unreadable
+        answer), or None for a move left unanswered because an earlier one ended the game process: ask for it
+        again.
         """
         if self.broken is None and self.process is None:
             self._start()
@@ -769,8 +1018,9 @@ class Sandbox:
             return [Forfeit("crash", "the worker exited")] + [None] * (len(moves) - 1)
         if game is None:
             return [Forfeit("load", str(self.broken), "the strategy could not be loaded")] * len(moves)
+        round_ = [repr(float(limit))] + [f"{seed} {roll} {position}" for seed, roll, position in moves]
         try:  # one message for the round: on a busy or single core, a message per move costs a context switch each
-            send_message(game, "\n".join(f"{seed} {roll} {position}" for seed, roll, position in moves).encode())
+            send_message(game, "\n".join(round_).encode())
         except OSError:  # the game process died between two moves
             self._end_game()
             return [Forfeit("crash", "the worker exited (its game process died)")] + [None] * (len(moves) - 1)
@@ -813,9 +1063,6 @@ class Sandbox:
                 if pipe is not None:
                     pipe.close()
             self.process = None
-        if self.private is not None:
-            shutil.rmtree(self.private, ignore_errors=True)
-            self.private = None
 
     def close(self) -> None:
         self.kill()

@@ -208,45 +208,21 @@ def _bench(args: argparse.Namespace, out: TextIO) -> None:
     print(f"mean_turns: {turns / args.games:.2f}", file=out)
 
 
-def _secret_seed(path: str, file: str | None) -> str:
-    """The contest seed from ``path`` (read here, never by a worker); refused where a strategy could read it.
-
-    ``file``: a strategy file (its folder is readable to the strategy), if any.
-    """
-    from ._sandbox import readable_roots
-
-    seed = _read_text(path).strip()
-    if len(seed) < 16:
-        raise CommandError(f"{path}: a contest seed needs at least 16 characters (e.g. python -c \"import secrets; "
-                           f"print(secrets.token_hex(16))\" > {path})")
-    where = os.path.realpath(path)
-    for root in readable_roots([os.path.abspath(entry) for entry in sys.path], file):
-        root = os.path.realpath(root)
-        if where == root or where.startswith(root.rstrip(os.sep) + os.sep):
-            raise CommandError(f"{path} lies in {root}, which strategies may read; keep the seed file elsewhere")
-    return seed
-
-
 def _score(args: argparse.Namespace, out: TextIO) -> None:
     """Score a student's strategy; whatever the strategy does, the card is printed and the exit status is 0."""
     from .lab import score  # pandas and the lab load only for this command
 
     opponents = [name.strip() for name in args.opponents.split(",") if name.strip()]
-    seed, label = args.seed, None
-    if args.seed_file is not None:
-        module = args.target.rpartition(":")[0]
-        file = os.path.abspath(module) if module.endswith(".py") else None
-        seed, label = _secret_seed(args.seed_file, file), f"from {args.seed_file} (secret)"
     card = score(
         args.target,
         games=args.games,
-        seed=seed,
+        seed=args.seed if args.seed_file is None else 0,
+        seed_file=args.seed_file,  # read and checked by the lab (lab.read_seed_file), never by a worker
         opponents=opponents,
         per_move_limit=args.per_move_limit,
         load_limit=args.load_limit,
         workers=args.workers,
         progress=not args.quiet,
-        seed_label=label,
     )
     print(card, file=out)
 
@@ -259,15 +235,11 @@ def _tournament(args: argparse.Namespace, out: TextIO) -> None:
 
     if (args.seed is None) == (args.seed_file is None):
         raise CommandError("give the dice seed with --seed S or --seed-file F (one of them)")
-    seed, label = args.seed, None
-    if args.seed_file is not None:
-        # every student's file lies in the folder, which the strategies may read (found by the red team)
-        seed = _secret_seed(args.seed_file, os.path.join(os.path.abspath(args.folder), "any-student.py"))
-        label = f"from {Path(args.seed_file).name}"
     opponents = [name.strip() for name in args.opponents.split(",") if name.strip()]
-    result = tournament(args.folder, games=args.games, seed=seed, out=args.out, executor=args.executor,
-                        opponents=opponents, per_move_limit=args.per_move_limit, progress=not args.quiet,
-                        seed_label=label, batch_pairs=args.batch)  # fmt: skip
+    # the seed file is read and checked by the lab (lab.read_seed_file: the students' folder counts as readable)
+    result = tournament(args.folder, games=args.games, seed=args.seed if args.seed_file is None else 0, out=args.out,
+                        executor=args.executor, opponents=opponents, per_move_limit=args.per_move_limit,
+                        progress=not args.quiet, batch_pairs=args.batch, seed_file=args.seed_file)  # fmt: skip
     print(result, file=out)
     print(f"games: {args.out}\nleaderboard: {Path(args.out).with_suffix('.html')}", file=out)
 

@@ -8,7 +8,8 @@ so every host must have the same ``amoeboid_edu`` installed.
 - ``serial``: here, one batch after the other.
 - ``processes:K``: K fresh interpreters (``concurrent.futures`` with the ``spawn``
   start method: nothing of the caller's state is copied; a script calling this
-  needs the usual ``if __name__ == "__main__":`` guard, a notebook does not).
+  needs the usual ``if __name__ == "__main__":`` guard, a notebook does not); on
+  Linux each dies with the process that started it.
 - ``dask:ADDRESS``: a Dask distributed scheduler (``tcp://host:8786``), with workers on
   any machines (``pip install amoeboid-edu[cluster]``).  A batch whose worker dies is
   run again elsewhere by the scheduler.
@@ -63,10 +64,19 @@ def map_unordered(function: Callable, batches: Sequence, executor: Executor) -> 
 
 
 def _processes(function: Callable, batches: Sequence, workers: int) -> Iterator[tuple[int, object]]:
+    """The batches on a pool of ``workers`` fresh interpreters, each of which dies with this process (on Linux).
+
+    Without that, a SIGKILLed scorer left its pool workers, and the sandboxes they had started, running
+    (found by the red team).
+    """
     import multiprocessing
+    import os
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+    from ._sandbox import die_with_parent
+
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=die_with_parent,
+                             initargs=(os.getpid(),)) as pool:
         pending = {pool.submit(function, batch): index for index, batch in enumerate(batches)}
         try:
             while pending:

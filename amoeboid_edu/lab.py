@@ -24,9 +24,9 @@ seed the students cannot see: ``amoeboid score --seed-file``.)
 Safe: a student's strategy runs in its own worker process
 (:mod:`amoeboid_edu._sandbox`; docs/threat-model.md), started fresh behind
 the walls the platform offers (on Linux seccomp and Landlock: it cannot
-signal, trace or read this process, open sockets or write outside its own
-temporary folder), fed the position as text and the roll; a move that takes
-longer than the per-move limit costs its game process, not the import.  The
+signal, trace or read this process, open sockets or write anything), fed the
+position as text and the roll; a move that reaches the per-move limit is
+interrupted and forfeits, and its process keeps the import.  The
 dice never leave this process.  An exception, an illegal turn, a malformed
 return value, a timeout or a crash forfeits that game, and the card says why
 and which walls were up.
@@ -51,7 +51,7 @@ import subprocess
 import sys
 import threading
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Sequence
 
@@ -184,6 +184,8 @@ def _raised_where(where: object) -> str:
 def _turn_from(answer: dict, roll: int) -> Turn:
     """Validate a worker's answer: a Turn for this roll, or a forfeit naming what is wrong."""
     kind, value = answer.get("kind"), shown(answer.get("value", ""))
+    if kind == "timeout":  # interrupted at the limit by the game process, which keeps its import
+        raise Forfeit("timeout", value, shown(answer.get("message", ""), LINE_WIDTH))
     if kind == "error":
         raise Forfeit("exception", value, shown(f"the strategy {_raised_where(answer.get('where'))}", LINE_WIDTH))
     if kind not in ("turn", "text"):
@@ -352,9 +354,11 @@ def _play_lane(entries: dict, games: Sequence[tuple[str, str, int, str]], setup:
             sandbox.close()
 
 
-_SERVE_WITHOUT_CWD = "import sys; sys.path[:] = [p for p in sys.path if p]; from amoeboid_edu.lab import _serve_tasks; _serve_tasks()"
-"""A parallel harness started without the teacher's current folder on ``sys.path``: the sandbox opens every import
-path for reading, and the current folder may hold the contest's seed file (found by the red team)."""
+_SERVE_WITHOUT_CWD = ("import sys; sys.path[:] = [p for p in sys.path if p]; from amoeboid_edu._sandbox import "
+                      "die_with_parent; die_with_parent({parent}); from amoeboid_edu.lab import _serve_tasks; _serve_tasks()")
+"""A parallel harness started without the teacher's current folder on ``sys.path`` (the sandbox opens every import
+path for reading, and the current folder may hold the contest's seed file: found by the red team), which dies
+with the process that started it (``{parent}``), before it imports anything else."""
 
 
 def _serve_tasks() -> None:
@@ -407,7 +411,7 @@ def _play_parallel(entries: dict, games: list, setup: _Setup, workers: int, fini
             if not chunk:
                 continue
             process = subprocess.Popen(
-                [sys.executable, "-c", _SERVE_WITHOUT_CWD],
+                [sys.executable, "-c", _SERVE_WITHOUT_CWD.format(parent=os.getpid())],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             )
             pickle.dump(([entry or os.getcwd() for entry in sys.path], entries, chunk, setup), process.stdin)
@@ -439,7 +443,7 @@ class _SameFailure(Exception):
 
     def __init__(self, records: list[GameRecord], last: GameRecord) -> None:
         super().__init__(last.reason)
-        self.records, self.last = records, last
+        self.records, self.last = records, last  # the games up to the last failure, in the games' order
 
     def explain(self) -> str:
         return (f"your strategy fails the same way every game: fix this first. {SAME_FAILURE_STOP} games in a row "
@@ -453,25 +457,37 @@ def _own_failure(record: GameRecord, name: str) -> tuple | None:
 
 def _run(entries: dict, matches: list[tuple[str, str]], games: int, setup: _Setup, workers: int,
          progress: bool, description: str, watch: str | None = None) -> list[GameRecord]:
+    """Play every game of ``matches``; stop once ``watch`` forfeits ``SAME_FAILURE_STOP`` games in a row the same way.
+
+    "In a row" is in the games' own order (lane by lane, each lane's games by pair), never in the order records
+    arrive, which with ``workers=K`` is timing: the stop, and so the card, is the same on any executor (with
+    arrival order, a strategy failing in one seat stopped after 5 games serially and after 15 with two workers:
+    found by the red team).  The card then holds the games up to that fifth failure, in that order.
+    """
     _check_settings(games, setup)
     if not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a whole number >= 1, not {shown(repr(workers))}")
     seated = _both_seats([(first, second, pair) for first, second in matches for pair in range(games // 2)])
+    order = [game for lane in _lanes(seated) for game in lane]
     from tqdm.auto import tqdm
 
     bar = tqdm(total=len(seated), desc=description, unit="game", delay=1.0, disable=not progress, leave=False)
-    records: list[GameRecord] = []
+    arrived: dict[tuple[str, str, int, str], GameRecord] = {}
+    judged = [0]  # games of ``order`` whose records have all arrived and were checked for the streak
     streak: list[tuple] = []  # the watched strategy's identical forfeits, most recent last
 
     def finished(record: GameRecord) -> None:
-        records.append(record)
+        arrived[(record.first, record.second, record.pair, record.first_seat)] = record
         bar.update(1)
-        failure = None if watch is None else _own_failure(record, watch)
-        streak[:] = [] if failure is None or (streak and streak[-1] != failure) else streak
-        if failure is not None:
-            streak.append(failure)
-        if len(streak) >= SAME_FAILURE_STOP:
-            raise _SameFailure(_in_order(records, matches), record)
+        while watch is not None and judged[0] < len(order) and order[judged[0]] in arrived:
+            current = arrived[order[judged[0]]]
+            judged[0] += 1
+            failure = _own_failure(current, watch)
+            streak[:] = [] if failure is None or (streak and streak[-1] != failure) else streak
+            if failure is not None:
+                streak.append(failure)
+            if len(streak) >= SAME_FAILURE_STOP:
+                raise _SameFailure([arrived[game] for game in order[: judged[0]]], current)
 
     try:
         if workers == 1:
@@ -480,7 +496,7 @@ def _run(entries: dict, matches: list[tuple[str, str]], games: int, setup: _Setu
             _play_parallel(entries, seated, setup, workers, finished)
     finally:
         bar.close()
-    return _in_order(records, matches)
+    return _in_order(list(arrived.values()), matches)
 
 
 def _in_order(records: list[GameRecord], matches: list[tuple[str, str]]) -> list[GameRecord]:
@@ -706,6 +722,58 @@ class TournamentResult(_Standings):
         return f"<TournamentResult {self.title}>"
 
 
+# --------------------------------------------------------------------------- a contest's secret seed
+
+SEED_FILE_LENGTH = 16
+SEED_FILE_DISTINCT = 8
+"""A seed file needs at least ``SEED_FILE_LENGTH`` characters, ``SEED_FILE_DISTINCT`` of them different: a short
+or repetitive seed (``0000000000000000``) is found by trying seeds until a strategy's own ``rng`` values match."""
+
+
+def read_seed_file(path: str | os.PathLike, strategy_files: Sequence[str | None] = ()) -> str:
+    """A contest's secret seed from ``path``, read by this process only (``seed_file=``, ``--seed-file``).
+
+    ValueError where a strategy could read the file too (in a folder the workers may read: this process's import
+    path, which in a notebook includes the notebook's folder, and ``strategy_files``' folders; symbolic links
+    resolved), and for a weak seed (fewer than ``SEED_FILE_LENGTH`` characters or ``SEED_FILE_DISTINCT``
+    different ones).  ``~`` is the user's home.
+    """
+    from ._sandbox import readable_roots
+
+    name = os.path.expanduser(os.fspath(path))
+    try:
+        with open(name, "rb") as file:
+            data = file.read(1 << 16)
+    except OSError as error:
+        raise ValueError(f"cannot read {shown(name)}: {error.strerror or error}") from None
+    try:
+        seed = "\n".join(data.decode("utf-8").splitlines()).strip()
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{shown(name)} is not UTF-8 text (bad byte at offset {error.start})") from None
+    if "\0" in seed or len(data) == 1 << 16:
+        raise ValueError(f"{shown(name)} is not a seed file (a line of text)")
+    if len(seed) < SEED_FILE_LENGTH or len(set(seed)) < SEED_FILE_DISTINCT:
+        raise ValueError(f"{shown(name)}: a contest seed needs at least {SEED_FILE_LENGTH} characters, "
+                         f"{SEED_FILE_DISTINCT} of them different (e.g. python -c \"import secrets; "
+                         f"print(secrets.token_hex(16))\" > {shown(name)})")
+    where = os.path.realpath(name)
+    paths = [os.path.abspath(entry) for entry in sys.path]
+    for root in {root for file in [*strategy_files, None] for root in readable_roots(paths, file)}:
+        if where == root or where.startswith(root.rstrip(os.sep) + os.sep):
+            raise ValueError(f"{shown(name)} lies in {shown(root)}, which strategies may read; keep the seed file "
+                             "elsewhere (e.g. in your home folder)")
+    return seed
+
+
+def _seed_from_file(seed, seed_file, strategy_files: Sequence[str | None], label: str, seed_label: str | None):
+    """``(seed, seed_label)`` for a run given ``seed_file``: the file's seed, and a label that hides it."""
+    if seed_file is None:
+        return seed, seed_label
+    if seed not in (0, "0", None):
+        raise ValueError("give the dice seed with seed= or seed_file= (one of them)")
+    return read_seed_file(seed_file, strategy_files), seed_label or label
+
+
 # --------------------------------------------------------------------------- the API
 
 
@@ -723,6 +791,7 @@ def score(
     progress: bool = True,
     name: str | None = None,
     seed_label: str | None = None,
+    seed_file: str | os.PathLike | None = None,
 ) -> ScoreCard:
     """Play ``strategy`` against the fast baseline bots (``opponents``: names from ``BOTS``) and score it.
 
@@ -734,7 +803,11 @@ def score(
     exception, an illegal or malformed turn forfeits that game; a worker that
     takes longer than ``load_limit`` seconds to import the strategy forfeits every
     game (reason "load").  ``seed_label`` is shown on the card instead of the
-    seed (for a secret contest seed).  ``workers=K``
+    seed.  ``seed_file``: a contest's secret seed, read from that file by this
+    process (the same checks as ``amoeboid score --seed-file``: refused in a folder
+    a strategy may read, which in a notebook includes the notebook's own folder,
+    or when short or repetitive; see :func:`read_seed_file`); the card then
+    says "seed from FILE (secret)".  ``workers=K``
     plays in K processes with exactly the same results.  The default opponents
     are the fast bots (:data:`FAST_OPPONENTS`); add ``"expectimax"`` for the
     two-turn search (about 15 ms a turn; its expected time is printed first).
@@ -750,6 +823,8 @@ def score(
     if subject.name in opponents:
         subject = Entry(f"{subject.name} (player)", subject.bot, subject.load, subject.payload)
     entries = {subject.name: subject, **{o: Entry(o, bot=o) for o in opponents}}
+    seed, seed_label = _seed_from_file(seed, seed_file, [subject.load.get("file")],
+                                       f"from {os.fspath(seed_file or '')} (secret)", seed_label)
     setup = _Setup(seed, float(per_move_limit), max_turns, board, float(load_limit))
     matches = [(subject.name, o) for o in opponents]
     if "expectimax" in opponents:
@@ -759,7 +834,7 @@ def score(
         records, stopped = _run(entries, matches, games, setup, workers, progress, f"scoring {subject.name}",
                                 watch=subject.name), ""
     except _SameFailure as failure:
-        records, stopped = failure.records, failure.explain()
+        records, stopped = _in_order(failure.records, matches), failure.explain()
     return ScoreCard(subject.name, seed, tuple(records), (setup.load_limit, setup.per_move_limit), seed_label,
                      stopped)
 
@@ -871,6 +946,7 @@ def tournament(
     progress: bool = True,
     seed_label: str | None = None,
     batch_pairs: int = BATCH_PAIRS,
+    seed_file: str | os.PathLike | None = None,
 ) -> TournamentResult:
     """A round robin: every pair of entrants plays ``games`` games (paired dice, seats swapped).
 
@@ -882,7 +958,9 @@ def tournament(
     batches with a missing game are played (whole, so that state a strategy keeps meets the same history).  The leaderboard is then also written next to it as
     HTML.  ``executor``: ``serial``, ``processes:K`` or ``dask:ADDRESS`` (see
     :mod:`amoeboid_edu.executors`); every executor gives the same games.
-    ``seed_label`` replaces the seed in titles (keep a contest seed secret).
+    ``seed_label`` replaces the seed in titles; ``seed_file`` reads a contest's secret seed from that file, with
+    the checks of :func:`read_seed_file` (the students' folder counts as readable), and titles say "seed from
+    NAME" instead of it.
     ``batch_pairs``: dice seeds per unit of work (one pairing x this many seeds x 2 seats).
     """
     from .executors import map_unordered, parse_executor
@@ -894,6 +972,12 @@ def tournament(
     if not isinstance(batch_pairs, int) or batch_pairs < 1:
         raise ValueError(f"batch_pairs must be a whole number >= 1, not {batch_pairs!r}")
     entries, unread = _entrants(strategies, list(opponents))
+    if seed_file is not None:
+        folder = isinstance(strategies, (str, os.PathLike))  # every student's file lies in it (found by the red team)
+        files = ([os.path.join(os.path.abspath(strategies), "any-student.py")] if folder
+                 else [e.load.get("file") for e in entries.values()])
+        seed, seed_label = _seed_from_file(seed, seed_file, files, f"from {Path(seed_file).name}", seed_label)
+        setup = replace(setup, seed=seed)
     if len(entries) < 2:
         raise ValueError("a tournament needs at least two strategies that can be read")
     names = list(entries)
@@ -965,5 +1049,5 @@ def write_leaderboard(result: TournamentResult, path: str | os.PathLike) -> Path
     return path
 
 
-__all__ = ["Batch", "GameRecord", "ScoreCard", "TournamentResult", "entry", "play_batch", "score", "tournament",
-           "wilson_interval", "write_leaderboard"]
+__all__ = ["Batch", "GameRecord", "ScoreCard", "TournamentResult", "entry", "play_batch", "read_seed_file", "score",
+           "tournament", "wilson_interval", "write_leaderboard"]

@@ -8,8 +8,10 @@ the lab runs) and down (``Sandbox(walls=False)``: process only), for the student
 
 - start: from a new Sandbox to the first answer (interpreter start, walls, import, fork a game);
 - move: one move per round trip, and 64 moves per round trip (the lab's batches);
-- timeout recovery: kill the game process and answer again from the same import (fork server)
-  versus a whole new worker (what a timeout cost before the fork server).
+- timeout: a move interrupted at the per-move limit (0.1 s here) inside its process, which keeps the import:
+  the time past the limit until its "timeout" answer; the kill path for a move that will not stop (a new game
+  process from the same import, fork server) versus a whole new worker (what a timeout cost before the fork
+  server).
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from amoeboid_edu._sandbox import Sandbox, sweep
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "strategies"))
 WANDER = {"load": "import", "module": "student", "name": "wander"}
+LOOPS = {"load": "import", "module": "hostile", "name": "loops_forever"}
+LIMIT = 0.1
 
 
 def median_ms(samples: list[float]) -> float:
@@ -33,8 +37,16 @@ def median_ms(samples: list[float]) -> float:
 
 def bench(walls: bool, repeat: int) -> dict[str, float]:
     position = Position.start(3)
-    starts, singles, batches, recoveries, restarts = [], [], [], [], []
+    starts, singles, batches, recoveries, restarts, interrupts = [], [], [], [], [], []
     for _ in range(repeat):
+        looping = Sandbox(LOOPS, b"", position.rules, walls=walls)
+        looping.ask([(1, 3, position)], LIMIT)  # started and imported (the first move is interrupted too)
+        for seed in range(5):
+            began = time.perf_counter()
+            answer = looping.ask([(seed, 3, position)], LIMIT)[0]
+            assert isinstance(answer, dict) and answer["kind"] == "timeout", answer
+            interrupts.append(time.perf_counter() - began - LIMIT)
+        looping.close()
         sandbox = Sandbox(WANDER, b"", position.rules, walls=walls)
         began = time.perf_counter()
         sandbox.ask([(1, 3, position)], 10.0)
@@ -60,8 +72,8 @@ def bench(walls: bool, repeat: int) -> dict[str, float]:
         sandbox.close()
     print(f"{isolation}:")
     figures = {"start": median_ms(starts), "move (1 per trip)": median_ms(singles),
-               "move (64 per trip)": median_ms(batches), "timeout: new game process": median_ms(recoveries),
-               "timeout: new worker (re-import)": median_ms(restarts)}
+               "move (64 per trip)": median_ms(batches), "timeout: interrupted, past the limit": median_ms(interrupts),
+               "timeout: new game process": median_ms(recoveries), "timeout: new worker (re-import)": median_ms(restarts)}
     for name, value in figures.items():
         print(f"  {name:34s} {value:8.2f} ms")
     return figures

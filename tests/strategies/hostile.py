@@ -260,11 +260,15 @@ def opens_a_socket(position, roll, rng):
     raise RuntimeError(f"no network ({last})")
 
 
-def writes_outside_tmp(position, roll, rng):
-    """Tries to write next to its own source and in /tmp; then in its own temporary folder."""
+def writes_anywhere(position, roll, rng):
+    """Tries to write next to its own source, in /tmp, in $TMPDIR, $HOME and its current folder, and a temporary file.
+
+    A game process may write nothing at all: no disk to fill, no file left behind (found by the red team)."""
     wrote, errors = [], []
-    for path in (os.path.join(os.path.dirname(os.path.abspath(__file__)), f"pwned-{os.getpid()}.txt"),
-                 f"/tmp/amoeboid-pwned-{os.getpid()}.txt"):
+    places = [os.path.dirname(os.path.abspath(__file__)), "/tmp", os.environ.get("TMPDIR", "/tmp"),
+              os.environ.get("HOME", "/tmp"), os.getcwd()]
+    for folder in places:
+        path = os.path.join(folder, f"pwned-{os.getpid()}.txt")
         try:
             with open(path, "w") as file:
                 file.write("pwned")
@@ -272,11 +276,15 @@ def writes_outside_tmp(position, roll, rng):
             wrote.append(path)
         except OSError as error:
             errors.append(type(error).__name__)
+    try:
+        with tempfile.TemporaryFile() as scratch:
+            scratch.write(b"scratch")
+        wrote.append("a temporary file")
+    except OSError as error:
+        errors.append(type(error).__name__)
     if wrote:
         raise RuntimeError(f"wrote {wrote}")
-    with tempfile.TemporaryFile() as scratch:
-        scratch.write(b"scratch space is fine")
-    raise RuntimeError(f"kept out ({', '.join(errors)}); temp ok")
+    raise RuntimeError(f"kept out ({', '.join(errors)})")
 
 
 def uses_global_random(position, roll, rng):
@@ -312,6 +320,29 @@ def uses_os_entropy(position, roll, rng):
     return f"{roll} {grow} {'-'.join(pairs[sum(draws) // 7 % len(pairs)])}" if pairs else f"{roll} {grow} -"
 
 
+def uses_raw_entropy(position, roll, rng):
+    """Draws from what the red team found still changed between runs: ``os.getrandom``, the C generator
+    ``_random.Random()``, ``/dev/urandom``, the raw ``getrandom`` syscall, and the names of its folders."""
+    import _random
+    import ctypes
+
+    draws = [int.from_bytes(os.getrandom(4), "big"), int(_random.Random().random() * (1 << 30)),
+             sum((os.getcwd() + os.environ.get("HOME", "") + os.environ.get("TMPDIR", "")).encode())]
+    try:
+        with open("/dev/urandom", "rb") as device:
+            draws.append(int.from_bytes(device.read(4), "big"))
+    except OSError as error:
+        draws.append(error.errno)
+    buffer = ctypes.create_string_buffer(4)
+    libc = ctypes.CDLL(None, use_errno=True)
+    draws.append(libc.syscall(318, buffer, 4, 0) if os.uname().machine == "x86_64" else -1)  # SYS_getrandom
+    draws.append(int.from_bytes(buffer.raw, "big"))
+    owned = position.owned()
+    grow = owned[sum(draws) % len(owned)]
+    pairs = legal_move_pairs(position, roll, grow)
+    return f"{roll} {grow} {'-'.join(pairs[sum(draws) // 7 % len(pairs)])}" if pairs else f"{roll} {grow} -"
+
+
 MOVES_MADE = [0]
 
 
@@ -336,6 +367,51 @@ def returns_huge(position, roll, rng):
 
 def raises_huge(position, roll, rng):
     raise ValueError("x" * 5_000_000)
+
+
+def sleeps_a_minute(position, roll, rng):
+    """Asleep in its move for a minute (no CPU): a run to be killed in the middle, whose harness sends nothing
+    meanwhile (a harness writing records would die of a broken pipe sooner)."""
+    time.sleep(60)
+    return plays_fair(position, roll, rng)
+
+
+MOVES_IN_THIS_PROCESS = [0]
+
+
+def breaks_in_seat_a(position, roll, rng):
+    """Not even hostile: a bug after its 60th move in seat A; fine in seat B.  With the early stop counted in the
+    order records arrived, one worker gave a card of 5 games and two workers one of 15 (the red team's streak.py)."""
+    MOVES_IN_THIS_PROCESS[0] += 1
+    if position.to_move == "A":
+        time.sleep(0.02)
+        if MOVES_IN_THIS_PROCESS[0] > 60:
+            raise ValueError("bug in seat A")
+    return next(iter(legal_turns(position, roll)))
+
+
+def freezes_its_template(position, roll, rng):
+    """SIGSTOP to the template (its parent, in its own Landlock domain) through a pipe's owner (F_SETOWN, F_SETSIG,
+    O_ASYNC): no later game process could be forked; then it loops (found by the red team)."""
+    import fcntl
+
+    read_end, write_end = os.pipe()
+    fcntl.fcntl(read_end, fcntl.F_SETOWN, os.getppid())
+    fcntl.fcntl(read_end, 10, signal.SIGSTOP)  # F_SETSIG
+    fcntl.fcntl(read_end, fcntl.F_SETFL, fcntl.fcntl(read_end, fcntl.F_GETFL) | os.O_ASYNC)
+    os.write(write_end, b"x")
+    while True:
+        pass
+
+
+def catches_the_interrupt(position, roll, rng):
+    """Catches the lab's interrupt at the per-move limit and goes on looping: its game process must be killed."""
+    while True:
+        try:
+            while True:
+                pass
+        except BaseException:  # noqa: BLE001
+            pass
 
 
 def plays_slowly(position, roll, rng):
