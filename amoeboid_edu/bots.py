@@ -540,7 +540,7 @@ BOTS: dict[str, Callable[[Position, int, random.Random], Turn]] = {
 }
 """The baseline bots by name: every one a strategy ``(position, roll, rng) -> Turn``."""
 
-if importlib.util.find_spec("pyspiel") is not None:  # the `openspiel` extra adds `mcts`, the class "boss"
+if importlib.util.find_spec("pyspiel") is not None:  # the `openspiel` extra adds `mcts`
     from .openspiel import EXTRA_BOTS
 
     BOTS.update(EXTRA_BOTS)

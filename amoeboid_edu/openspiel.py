@@ -1,4 +1,4 @@
-"""Amoeboid as an OpenSpiel game, and OpenSpiel's MCTS as a strategy: the class "boss".
+"""Amoeboid as an OpenSpiel game, and OpenSpiel's MCTS as a strategy (``mcts``: beats greedy, not paper or expectimax).
 
 Needs the optional extra (``pip install 'amoeboid-edu[openspiel]'``).  Importing
 this module registers ``python_amoeboid`` with ``pyspiel``, so OpenSpiel's
@@ -495,7 +495,7 @@ def mcts_strategy(simulations: int = MCTS_SIMULATIONS, uct_c: float = MCTS_UCT_C
 
 
 mcts = strategy_from_bot(mcts_bot, "mcts")
-"""The class "boss": OpenSpiel's MCTS with ``MCTS_SIMULATIONS`` simulations per move."""
+"""OpenSpiel's MCTS with ``MCTS_SIMULATIONS`` simulations per move (README: it beats greedy; paper and expectimax beat it)."""
 
 EXTRA_BOTS = {"mcts": mcts}
 """What :data:`amoeboid_edu.bots.BOTS` gains when this extra is installed."""
