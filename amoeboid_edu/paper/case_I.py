@@ -194,8 +194,8 @@ def case_I(b_sizes: tuple[int, ...] = tuple(range(1, 13)), games: int = 30,
         + ": the paper is right about the adjacent square. Its case against splitting rests on 'at least one of "
         "your amoebae is smaller than the opponent's', which is exactly true when B's amoeba is bigger than delta "
         "and false at the very first move (B size 1, A size 2-4 splits into pieces no smaller than 1). In played-out "
-        f"games ({games} seeded games per size and option, A going on the paper's way): {games_words} at this "
-        "sample size. Those games decide no word (their verdict could change with more games, and they test two "
+        f"games ({games} seeded games per size and option, A going on the paper's way), pooled over the sizes: "
+        f"{games_words} at this sample size. Those games decide no word (their verdict could change with more games, and they test two "
         "bots, not every opponent), so nothing here shows stalling to be *optimal*, and nothing shows a better plan "
         "either: the word is 'not supported', not 'false'; it is not 'depends on the opponent' either, since no "
         "opponent was found against which splitting does better." + other_boards

@@ -103,9 +103,9 @@ def case_II(bases: tuple[int, ...] = (1, 10, 40), boards: tuple[int, ...] = (3,)
         larger = max(boards)
         away, _ = _summarise(case_II_table((4, 5, 6), (bases[0],), larger, corner=False))
         least = away["otherwise A eats at least"].min()
+        sure = "is not sure to eat anything of B" if least == 0 else f"is sure to eat only {least:.2f} of B"
         board_note += (f" Outside the paper's set-up, with B on c3 of the {larger}x{larger} board (not a corner), B can "
-                       f"also move away from the centre, and A is sure to eat only {least:.2f} of B." if least < 0.5
-                       else "")  # fmt: skip
+                       f"also move away from the centre, and A {sure} next turn." if least < 0.5 else "")  # fmt: skip
         evidence = pd.concat([evidence, others, away.assign(**{"B on": "c3 (not a corner)"})], ignore_index=True)
     summary = ("P(A not winning at once) = " + ", ".join(f"{by_delta[d]} for delta={d}" for d in (4, 5, 6))
                + ", as the paper says (its 'at least' is right: A can still fail later); otherwise A eats at least "
