@@ -142,6 +142,11 @@ amoebae have a significant size)"; we read that as the opponent's amoeba having 
 CASE_IV_DELTA = 44
 """Case IV's threshold, the paper's figure for the 3x3 board."""
 
+PLANS = ("paper", "case IV")
+"""How the paper bot reads the plan after the centre move: ``"paper"`` (Case III's rules by Delta, with Case IV's
+step 2 and 4 inside them: what the bot plays) or ``"case IV"`` (Case IV's steps 2-5 alone, the paper's line for
+delta > 44)."""
+
 
 @dataclass(frozen=True)
 class PaperRule:
@@ -172,9 +177,11 @@ PAPER_RULES: dict[str, PaperRule] = {rule.key: rule for rule in (
     PaperRule("IV-centre", "Case IV step 1", "A moves to the center were he is adjacent to the other amoeba."),
     PaperRule("IV-win", "Case IV step 5", "A has an amoeba of bigger size and can eat him winning control of the new "
               "amoeba, therefore winning the game."),
+    PaperRule("IV-bigger", "Case IV step 2 (and Case III while Delta > 6: 'make one of the opponent's amoeba "
+              "neutral')", "A eats the bigger of the two amoebae with an amoeba just as big."),
     PaperRule("III-neutralise", "Case III", "If the new Advantage 2 is greater than 6, the optimal play is to split "
               "your amoeba enough to make one of the opponent's amoeba neutral while keeping control of the center. "
-              "(Case IV step 2: the bigger one first)"),
+              "(Read: a piece smaller than the biggest, only when the biggest cannot be taken keeping the centre.)"),
     PaperRule("IV-capture", "Case IV step 4", "When only one square is empty A will eat B's amoeba with a number 1 "
               "higher (gaining control of the amoeba)."),
     PaperRule("III-eat", "Case III", "When your Advantage 2 is no longer greater than 6 ..., the optimal play is to "
@@ -343,10 +350,12 @@ def _judged(position: Position, turns: list[Turn]):
             yield turn, after.is_over or not can_end_at_once(after)
 
 
-def _plan_stages(position: Position, roll: int):
+def _plan_stages(position: Position, roll: int, plan: str = "paper"):
     """After the opening: Case III's neutralise / eat / reset and Case IV's steps 2-5, in the paper's order.
 
-    Yields ``(rule key, turns the sentence allows)``; the first stage with a turn left decides.
+    Yields ``(rule key, turns the sentence allows)``; the first stage with a turn left decides.  ``plan="case IV"``
+    follows Case IV's steps alone, whatever Delta (the paper's line for delta > 44: capture with one unit more when
+    one square is empty, else the bigger piece with an amoeba just as big; no Case III eat or reset).
     """
     mover, board = position.to_move, position.board
     owned = position.owned_indices(mover)
@@ -369,11 +378,27 @@ def _plan_stages(position: Position, roll: int):
     def onto(j: int, counts: tuple[int, int]) -> Turn:
         return Turn(roll, names[home], names[home], names[j], *counts)
 
-    if advantage > position.rules.die_sides and targets:
+    if plan not in PLANS:
+        raise ValueError(f"plan must be one of {PLANS}, not {plan!r}")
+    if (plan == "case IV" or advantage > position.rules.die_sides) and targets:
         if empty <= 1:
             captures = [(j, smallest_capture(me, cells[j], mover)) for j in targets]
             yield "IV-capture", [onto(j, c) for j, c in captures if c and keeps_centre(c)]
-        splits = [(j, smallest_neutralisation(me, cells[j])) for j in targets]
+        biggest = cells[targets[0]].size  # Case IV step 2: "the bigger of the two amoebae" first
+        bigger = []
+        for j in (j for j in targets if cells[j].size == biggest):
+            neutral = smallest_neutralisation(me, cells[j])
+            just_as_big = (biggest, 0) if mover == "A" else (0, biggest)  # "with an amoeba just as big"
+            for counts in (neutral, just_as_big if (me.a if mover == "A" else me.b) >= biggest else None):
+                if counts and keeps_centre(counts) and onto(j, counts) not in bigger:
+                    bigger.append(onto(j, counts))
+        yield "IV-bigger", bigger
+        if plan == "case IV":
+            return
+        # Case III's "one of the opponent's amoeba": a smaller piece, only when the biggest cannot be taken.  (A
+        # turn on the biggest never lets the opponent end the game at once here: with Delta > 6 and the centre A's
+        # only amoeba, what the centre keeps exceeds every other piece plus any roll; with more, B cannot end it.)
+        splits = [(j, smallest_neutralisation(me, cells[j])) for j in targets if cells[j].size < biggest]
         yield "III-neutralise", [onto(j, c) for j, c in splits if c and keeps_centre(c)]
         return
     if advantage <= position.rules.die_sides:
@@ -390,19 +415,39 @@ def _plan_stages(position: Position, roll: int):
         yield "III-reset", [_whole_move(position, roll, home, j) for j in _away_cells(position, home)]
 
 
-def _stages(position: Position, roll: int, rng: random.Random | None):
-    return _opening_stages(position, roll, rng) if _opening(position) is not None else _plan_stages(position, roll)
+def _stages(position: Position, roll: int, rng: random.Random | None, plan: str = "paper"):
+    if _opening(position) is not None:
+        return _opening_stages(position, roll, rng)
+    return _plan_stages(position, roll, plan)
 
 
 def _default_choice(position: Position, roll: int, rng: random.Random | None) -> Turn:
     """Where no sentence applies: greedy among the turns that leave no immediate end (else among all)."""
-    turns = list(candidate_turns(position, roll))
-    safe = [turn for turn, is_safe in _judged(position, turns) if is_safe]
-    best = _best(safe or turns, lambda turn: outcome_after(position, turn))
+    best = _default_choices(position, roll)
     return best[0] if len(best) == 1 or rng is None else rng.choice(best)
 
 
-def paper_options(position: Position, roll: int, rng: random.Random | None = None) -> tuple[PaperRule, list[Turn], bool]:
+def _options(position: Position, roll: int, rng: random.Random | None, every: bool,
+             plan: str = "paper") -> tuple[str, list[Turn], bool] | None:  # fmt: skip
+    """``(rule key, turns, safety)`` of the first stage with a turn left: every safe turn (``every``) or the first,
+    else every turn it allows (none safe).  None when no sentence applies (the default decides)."""
+    for key, turns in _stages(position, roll, rng, plan):
+        allowed, safe = [], []
+        for turn, is_safe in _judged(position, turns):
+            allowed.append(turn)
+            if is_safe:
+                safe.append(turn)
+                if not every:
+                    break
+        if safe:
+            return key, safe, safe[0] != allowed[0]
+        if allowed:  # every turn unsafe (all of them were judged)
+            return key, allowed, False
+    return None
+
+
+def paper_options(position: Position, roll: int, rng: random.Random | None = None,
+                  plan: str = "paper") -> tuple[PaperRule, list[Turn], bool]:  # fmt: skip
     """The sentence that applies and *every* turn it allows: ``(rule, turns, safety)``.
 
     A turn that ends the game at once in a loss or a tie is no reading of any
@@ -410,31 +455,67 @@ def paper_options(position: Position, roll: int, rng: random.Random | None = Non
     with no turn left does not apply and the next one is tried.  Among the
     rest, those after which the opponent cannot end the game at once, if any
     (``safety`` is True when that default removed the sentence's first turn).
-    Where no sentence applies: the default, greedy among the turns that leave
-    no immediate end.  A forced-win search gives A all of these turns, so a
+    Case IV step 2 ("the bigger of the two amoebae") comes before Case III's
+    "one of the opponent's amoeba": a smaller piece is offered only when no
+    turn on the biggest is allowed (with ``plan="case IV"`` never: Case IV's
+    text names the bigger).  Where no
+    sentence applies: the default, greedy among the turns that leave no
+    immediate end.  A forced-win search gives A all of these turns, so a
     counterexample does not depend on how the bot breaks ties between them.
+    ``plan="case IV"``: Case IV's steps alone after the centre move (see :func:`_plan_stages`).
     """
-    for key, turns in _stages(position, roll, rng):
-        judged = list(_judged(position, turns))
-        if judged:
-            allowed = [turn for turn, _ in judged]
-            safe = [turn for turn, is_safe in judged if is_safe]
-            return PAPER_RULES[key], safe or allowed, bool(safe) and safe[0] != allowed[0]
-    return PAPER_RULES["default"], [_default_choice(position, roll, rng)], False
+    found = _options(position, roll, rng, every=True, plan=plan)
+    if found is None:
+        return PAPER_RULES["default"], [_default_choice(position, roll, rng)], False
+    key, turns, safety = found
+    return PAPER_RULES[key], turns, safety
 
 
 def paper_choice(position: Position, roll: int, rng: random.Random) -> PaperChoice:
     """The paper bot's turn with the sentence it follows (:data:`PAPER_RULES`): the first of
     :func:`paper_options`' turns, found without judging the turns after it."""
-    for key, turns in _stages(position, roll, rng):
-        first = None
-        for turn, is_safe in _judged(position, turns):
-            first = turn if first is None else first
-            if is_safe:
-                return PaperChoice(turn, PAPER_RULES[key], turn != first)
-        if first is not None:
-            return PaperChoice(first, PAPER_RULES[key], False)
-    return PaperChoice(_default_choice(position, roll, rng), PAPER_RULES["default"], False)
+    found = _options(position, roll, rng, every=False)
+    if found is None:
+        return PaperChoice(_default_choice(position, roll, rng), PAPER_RULES["default"], False)
+    key, turns, safety = found
+    return PaperChoice(turns[0], PAPER_RULES[key], safety)
+
+
+def paper_annotation_of(position: Position, turn: Turn | str, plan: str = "paper") -> str:
+    """The sentence (or named default) that allows ``turn`` here, with what the turn does; ValueError if none does.
+
+    For counter-lines: the note says why *this* turn follows the paper (which piece it takes and why that one),
+    so a line in which A plays something the text does not allow cannot be annotated at all.
+    """
+    turn = Turn.parse(turn) if isinstance(turn, str) else turn
+    rule, turns, safety = paper_options(position, turn.roll, plan=plan)
+    if rule.key == "default":
+        turns = _default_choices(position, turn.roll)
+    result = apply(position, turn).cells  # the same turn written with or without its counts
+    if all(apply(position, allowed).cells != result for allowed in turns):
+        raise ValueError(f"{turn} is not a turn the paper's text allows in {position} ({rule})")
+    note = str(rule)
+    if rule.key in ("IV-bigger", "III-neutralise", "IV-capture", "III-eat") and not turn.is_pass:
+        target = position[turn.dst]
+        after = apply(position, turn)[turn.dst]
+        sizes = sorted((position[j].size for j in position.owned(other(position.to_move))
+                        if position.board.are_adjacent(turn.src, j)), reverse=True)  # fmt: skip
+        if target is not None:
+            kind = "neutralises" if after.is_neutral else "eats and owns"
+            rank = ("the only one of the opponent's next to it" if len(sizes) == 1 else
+                    "the biggest of the opponent's next to it" if target.size == sizes[0] else
+                    f"smaller than the biggest of the opponent's next to it ({sizes[0]})")  # fmt: skip
+            note += f" [here: {kind} {turn.dst} ({target.a},{target.b}), size {target.size}, {rank}]"
+    if safety:
+        note += f"; {SAFETY_DEFAULT}"
+    return note
+
+
+def _default_choices(position: Position, roll: int) -> list[Turn]:
+    """Every turn the default may play (greedy's ties among the turns that leave no immediate end)."""
+    turns = list(candidate_turns(position, roll))
+    safe = [turn for turn, is_safe in _judged(position, turns) if is_safe]
+    return _best(safe or turns, lambda turn: outcome_after(position, turn))
 
 
 def paper(position: Position, roll: int, rng: random.Random) -> Turn:
@@ -446,11 +527,15 @@ def paper(position: Position, roll: int, rng: random.Random) -> Turn:
       advanced (the enemy has size >= ``ADVANCED_SIZE``); delta = 6, Cases III
       and IV move to the centre.
     - Afterwards, from the mover's biggest amoeba ("the center"): win at once
-      if possible (Case IV step 5); while Delta > 6, neutralise an adjacent
-      enemy amoeba, the bigger first, keeping the centre (Case III, Case IV
-      step 2), capturing with one unit more when one square is empty (Case IV
-      step 4); once Delta <= 6, eat an adjacent enemy amoeba (Case III), and
-      after that eat move to a square next to no enemy (Case III's "reset").
+      if possible (Case IV step 5); while Delta > 6, take the biggest adjacent
+      enemy amoeba, neutralised or eaten "with an amoeba just as big", keeping
+      the centre (Case IV step 2, Case III), capturing with one unit more when
+      one square is empty (Case IV step 4); a smaller amoeba only when the
+      biggest cannot be taken (Case III's "one of the opponent's amoeba"); once
+      Delta <= 6, eat an adjacent enemy amoeba (Case III), and after that eat
+      move to a square next to no enemy (Case III's "reset").
+      ``paper_options(..., plan="case IV")`` gives Case IV's steps alone
+      (the paper's line for delta > 44, whatever Delta).
     - Among the turns a sentence allows, one after which the opponent cannot
       end the game at once (a default: the paper is silent on it).
     - Where the paper is silent: greedy among the turns that leave no immediate
@@ -547,5 +632,6 @@ if importlib.util.find_spec("pyspiel") is not None:  # the `openspiel` extra add
 
 __all__ = [
     "BOTS", "PAPER_RULES", "PaperChoice", "PaperRule", "can_end_at_once", "paper_options", "evaluate", "expectimax",
-    "exposure", "greedy", "greedy_choices", "outcome_after", "paper", "paper_case", "paper_choice",
+    "exposure", "greedy", "greedy_choices", "outcome_after", "paper", "paper_annotation_of", "paper_case",
+    "paper_choice",
 ]  # fmt: skip

@@ -19,7 +19,6 @@ from typing import Callable
 
 from .bots import can_end_at_once
 from .rules import Position, apply, legal_turns
-from .strategy import candidate_turns
 
 
 class SearchBudgetExceeded(RuntimeError):
@@ -91,13 +90,8 @@ class ForcedWinSearch:
 
     @staticmethod
     def _wins_at_once(position: Position, roll: int) -> bool:
-        """Whether some A turn ends the game now: eating B's last amoeba (only possible with one left)."""
-        targets = position.owned("B")
-        if len(targets) != 1:
-            return False
-        return any(
-            turn.dst == targets[0] and apply(position, turn).result == "A" for turn in candidate_turns(position, roll)
-        )
+        """Whether some legal A turn wins now (eating B's last amoeba): exact, without enumerating turns."""
+        return can_end_at_once(position, roll, ties=False)
 
     def refutation(self, position: Position, a_turns: int) -> tuple[list[str], Position]:
         """After ``wins`` said False: one line of play on which A's *first* option never wins in time.

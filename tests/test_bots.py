@@ -7,7 +7,7 @@ import math
 import pytest
 
 from amoeboid_edu import Position, apply, is_legal, random_playout, seeded_rng
-from amoeboid_edu.bots import BOTS, greedy, paper, paper_case
+from amoeboid_edu.bots import BOTS, can_end_at_once, greedy, paper, paper_case, paper_options
 
 
 def wilson_lower(wins: int, games: int, z: float = 1.96) -> float:
@@ -101,6 +101,40 @@ def test_paper_finishes_the_case_iv_line():
     position = Position.parse("(6,6) (7,7) (7,7) / (7,6) (13,0) (9,9) / (7,6) (0,12) (11,11) A")
     for roll in range(1, 7):
         assert apply(position, paper(position, roll, seeded_rng(0))).result == "A"
+
+
+def test_case_IV_step_2_takes_the_bigger_piece_only():
+    # the reviewer's position: B's halves of 8 (c2) and 9 (c3) next to A's centre
+    position = Position.parse(". . . / . (61,0) (0,8) / . . (0,9) A")
+    for plan in ("paper", "case IV"):
+        rule, turns, _ = paper_options(position, 1, plan=plan)
+        assert rule.key == "IV-bigger" and [str(turn) for turn in turns] == ["1 b2 b2-c3 9,0"]
+    # the literal step 2 on a piece B has made mixed: "eat ... with an amoeba just as big" (16 units onto (4,12))
+    mixed = Position.parse(". . . / (0,12) (40,0) (0,3) / (4,12) . . A")
+    rule, turns, _ = paper_options(mixed, 1, plan="case IV")
+    assert rule.key == "IV-bigger" and "1 b2 b2-a3 16,0" in [str(turn) for turn in turns]
+    assert all(turn.dst == "a3" for turn in turns)  # never the smaller a2 (12) or c2 (3)
+
+
+def test_case_III_neutralises_a_smaller_piece_only_when_the_bigger_cannot_be_taken():
+    # Delta = 22 - 12 > 6; A's centre (9 after the roll) cannot give 9 units to c3 and keep the centre, but 3 to c2
+    position = Position.parse(". . . / . (8,0) (0,3) / (7,0) (7,0) (0,9) A")
+    rule, turns, _ = paper_options(position, 1)
+    assert rule.key == "III-neutralise" and [str(turn) for turn in turns] == ["1 b2 b2-c2 3,0"]
+    assert paper_options(position, 1, plan="case IV")[0].key == "default"  # Case IV's text says nothing here
+
+
+def test_a_turn_on_the_biggest_piece_never_hands_b_the_game_while_delta_is_above_6():
+    # why the bot needs no fall-back to a smaller piece for safety: the centre keeps more than any piece plus a roll
+    for index in range(300):
+        rng = seeded_rng(0, "bigger-is-safe", index)
+        position = random_playout(Position.start(3), rng, max_turns=rng.randint(2, 30)).final
+        if position.is_over:
+            continue
+        for roll in range(1, 7):
+            rule, turns, safety = paper_options(position, roll)
+            if rule.key == "IV-bigger":
+                assert not safety and all(not can_end_at_once(apply(position, turn)) for turn in turns), str(position)
 
 
 def play_pairs(first, second, pairs: int, seed: str) -> tuple[int, int]:

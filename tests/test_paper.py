@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from amoeboid_edu import Game, Position, analysis, apply, legal_turns, paper, random_playout
+from amoeboid_edu import Game, Position, Turn, analysis, apply, legal_turns, paper, random_playout
 from amoeboid_edu.bots import PAPER_RULES, paper_choice, paper_options
 from amoeboid_edu.examples import PAPER_EXAMPLE_MATRICES
 from amoeboid_edu.game import seeded_rng
@@ -54,10 +54,12 @@ def claimant_turns(record: str) -> list[tuple[Position, str, str]]:
 
 def test_advantage_claims_rest_on_the_proof_and_say_so():
     results = paper.final_results(random_games=300, bot_games=2, seed=9, boards=(3, 4))
+    holds_on = {"delta": "every board and graph, from the standard start of one unit each (the proof)",
+                "Delta": "every board and graph (the proof)"}  # delta's proof counts the start's two units
     for check, column in ((paper.advantage_1_claim, "delta"), (paper.advantage_2_claim, "Delta")):
         verdict = check(results=results)
         assert verdict.verdict == "confirmed"
-        assert "every board and graph (the proof)" in verdict.scope and "3x3, 4x4" in verdict.scope
+        assert verdict.scope.startswith(holds_on[column]) and "3x3, 4x4" in verdict.scope
         winners = results[results["result"].isin(["A", "B"])]  # independent of the verdict's own counting
         assert ((winners[column] * winners["result"].map({"A": 1, "B": -1})) > 0).all()
 
@@ -77,11 +79,15 @@ def test_symmetry_theorem_holds_after_full_rounds_only():
     assert means[2] == means[4] == means[6] == 0
 
 
-def test_unboundedness_is_a_theorem_for_the_dice_and_says_games_end():
+def test_unboundedness_is_a_theorem_for_the_dice_corrected_for_games_that_end():
     verdict = paper.unboundedness_conjecture(levels=(2, 4), walks=2_000, mc_turns=100, seed=3, length_games=50)
-    assert verdict.verdict == "confirmed"
-    assert "as if play went on" in verdict.summary and "games end" in verdict.summary
-    assert "the dice sums alone" in verdict.scope and "3x3, 4x4, 5x5" in verdict.scope
+    assert verdict.verdict == "confirmed with a correction"
+    assert "as if play went on" in verdict.summary and "games end early" in verdict.summary
+    assert "the dice sums alone" in verdict.scope and "3x3, 4x4, 5x5" in verdict.scope and "cut at 1,000" in verdict.scope
+    assert "half of them within" in verdict.plain and "in the median" not in verdict.plain
+    # the witness of the correction: a game over on turn 2, delta never above 6
+    game = Game.parse("start (1,0) . . / . . . / . . (0,1) A\n3 a1 a1-b2\n4 c3 c3-b2")
+    assert game.result == "B" and len(game) == 2
     turns_for_2 = verdict.evidence.set_index("M").loc[2, "turns to P_M >= 0.9"]
     exact = [float(p) for p in analysis.exceedance_exact(2, int(turns_for_2))]
     assert exact[-1] >= 0.9 > exact[-2]  # the Fraction DP agrees with the float DP's count
@@ -96,29 +102,69 @@ def test_case_I_premise_by_enumeration():
     assert paper.split_premise_holds(7, 4)  # every split of 7 has a piece of at most 3 < 4
 
 
+def test_games_lengths_say_when_too_few_games_ended():
+    lengths = paper.game_lengths(games=20, seed=1, boards=(5,), cap=30).set_index("games")
+    row = lengths.loc["random v random, 5x5"]
+    assert row["unfinished (30 turns)"] > 2 and row["90% end within"] == "> 30"
+
+
 def test_case_I_word_rests_on_exact_facts_not_on_the_sample():
-    words = {paper.case_I((1, 4), games=games, opponents=("greedy",)).word for games in (2, 5)}
-    assert len(words) == 1
-    verdict = paper.case_I((1, 4), games=2, opponents=("greedy",))
+    verdicts = [paper.case_I((1, 4), games=games, opponents=("greedy", "paper")) for games in (2, 5)]
+    assert {verdict.word for verdict in verdicts} == {"not supported"}
+    verdict = verdicts[0]
     # right about the adjacent square, the argument against splitting fails at B size 1, optimality shown nowhere
-    assert verdict.verdict == "not supported" and "fails for B size [1]" in verdict.summary
+    assert "fails for B size [1]" in verdict.summary and "probability >= 2/3" in verdict.summary
     assert "as the paper says" in verdict.summary and "not 'false'" in verdict.explanation
     assert "A continues with the paper bot (stalling repeatedly)" in verdict.scope and "b = 1, 4" in verdict.scope
+    assert "cannot tell" not in verdict.plain
+    # the plain sentence says what the pooled intervals say, opponent by opponent, at this sample size
+    for one in verdicts:
+        pooled = one.evidence[one.evidence["B size"] == "all"].set_index("opponent")
+        for opponent, name in (("greedy", "the greedy bot"), ("paper", "the paper's own B")):
+            label = pooled.loc[opponent, "stall v split"]
+            said = {"stall higher": f"stalling did better than splitting against {name}",
+                    "split higher": f"splitting did better than stalling against {name}",
+                    "not separated": f"against {name} the two were not separated"}[label]
+            assert said in one.plain, (label, one.plain)
+
+
+def test_case_I_sizes_in_the_scope_are_the_sizes_simulated():
+    verdict = paper.case_I((1, 2, 3, 4, 6), games=1, opponents=("greedy",))
+    assert "b = 1, 2, 3, 4, 6;" in verdict.scope
+    assert "b = 1-4;" in paper.case_I((1, 2, 3, 4), games=1, opponents=("greedy",)).scope
     table = verdict.evidence
     adjacent = table[(table["option"] == "adjacent") & (table["B size"] == 1)].iloc[0]
     # A (1+r) on b2 next to B (1): B wins with a roll s > r, ties with s == r; averaged over r = 1, 2, 3
     assert adjacent["P(B wins at once)"] == pytest.approx(float(sum(Fraction(6 - r, 6) for r in (1, 2, 3)) / 3))
+    # the bound is the worst roll, r = 3: (7 - 3)/6 = 2/3, not 1/2
+    assert adjacent["least P(B ends it at once), r = 1-3"] == "2/3"
 
 
 # --------------------------------------------------------------------------- Case II and its size-1000 example
 
 
-def test_case_II_agrees_with_the_paper_on_3x3_and_says_where_larger_boards_differ():
+def test_case_II_agrees_with_the_paper_on_every_board_with_b_in_its_corner():
     verdict = paper.case_II(bases=(1, 3), boards=(3, 4))
     assert verdict.verdict == "confirmed" and "every legal B reply" in verdict.scope and "4x4" in verdict.scope
-    on_3 = verdict.evidence[verdict.evidence["board"] == "3x3"].drop_duplicates("delta").set_index("delta")
-    assert on_3.loc[4, "exact"] == "1/2" and on_3.loc[5, "exact"] == "1/3" and on_3.loc[6, "exact"] == "1/6"
-    assert "on 4x4 B can run away" in verdict.summary
+    assert "B in its corner (c3, d4)" in verdict.scope and "the paper's set-up" in verdict.scope
+    for board in ("3x3", "4x4"):
+        rows = verdict.evidence[(verdict.evidence["board"] == board) & (verdict.evidence["B on"] != "c3 (not a corner)")]
+        exact = rows.drop_duplicates("delta").set_index("delta")["exact"]
+        assert (exact[4], exact[5], exact[6]) == ("1/2", "1/3", "1/6")
+        assert (rows["otherwise A eats at least"] >= 0.5).all()
+    assert "the same on 4x4 with B in its corner" in verdict.summary and "run away" not in verdict.summary
+    # outside the paper's set-up (B not in a corner) the output says so, and does not blame the paper
+    away = verdict.evidence[verdict.evidence["B on"] == "c3 (not a corner)"]
+    assert len(away) and "Outside the paper's set-up" in verdict.explanation
+
+
+def test_corner_cells_put_b_in_its_corner_and_the_centre_next_to_both():
+    for n in (3, 4, 5):
+        a_cell, centre, b_cell = paper.corner_cells(n)
+        board = Position.start(n).board
+        assert b_cell == board.names[-1] and len(board.neighbours[board.index[b_cell]]) == 3
+        assert board.are_adjacent(centre, a_cell) and board.are_adjacent(centre, b_cell)
+        assert not board.are_adjacent(a_cell, b_cell)
 
 
 def test_case_II_table_rows_agree_with_single_turns():
@@ -132,7 +178,10 @@ def test_case_II_table_rows_agree_with_single_turns():
 def test_case_II_streak_is_the_gamblers_fallacy_with_a_replayable_counter_line():
     verdict = paper.case_II_streak(games=2)
     assert verdict.verdict == "false as stated" and "1000 in opposite corners" in verdict.scope
-    assert "P(B rolls 5 or 6) = 1/3" in verdict.summary
+    assert "P(B rolls 5 or 6) = 1/3" in verdict.summary and "1/6 + 2/3 x P(B comes back" in verdict.summary
+    # the simulated part only fills in the comeback: the interval for a B win never drops below the exact 1/6
+    simulated = verdict.evidence.dropna(subset=["B plays"])
+    assert (simulated["P(B wins) low"] >= 1 / 6 - 1e-12).all()
     assert replay(verdict.counter_line).result == "B"
     assert "Case II, delta = 5" in claimant_turns(verdict.counter_line)[0][2]  # A moved to the middle as told
     assert paper.case_II_streak(games=3).word == verdict.word
@@ -142,6 +191,14 @@ def test_case_II_length_both_readings():
     verdict = paper.case_II_length()
     assert verdict.verdict == "confirmed" and "168" in verdict.summary and "335" in verdict.summary
     assert "exact convolution of 200 dice" in verdict.scope
+    assert "about 288 on average" in verdict.plain and "287" not in verdict.plain  # the hitting time, not 1006/3.5
+
+
+def test_expected_rolls_to_reach_a_total_by_hand():
+    from amoeboid_edu.paper.case_II import _expected_rolls
+
+    # up to 6 every roll below the total leaves the same kind of problem: E(n) = (7/6)^(n-1)
+    assert [_expected_rolls(n) for n in range(1, 7)] == [Fraction(7, 6) ** (n - 1) for n in range(1, 7)]
 
 
 # --------------------------------------------------------------------------- the paper bot
@@ -170,6 +227,16 @@ def test_paper_bot_never_plays_a_turn_that_loses_at_once_when_the_text_allows_an
     assert all(apply(position, turn).result == "ongoing" for turn in turns)
 
 
+def test_annotations_describe_the_turn_played_and_refuse_a_turn_the_text_does_not_allow():
+    position = Position.parse(". . . / . (61,0) (0,8) / . . (0,9) A")
+    note = paper.annotate_paper_turn(position, Turn.parse("1 b2 b2-c3 9,0"))
+    assert note.startswith("Case IV step 2") and "neutralises c3 (0,9), size 9, the biggest" in note
+    with pytest.raises(ValueError, match="not a turn the paper's text allows"):
+        paper.annotate_paper_turn(position, Turn.parse("1 b2 b2-c2 8,0"))  # the smaller piece
+    with pytest.raises(ValueError):
+        paper.annotated_record(position, ["A 1 b2 b2-c2 8,0"])
+
+
 def test_the_bot_plays_the_first_turn_paper_options_allows_found_lazily():
     # paper_choice stops at the first safe turn; paper_options judges them all (searches need every turn)
     # Case III's first eat here would let A end the game at once: the safety default picks a later one
@@ -192,8 +259,24 @@ def test_the_bot_plays_the_first_turn_paper_options_allows_found_lazily():
 
 def test_case_III_within_a_short_bound_is_open_with_its_scope():
     verdict = paper.case_III(((7, 1, 3),), turns=4)
-    assert verdict.verdict == "open" and "4 turns deep" in verdict.scope and "B cannot win at once" in verdict.summary
+    assert verdict.verdict == "open" and "searched to 4 turns of the game (2 of A's, 2 of B's)" in verdict.scope
+    assert "B cannot win at once" in verdict.summary and "holding up" not in verdict.plain
     assert verdict.evidence.loc[0, "B wins along the plan"] == "none"
+
+
+def test_case_III_reports_played_out_games_with_intervals_and_keeps_its_word():
+    verdict = paper.case_III(((7, 1, 3),), turns=4, games=1, game_starts=((8, 1),), game_turns=30)
+    assert verdict.verdict == "open"
+    assert "1 seeded games per start (8 v 1) against the expectimax bot, at most 30 turns each" in verdict.scope
+    played = verdict.evidence.dropna(subset=["B plays"]).iloc[0]
+    assert played["games"] == 1 and 0 <= played["low"] <= played["B win rate"] <= played["high"] <= 1
+    assert f"B wins {int(played['B wins'])}/1 [{played['low']:.2f}, {played['high']:.2f}] from A 8 v B 1" in verdict.summary
+
+
+def test_case_III_games_say_whether_b_won_after_the_text_ran_out():
+    table = paper.case_III_games(((8, 1),), games=2, max_turns=40)
+    row = table.iloc[0]
+    assert row["B wins after A played a paper-silent default"] <= row["B wins"]
 
 
 def test_case_III_issue_start_has_no_b_win_along_the_plan_within_six_turns():
@@ -217,11 +300,20 @@ def test_line_counterexample_finds_a_b_win_against_a_careless_line():
     assert position.result == "B"
 
 
-def test_neutral_piece_twice_its_size_depends_on_the_roll():
+def test_neutral_piece_twice_its_size_is_false_for_small_pieces_with_a_paper_line():
     verdict = paper.neutral_twice_its_size(sizes=(1, 3, 7))
-    assert verdict.word.startswith("depends on the roll") and "every roll and legal turn" in verdict.scope
+    assert verdict.verdict == "false as stated" and "every roll and legal turn" in verdict.scope
+    assert "from 7 units on the sentence is true" in verdict.plain and "always for k = 1" in verdict.summary
+    assert "3k + r units, of which it controls 2k + r" in verdict.explanation
     rolls = dict(zip(verdict.evidence["B's piece k"], verdict.evidence["rolls that let B eat it"]))
     assert rolls == {1: (1, 2, 3, 4, 5, 6), 3: (3, 4, 5, 6), 7: ()}  # k + r >= 2k, by hand
+    # the counter-line: A follows the paper, B splits in half, the other half eats the neutral piece twice its size
+    game = replay(verdict.counter_line)
+    for before, turn, note in claimant_turns(verdict.counter_line):
+        assert Turn.parse(turn) in paper_options(before, Turn.parse(turn).roll)[1] and note.startswith("Case")
+    before, last = game.positions[-2], game.turns[-1]
+    eaten = before[last.dst]
+    assert eaten.is_neutral and before[last.src].size == eaten.size // 2 and game.position[last.dst].owner == "B"
 
 
 # --------------------------------------------------------------------------- Case IV
@@ -231,38 +323,93 @@ def test_case_IV_paper_example_takes_nine_a_turns():
     assert paper.paper_example_a_turns() == 9
 
 
-def test_case_IV_max_8_counter_line_follows_the_text_and_is_not_won_in_nine_a_turns():
+def annotation_is_true(before: Position, turn: str, note: str) -> None:
+    """An A annotation names a sentence that allows the turn, and what it says the turn does is what it does."""
+    parsed = Turn.parse(turn)
+    assert Turn.parse(turn) in paper.plan_options(before, parsed.roll), (turn, note)
+    assert note.startswith(("Case", "paper silent")), note
+    if "[here: " in note:
+        target, after = before[parsed.dst], apply(before, parsed)[parsed.dst]
+        assert ("neutralises" in note) == after.is_neutral
+        enemy = [before[j].size for j in before.owned("B") if before.board.are_adjacent(parsed.src, j)]
+        if "the biggest" in note or "the only one" in note:
+            assert target.size == max(enemy), note
+        else:  # a smaller piece: never under Case IV step 2's "the bigger of the two"
+            assert target.size < max(enemy) and not note.startswith("Case IV step 2"), note
+
+
+def test_case_IV_max_8_both_readings_and_a_counter_line_that_follows_the_text():
     verdict = paper.case_IV_max_8()
     assert verdict.verdict == "false as stated"
-    assert "the centre move counted" in verdict.summary and "after the centre move" in verdict.summary
-    assert "any turn the paper's text allows" in verdict.scope and "splitting in half (the paper's B)" in verdict.scope
+    assert "8 A turns counting the centre move: not always won" in verdict.summary
+    assert "8 A turns after the centre move (9 in all): not always won" in verdict.summary
+    assert "10 A turns in all: not always won v B as the paper plays it" in verdict.summary
+    assert "any turn the paper's text allows" in verdict.scope and "splitting in half whenever it can" in verdict.scope
+    assert "8, 9 and 10 A turns in all" in verdict.scope
+    # B as it really plays in the counter-line: halves whenever it can, then eats small pieces
+    assert "splits in half whenever it can and then" in verdict.plain and "eats" in verdict.plain
+    assert "always splits in half" not in verdict.explanation
     game = replay(verdict.counter_line)
     assert game.result == "ongoing"
     moves = claimant_turns(verdict.counter_line)
     assert len(moves) == 9
     for before, turn, note in moves:
-        assert turn in {str(t) for t in paper_options(before, int(turn.split()[0]))[1]}
-        assert note.startswith(("Case", "paper silent"))
+        annotation_is_true(before, turn, note)
+    b_notes = [line.split("# B: ")[1] for line in verdict.counter_line.splitlines() if "# B: " in line]
+    halves = [note.startswith("splits in half") for note in b_notes]
+    assert halves == sorted(halves, reverse=True) and not all(halves)  # halving first, then something else
+    assert all(note.startswith("eats") for note in b_notes if not note.startswith("splits in half"))
 
 
 def test_split_in_half_counter_line_survives_and_halving_does_not():
     verdict = paper.split_in_half()
     assert verdict.verdict == "not supported" and "the paper's dice" in verdict.scope
-    assert "measure: B still owns something" in verdict.scope
+    assert "measure: B still owns something" in verdict.scope and "Case III: 3x3" in verdict.scope
+    assert "paper's own dice" in verdict.plain and "not B's best move" not in verdict.explanation
     assert replay(verdict.counter_line).result == "ongoing"
-    assert len(claimant_turns(verdict.counter_line)) == 9
-    assert list(verdict.evidence["B survives some line"]) == [False, True]
+    moves = claimant_turns(verdict.counter_line)
+    assert len(moves) == 9
+    for before, turn, note in moves:
+        annotation_is_true(before, turn, note)
+    survives = verdict.evidence.dropna(subset=["B's replies (Case IV, paper's dice)"])["B survives 9 A turns"]
+    assert list(survives) == [False, True]
+    # Case III, one turn: keeping one amoeba loses at once, every split survives it
+    case_III = verdict.evidence.dropna(subset=["Case III reply"]).set_index("Case III reply")
+    column = "A then wins at once whatever it rolls"
+    assert case_III.loc["keeps one amoeba", column] == case_III.loc["keeps one amoeba", "replies (all B rolls)"]
+    assert case_III.loc["splits in half", column] == case_III.loc["splits otherwise", column] == 0
 
 
 def test_case_IV_forced_win_is_open_and_says_its_bound():
     verdict = paper.case_IV_forced_win(depths=(1, 2))
     assert verdict.verdict == "open" and "every legal turn to 1 A turns" in verdict.scope
+    assert "far short of the 8 claimed" in verdict.summary and "as the paper plays it" in verdict.scope
 
 
-def test_case_IV_threshold_from_the_papers_dice():
-    verdict = paper.case_IV_threshold(deltas=range(40, 47))
-    assert verdict.verdict == "confirmed with a correction" and "the paper's dice (A 1s, B 6s)" in verdict.scope
-    assert verdict.evidence.set_index("delta").loc[45, "line wins v B halving (A 1s, B 6s)"]
+def test_case_IV_forced_win_against_the_papers_halving_b_within_four():
+    verdict = paper.case_IV_forced_win()
+    assert verdict.verdict == "open"
+    assert "A forces a win within 4 A turns v B as the paper plays it" in verdict.summary
+    assert "Against a B that always splits in half, as the paper assumes, A can force a win" in verdict.plain
+
+
+def test_case_IV_threshold_under_the_papers_own_line():
+    verdict = paper.case_IV_threshold(deltas=range(40, 50))
+    assert verdict.word == "depends on the dice and on B"
+    assert "A rolls 1 every turn and follows Case IV's steps" in verdict.scope and "B rolls 6 every turn" in verdict.scope
+    assert "with the paper's own dice" in verdict.plain and "worst dice" not in verdict.explanation
+    table = verdict.evidence.set_index("delta")
+    nine = table["9 A turns v halving B (A 1s, B 6s)"]
+    assert not nine[42] and nine[43:].all()  # the reviewer's 43: the paper's 44 nearly exact
+    eight = table["8 A turns v halving B (A 1s, B 6s)"]
+    assert not eight[47] and eight[48:].all()
+    assert not table["9 A turns v halving B picking its rolls (A 1s)"].any()
+    assert not table["9 A turns v any B (A 1s, B 6s)"].any()
+    assert "from delta = 43 on" in verdict.summary and "from a lead of 43 on" in verdict.plain
+    moves = claimant_turns(verdict.counter_line)
+    for before, turn, note in moves:
+        assert note.startswith(("Case IV", "paper silent")), note
+        assert "smaller than the biggest" not in note
 
 
 # --------------------------------------------------------------------------- the generic searches
@@ -308,6 +455,7 @@ def test_grid_symmetries_preserve_adjacency():
 def test_example_game_matches_every_matrix():
     verdict = paper.example_game_check()
     assert verdict.verdict == "confirmed" and "every turn checked" in verdict.scope
+    assert "winning the game" in verdict.quote
     assert verdict.evidence["matches"].all() and len(verdict.evidence) == len(PAPER_EXAMPLE_MATRICES)
 
 
@@ -328,6 +476,19 @@ def test_cli_paper_prints_one_line_per_item_and_its_counter_line_replays(tmp_pat
     run = subprocess.run([sys.executable, "-m", "amoeboid_edu", "replay", str(record)], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert "B" in run.stdout
+
+
+def test_every_false_as_stated_counter_line_replays_with_the_cli(tmp_path):
+    verdicts = [paper.case_II_streak(games=1), paper.neutral_twice_its_size(), paper.case_IV_max_8()]
+    for verdict in verdicts:
+        assert verdict.verdict == "false as stated" and verdict.counter_line
+        record = tmp_path / f"{verdict.item}.txt"
+        record.write_text(verdict.counter_line)
+        run = subprocess.run([sys.executable, "-m", "amoeboid_edu", "replay", str(record)], capture_output=True,
+                             text=True, timeout=120)  # fmt: skip
+        assert run.returncode == 0, (verdict.item, run.stderr)
+        for before, turn, note in claimant_turns(verdict.counter_line):  # every claimant turn cites the paper
+            assert note.startswith(("Case", "paper silent")), (verdict.item, turn, note)
 
 
 def test_cli_paper_prints_every_item_once_and_the_readme_table_has_its_words():

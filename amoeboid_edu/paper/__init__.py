@@ -28,15 +28,15 @@ from .advantage import (
 )  # fmt: skip
 from .case_I import CASE_I_OPTIONS, case_I, case_I_table, split_premise_holds
 from .case_II import CASE_II_PAPER, STREAK_START, case_II, case_II_length, case_II_streak, case_II_table
-from .case_III import case_III, case_III_start, case_III_table, neutral_twice_its_size
+from .case_III import case_III, case_III_games, case_III_start, case_III_table, neutral_twice_its_size
 from .case_IV import (
     PAPER_CASE_IV_LINE, case_IV_forced_win, case_IV_max_8, case_IV_position, case_IV_threshold, forced_win_report,
     paper_example_a_turns,
 )  # fmt: skip
 from .example import EXAMPLE_GAME, EXAMPLE_MATRICES, example_game, example_game_check
 from .lines import (
-    BOARDS, annotated_record, half_splits, line_then_candidates, only_the_line, opening_position, paper_annotation,
-    paper_line,
+    BOARDS, annotate_paper_turn, annotated_record, case_IV_options, corner_cells, describe_turn, half_splits,
+    line_then_candidates, only_the_line, opening_position, paper_annotation, paper_line, plan_options,
 )  # fmt: skip
 from .split import split_in_half
 from .verdict import VERDICTS, Verdict
@@ -54,16 +54,16 @@ SIZES = {
     "quick": {
         "random_games": 5_000, "bot_games": 20, "expectimax_games": 0, "rounds": 10, "symmetry_games": 2_000,
         "walks": 5_000, "length_games": 500, "case_I_sizes": (1, 2, 3, 4, 6, 8, 10, 12), "case_I_games": 6,
-        "case_II_bases": (1, 10), "streak_games": 10,
+        "case_II_bases": (1, 10), "streak_games": 40, "case_III_games": 4,
     },
     "full": {
         "random_games": 50_000, "bot_games": 300, "expectimax_games": 20, "rounds": 30, "symmetry_games": 20_000,
         "walks": 100_000, "length_games": 5_000, "case_I_sizes": tuple(range(1, 13)), "case_I_games": 60,
-        "case_II_bases": (1, 10, 40, 1000), "streak_games": 100,
+        "case_II_bases": (1, 10, 40, 1000), "streak_games": 400, "case_III_games": 60,
     },
 }  # fmt: skip
 WORD_SEARCHES = {"case_III_setups": ((7, 1, 3), (10, 1, 3), (7, 1, 4), (7, 1, 5)), "case_III_turns": 4,
-                 "forced_depths": (2, 3)}
+                 "forced_depths": (2, 4)}
 """The searches that decide words: identical in quick and full runs, so the words cannot differ."""
 
 
@@ -83,7 +83,8 @@ def check_all(full: bool = False, seed: int | str = 0, only: tuple[str, ...] = I
         "case-II": lambda: case_II(size["case_II_bases"], BOARDS),
         "case-II-streak": lambda: case_II_streak(size["streak_games"], seed),
         "case-II-length": case_II_length,
-        "case-III": lambda: case_III(WORD_SEARCHES["case_III_setups"], WORD_SEARCHES["case_III_turns"]),
+        "case-III": lambda: case_III(WORD_SEARCHES["case_III_setups"], WORD_SEARCHES["case_III_turns"],
+                                     games=size["case_III_games"], seed=seed),
         "split-in-half": split_in_half,
         "neutral-twice-its-size": neutral_twice_its_size,
         "case-IV-max-8": case_IV_max_8,
@@ -136,8 +137,9 @@ def example_game_chart():
 __all__ = [
     "BOARDS", "CASE_II_PAPER", "CASE_I_OPTIONS", "EXAMPLE_GAME", "EXAMPLE_MATRICES", "ForcedWinSearch", "ITEMS",
     "LineOutcomes", "PAPER_CASE_IV_LINE", "SIZES", "STREAK_START", "SearchBudgetExceeded", "VERDICTS", "Verdict",
-    "advantage_1_claim", "advantage_2_claim", "advantage_chart", "annotated_record", "case_I", "case_III",
-    "case_III_start", "case_III_table", "case_II", "case_II_length", "case_II_streak", "case_II_table",
+    "advantage_1_claim", "advantage_2_claim", "advantage_chart", "annotate_paper_turn", "annotated_record", "case_I",
+    "case_III", "case_III_games", "case_III_start", "case_III_table", "case_IV_options", "corner_cells",
+    "describe_turn", "plan_options", "case_II", "case_II_length", "case_II_streak", "case_II_table",
     "case_IV_forced_win", "case_IV_max_8", "case_IV_position", "case_IV_threshold", "case_I_table", "check_all",
     "example_game", "example_game_chart", "example_game_check", "final_results", "forced_win_report", "game_lengths",
     "grid_symmetries", "half_splits", "legal_turns", "line_counterexample", "line_then_candidates",

@@ -55,11 +55,14 @@ def case_I_table(b_sizes: tuple[int, ...] = tuple(range(1, 13)), games: int = 30
     for b in b_sizes:
         for option, turn_for in CASE_I_OPTIONS.items():
             exact_win = exact_tie = Fraction(0)
+            least = None  # the smallest P(B ends the game at once) over A's rolls 1-3
             for r in (1, 2, 3):
                 win, tie = _b_ends_at_once(apply(opening_position(b, b, board=board), turn_for(r, b)))
                 exact_win, exact_tie = exact_win + win / 3, exact_tie + tie / 3
+                least = win + tie if least is None else min(least, win + tie)
             row = {"board": f"{board}x{board}", "B size": b, "option": option,
                    "P(B wins at once)": float(exact_win), "P(B only ties at once)": float(exact_tie),
+                   "least P(B ends it at once), r = 1-3": str(least),
                    "premise holds (r=1,2,3)": all(split_premise_holds(b + r, b) for r in (1, 2, 3))}  # fmt: skip
             for opponent in opponents:
                 results = []
@@ -69,28 +72,51 @@ def case_I_table(b_sizes: tuple[int, ...] = tuple(range(1, 13)), games: int = 30
                     game = analysis.play_game(BOTS["paper"], BOTS[opponent], seed=f"{seed}:case-I:{b}", index=i,
                                               start=after, max_turns=200)  # fmt: skip
                     results.append(game.result)
-                score = sum((x == "A") + 0.5 * (x == "tie") for x in results) / games
-                low, high = analysis.wilson_interval(round(score * games), games)
-                row.update({f"score v {opponent}": score, f"low v {opponent}": low, f"high v {opponent}": high})
+                points = sum((x == "A") + 0.5 * (x == "tie") for x in results)
+                low, high = analysis.wilson_interval(points, games)  # a tie counts half a win
+                row.update({f"score v {opponent}": points / games, f"low v {opponent}": low, f"high v {opponent}": high,
+                            f"games v {opponent}": games})  # fmt: skip
             rows.append(row)
     return pd.DataFrame(rows)
 
 
+def _label(stall: tuple[float, float], split: tuple[float, float]) -> str:
+    """'stall higher', 'split higher' (95% intervals apart) or 'not separated', from (low, high) pairs."""
+    if stall[0] > split[1]:
+        return "stall higher"
+    if split[0] > stall[1]:
+        return "split higher"
+    return "not separated"
+
+
 def _comparison(table: pd.DataFrame, opponent: str) -> pd.DataFrame:
-    """Stall against split per B size: 'stall higher', 'split higher' (95% intervals apart) or 'not separated'."""
+    """Stall against split per B size, and pooled over the sizes: the scores, their intervals and the label."""
     rows = []
     for b, group in table.groupby("B size"):
         group = group.set_index("option")
         stall, split = group.loc["stall"], group.loc["split"]
-        if stall[f"low v {opponent}"] > split[f"high v {opponent}"]:
-            label = "stall higher"
-        elif split[f"low v {opponent}"] > stall[f"high v {opponent}"]:
-            label = "split higher"
-        else:
-            label = "not separated"
+        label = _label((stall[f"low v {opponent}"], stall[f"high v {opponent}"]),
+                       (split[f"low v {opponent}"], split[f"high v {opponent}"]))  # fmt: skip
         rows.append({"B size": b, "opponent": opponent, "stall": stall[f"score v {opponent}"],
                      "split": split[f"score v {opponent}"], "stall v split": label})  # fmt: skip
+    pooled = {}
+    for option in ("stall", "split"):
+        part = table[table["option"] == option]
+        games = int(part[f"games v {opponent}"].sum())
+        points = float((part[f"score v {opponent}"] * part[f"games v {opponent}"]).sum())
+        pooled[option] = (points / games, *analysis.wilson_interval(points, games), games)
+    rows.append({"B size": "all", "opponent": opponent, "stall": pooled["stall"][0], "split": pooled["split"][0],
+                 "stall v split": _label(pooled["stall"][1:3], pooled["split"][1:3]),
+                 "stall interval": f"[{pooled['stall'][1]:.2f}, {pooled['stall'][2]:.2f}]",
+                 "split interval": f"[{pooled['split'][1]:.2f}, {pooled['split'][2]:.2f}]",
+                 "games per option": pooled["stall"][3]})  # fmt: skip
     return pd.DataFrame(rows)
+
+
+def _sizes_text(sizes: tuple[int, ...]) -> str:
+    ordered = sorted(sizes)
+    contiguous = ordered == list(range(ordered[0], ordered[-1] + 1))
+    return f"{ordered[0]}-{ordered[-1]}" if contiguous and len(ordered) > 2 else ", ".join(map(str, ordered))
 
 
 def case_I(b_sizes: tuple[int, ...] = tuple(range(1, 13)), games: int = 30,
@@ -99,37 +125,45 @@ def case_I(b_sizes: tuple[int, ...] = tuple(range(1, 13)), games: int = 30,
     """Case I: the word from exact facts (B's immediate chances, the splitting premise); simulations add numbers.
 
     The paper rules out moving next to B (exact: B then ends the game at once
-    with probability >= 1/2) and splitting, because a split leaves a piece
-    smaller than B's amoeba: exactly true when B is bigger than delta, false at
-    the very first move (B size 1).  That stalling is *optimal* is shown nowhere
-    (simulations decide no word), so the word is "not supported".
+    with probability (7 - r)/6 >= 2/3 for A's roll r <= 3) and splitting, because
+    a split leaves a piece smaller than B's amoeba: exactly true when B is
+    bigger than delta, false at the very first move (B size 1).  That stalling
+    is *optimal* is shown nowhere (simulations decide no word), so the word is
+    "not supported", whatever the number of games.
     """
     tables = [case_I_table(b_sizes, games, opponents, seed, board) for board in boards]
     table = pd.concat(tables, ignore_index=True)
     main = tables[0]
     adjacent = main[main["option"] == "adjacent"]
     others = main[main["option"] != "adjacent"]
-    adjacent_bad = bool((adjacent["P(B wins at once)"] + adjacent["P(B only ties at once)"] >= 0.5).all())
+    least = min(Fraction(x) for x in adjacent["least P(B ends it at once), r = 1-3"])
     safe_otherwise = bool((others["P(B wins at once)"] == 0).all())
     premise = main.drop_duplicates("B size").set_index("B size")["premise holds (r=1,2,3)"]
     fails = [int(b) for b, holds in premise.items() if not holds]
     comparisons = pd.concat([_comparison(main, o) for o in opponents], ignore_index=True)
-    counts = comparisons.groupby(["opponent", "stall v split"]).size().unstack(fill_value=0)
-    findings = "; ".join(
-        f"v {o}: " + ", ".join(f"{label} at {counts.loc[o].get(label, 0)} of {len(b_sizes)} sizes" for label in
-                               ("stall higher", "not separated", "split higher") if counts.loc[o].get(label, 0))
-        for o in opponents)  # fmt: skip
+    per_size = comparisons[comparisons["B size"] != "all"]
+    pooled = comparisons[comparisons["B size"] == "all"].set_index("opponent")
+    counts = per_size.groupby(["opponent", "stall v split"]).size().unstack(fill_value=0)
+
+    def finding(o: str) -> str:
+        row = pooled.loc[o]
+        sizes = ", ".join(f"{label} at {counts.loc[o].get(label, 0)} of {len(b_sizes)} sizes" for label in
+                          ("stall higher", "not separated", "split higher") if counts.loc[o].get(label, 0))  # fmt: skip
+        return (f"v {o}: pooled over sizes stall {row['stall']:.2f} {row['stall interval']} v split "
+                f"{row['split']:.2f} {row['split interval']} ({row['stall v split']}; {int(row['games per option'])} "
+                f"games each); per size: {sizes}")  # fmt: skip
+
+    findings = "; ".join(finding(o) for o in opponents)
     # The word: the paper is right about the adjacent square (exact), but "optimal" is shown nowhere: its argument
-    # against splitting rests on a premise that fails where B is not bigger than delta (the paper's own start-of-game
+    # against splitting rests on a premise that fails where B is not bigger than delta (the paper's start-of-game
     # example among them), and no exact comparison of stalling with splitting exists; simulations decide no word.
     verdict = "not supported"
-    sizes = f"{min(b_sizes)}-{max(b_sizes)}" if len(b_sizes) > 2 else ", ".join(map(str, b_sizes))
-    adjacent_text = ("next to B, B ends the game at once with probability >= 1/2, as the paper says" if adjacent_bad
-                     else "next to B is not always worse at once")
+    sizes = _sizes_text(b_sizes)
+    adjacent_text = (f"next to B, B ends the game at once with probability >= {least} (exactly (7 - r)/6 for A's "
+                     "roll r), as the paper says" if least >= Fraction(1, 2) else "next to B is not always worse at once")
     summary = (f"exact: {adjacent_text}; the argument against splitting ('at least one of your amoebae is smaller') "
                f"fails for B size {fails} (B <= delta, the paper's start-of-game example among them), holds above; "
-               f"no exact comparison of stalling and splitting: simulated over B sizes ({games} games each): "
-               f"{findings}")  # fmt: skip
+               f"no exact comparison of stalling and splitting; simulated, A's score (a tie counts 1/2): {findings}")  # fmt: skip
     scope = (f"{', '.join(f'{n}x{n}' for n in boards)}; A (size b) on a1 rolls 1-3 against B (size b) on c3, "
              f"b = {sizes}; exact one-turn lookahead over every B roll and legal reply; simulations: A continues "
              f"with the paper bot (stalling repeatedly), B plays {', '.join(opponents)}; {games} seeded games per "
@@ -139,21 +173,36 @@ def case_I(b_sizes: tuple[int, ...] = tuple(range(1, 13)), games: int = 30,
         by_board = table[table["option"] == "adjacent"].groupby("board")["P(B wins at once)"].min()
         other_boards = (" On " + ", ".join(by_board.index) + " the exact facts are the same (B is two steps away "
                         "on every board); the simulations are in the evidence.")  # fmt: skip
+
+    def in_words(o: str) -> str:
+        row = pooled.loc[o]
+        name = "the paper's own B" if o == "paper" else f"the {o} bot"
+        scores = f"({row['stall']:.2f} v {row['split']:.2f})"
+        if row["stall v split"] == "stall higher":
+            return f"stalling did better than splitting against {name} {scores}"
+        if row["stall v split"] == "split higher":
+            return f"splitting did better than stalling against {name} {scores}"
+        return f"against {name} the two were not separated {scores}"
+
+    games_words = " and ".join(in_words(o) for o in opponents)
     explanation = (
         "The paper's three options from a1 with B on c3: stall (b1, not next to B), move next to B (b2) or split "
-        "(half to b1). Exact: after moving next to B, B wins or ties at once with probability (6 - r)/6 + 1/6 >= 1/2 "
-        "for A's roll r <= 3, "
+        "(half to b1). Exact: after moving next to B, B wins (rolling more than A's roll r) or ties (rolling r) at "
+        f"once with probability (7 - r)/6, at least {least} for r <= 3, "
         + ("while after stalling or splitting B cannot end the game at once" if safe_otherwise else
            "and after stalling or splitting B can sometimes end it at once too")
-        + ": the paper is right about the adjacent square. Its case against splitting rests on 'at least one of your amoebae is smaller "
-        "than the opponent's', which is exactly true when B's amoeba is bigger than delta and false at the very "
-        f"first move (B size 1, A size 2-4 splits into pieces no smaller than 1). Simulations ({games} seeded games "
-        "per size and option; the word does not rest on them) compare stalling with splitting when A goes on "
-        f"playing the paper's way: {findings}. So nothing shows stalling to be *optimal*, and nothing shows a "
-        "better plan either: the word is 'not supported', not 'false'." + other_boards
+        + ": the paper is right about the adjacent square. Its case against splitting rests on 'at least one of "
+        "your amoebae is smaller than the opponent's', which is exactly true when B's amoeba is bigger than delta "
+        "and false at the very first move (B size 1, A size 2-4 splits into pieces no smaller than 1). In played-out "
+        f"games ({games} seeded games per size and option, A going on the paper's way), pooled over the sizes: "
+        f"{games_words} at this sample size. Those games decide no word (their verdict could change with more games, and they test two "
+        "bots, not every opponent), so nothing here shows stalling to be *optimal*, and nothing shows a better plan "
+        "either: the word is 'not supported', not 'false'; it is not 'depends on the opponent' either, since no "
+        "opponent was found against which splitting does better." + other_boards
     )
-    plain = ("Partly right, not proven: stepping next to the enemy is a mistake (it loses or ties half the time or "
-             "more), but the paper's reason for never splitting fails at the start of the game, and played-out games "
-             "cannot tell stalling from splitting.")  # fmt: skip
+    per_option = int(pooled["games per option"].iloc[0])
+    plain = (f"Partly right, not proven: stepping next to the enemy is a mistake (it loses or ties at once at least "
+             f"{least} of the time), but the paper's reason for never splitting fails at the start of the game. In "
+             f"played-out games ({per_option} per option over {len(b_sizes)} sizes), {games_words}.")  # fmt: skip
     evidence = pd.concat([table, comparisons], ignore_index=True)
     return Verdict("case-I", verdict, summary, explanation, evidence, scope=scope, plain=plain, quote=QUOTE)  # fmt: skip

@@ -9,7 +9,7 @@ import pandas as pd
 
 from .. import analysis
 from ..rules import Position, apply, legal_move_pairs, legal_turns
-from .lines import annotated_record, opening_position
+from .lines import annotated_record, corner_cells, opening_position
 from .verdict import Verdict
 
 QUOTE = ("If delta = 4 moving to the center has at least a possibility of 1/2 of not winning ... If delta = 5 ... at "
@@ -41,22 +41,26 @@ def _best_share_eaten(position: Position) -> Fraction:
 
 
 def case_II_table(deltas: tuple[int, ...] = (4, 5, 6), bases: tuple[int, ...] = (1, 10, 40),
-                  board: int = 3) -> pd.DataFrame:  # fmt: skip
-    """A (base+delta) moves from a1 to b2, next to B (base) on c3: every B roll, every legal B reply.
+                  board: int = 3, corner: bool = True) -> pd.DataFrame:  # fmt: skip
+    """A (base+delta) moves to the centre, next to B (base): every B roll, every legal B reply.
 
+    B sits in its corner and A two steps away on the diagonal (:func:`corner_cells`: the paper's set-up on every
+    board); ``corner=False`` puts B on c3 and A on a1 instead, which on 4x4 and 5x5 is not a corner.
     One row per (delta, base, B's roll): can B win or tie at once, and the share of
     B's units A is sure to eat next turn when B does neither (worst B reply, worst A roll).
     """
+    a_cell, centre_cell, b_cell = corner_cells(board) if corner else ("a1", "b2", "c3")
     rows = []
     for delta in deltas:
         for base in bases:
-            centre = apply(opening_position(base + delta - 1, base, board=board), "1 a1 a1-b2")
+            start = opening_position(base + delta - 1, base, a_cell, b_cell, board=board)
+            centre = apply(start, f"1 {a_cell} {a_cell}-{centre_cell}")
             for roll, _ in centre.dice_outcomes():
                 replies = [apply(centre, turn) for turn in legal_turns(centre, roll)]
                 results = [reply.result for reply in replies]
                 playing_on = [reply for reply in replies if not reply.is_over]
                 share = min((_best_share_eaten(reply) for reply in playing_on), default=None)
-                rows.append({"board": f"{board}x{board}", "delta": delta, "base": base, "B roll": roll,
+                rows.append({"board": f"{board}x{board}", "B on": b_cell, "delta": delta, "base": base, "B roll": roll,
                              "B replies": len(replies), "B can win": "B" in results, "B can tie": "tie" in results,
                              "A sure to eat (share of B)": share})  # fmt: skip
     return pd.DataFrame(rows)
@@ -64,13 +68,14 @@ def case_II_table(deltas: tuple[int, ...] = (4, 5, 6), bases: tuple[int, ...] = 
 
 def _summarise(table: pd.DataFrame) -> tuple[pd.DataFrame, bool]:
     rows, agree = [], True
-    for (board, delta, base), group in table.groupby(["board", "delta", "base"]):
+    for (board, delta, base), group in table.groupby(["board", "delta", "base"], sort=False):
         win = Fraction(int(group["B can win"].sum()), 6)
         tie_only = Fraction(int((group["B can tie"] & ~group["B can win"]).sum()), 6)
         tie_rolls = tuple(int(r) for r in group.loc[group["B can tie"], "B roll"])
         rest = group[~group["B can win"] & ~group["B can tie"]]
         share = min(rest["A sure to eat (share of B)"], default=None)
-        rows.append({"board": board, "delta": delta, "base": base, "P(B can win)": float(win),
+        rows.append({"board": board, "B on": group["B on"].iloc[0], "delta": delta, "base": base,
+                     "P(B can win)": float(win),
                      "P(B can tie, not win)": float(tie_only), "P(A not winning at once)": float(win + tie_only),
                      "exact": f"{win + tie_only}", "B ties with": tie_rolls,
                      "otherwise A eats at least": float(share) if share is not None else None,
@@ -88,31 +93,40 @@ def case_II(bases: tuple[int, ...] = (1, 10, 40), boards: tuple[int, ...] = (3,)
     evidence, agree = summaries[boards[0]]
     by_delta = evidence.drop_duplicates("delta").set_index("delta")["exact"]
     changed = [f"{n}x{n}" for n in boards[1:] if not summaries[n][1]]
+    agree = agree and not changed
     board_note = ""
     if len(boards) > 1:
         others = pd.concat([summaries[n][0] for n in boards[1:]], ignore_index=True)
-        least = others["otherwise A eats at least"].min()
-        board_note = (f" On {', '.join(f'{n}x{n}' for n in boards[1:])} the immediate numbers are the same, but B "
-                      f"can also run away from b2 (it is not in a corner), so A is sure to eat only "
-                      f"{least:.2f} of B: the 'at least half' part holds on 3x3 only." if changed else
-                      f" The same on {', '.join(f'{n}x{n}' for n in boards[1:])}.")  # fmt: skip
-        evidence = pd.concat([evidence, others], ignore_index=True)
+        names = ", ".join(f"{n}x{n}" for n in boards[1:])
+        board_note = (f" On {names} the same holds with B in its corner, as in the paper's set-up." if not changed else
+                      f" On {', '.join(changed)} it does not hold even with B in its corner.")  # fmt: skip
+        larger = max(boards)
+        away, _ = _summarise(case_II_table((4, 5, 6), (bases[0],), larger, corner=False))
+        least = away["otherwise A eats at least"].min()
+        sure = "is not sure to eat anything of B" if least == 0 else f"is sure to eat only {least:.2f} of B"
+        board_note += (f" Outside the paper's set-up, with B on c3 of the {larger}x{larger} board (not a corner), B can "
+                       f"also move away from the centre, and A {sure} next turn." if least < 0.5 else "")  # fmt: skip
+        evidence = pd.concat([evidence, others, away.assign(**{"B on": "c3 (not a corner)"})], ignore_index=True)
     summary = ("P(A not winning at once) = " + ", ".join(f"{by_delta[d]} for delta={d}" for d in (4, 5, 6))
                + ", as the paper says (its 'at least' is right: A can still fail later); otherwise A eats at least "
-               "half of B" + (f"; on {', '.join(changed)} B can run away instead" if changed else ""))  # fmt: skip
-    scope = (f"{', '.join(f'{n}x{n}' for n in boards)}; A moves from a1 to b2 next to B on c3; B sizes "
-             f"{', '.join(map(str, bases))}; every B roll and every legal B reply, then every A roll and eat; "
-             "exact (no sampling)")  # fmt: skip
+               "half of B" + (f"; the same on {', '.join(f'{n}x{n}' for n in boards[1:])} with B in its corner"
+                              if len(boards) > 1 and not changed else ""))  # fmt: skip
+    cells = [corner_cells(n) for n in boards]
+    scope = (f"{', '.join(f'{n}x{n}' for n in boards)}; B in its corner ({', '.join(c[2] for c in cells)}), A two "
+             f"steps away on the diagonal moves to the cell next to both ({', '.join(c[1] for c in cells)}): the "
+             f"paper's set-up; B sizes {', '.join(map(str, bases))}; every B roll and every legal B reply, then every "
+             "A roll and eat; exact (no sampling)")  # fmt: skip
     explanation = (
         "For every B roll every legal B reply was applied (no pruning), and for each reply that does not end the "
         "game every A roll and every legal A eat next turn. B wins when it rolls more than delta, ties when it "
-        "rolls exactly delta (the paper: 'B will choose to tie'), and otherwise on 3x3 must move (moves are "
-        "compulsory) to a cell next to the centre, so A eats at least half of B's units. These immediate numbers "
-        "are exact: 1/2, 1/3 and 1/6; the paper's 'at least' is the right word for the game, since after the "
-        "first exchange A may still fail to win." + board_note
+        "rolls exactly delta (the paper: 'B will choose to tie'), and otherwise must move (moves are compulsory); "
+        "from its corner every cell it can reach is next to the centre, so A eats at least half of B's units. "
+        "These immediate numbers are exact: 1/2, 1/3 and 1/6; the paper's 'at least' is the right word for the "
+        "game, since after the first exchange A may still fail to win." + board_note
     )
     plain = ("Right: moving next to the opponent with a lead of 4, 5 or 6 fails at once exactly 1/2, 1/3 or 1/6 of "
-             "the time, and otherwise you eat at least half of the opponent (on the 3x3 board).")  # fmt: skip
+             "the time, and otherwise you eat at least half of the opponent (with the opponent in its corner, as in "
+             "the paper).")  # fmt: skip
     verdict = "confirmed" if agree else "not supported"
     return Verdict("case-II", verdict, summary, explanation, evidence, scope=scope, plain=plain, quote=QUOTE)
 
@@ -137,24 +151,39 @@ def case_II_streak(games: int = 40, seed: int | str = 0) -> Verdict:
     p_end = Fraction(int((table["B can win at once"] | table["B can tie at once"]).sum()), 6)
     p_win = Fraction(int(table["B can win at once"].sum()), 6)
     from ..bots import BOTS
+    from ..game import seeded_rng
 
+    going_on = [int(r) for r in table.loc[~(table["B can win at once"] | table["B can tie at once"]), "B roll"]]
+    p_on = Fraction(len(going_on), 6)
     later = []  # B rolled 1-4: the game goes on; how often does B still come back? (simulated, for the numbers)
     for opponent in ("greedy", "paper"):
-        results = [analysis.play_game(BOTS["paper"], BOTS[opponent], seed=f"{seed}:streak", index=i, start=centre,
-                                      max_turns=60).result for i in range(games)]  # fmt: skip
+        results = []
+        for i in range(games):
+            roll = going_on[i % len(going_on)]  # B's rolls that do not end the game, in turn
+            reply = BOTS[opponent](centre, roll, seeded_rng(seed, "streak", opponent, i))
+            game = analysis.play_game(BOTS["paper"], BOTS[opponent], seed=f"{seed}:streak", index=i,
+                                      start=apply(centre, reply), max_turns=60)  # fmt: skip
+            results.append(game.result)
         b = results.count("B")
         low, high = analysis.wilson_interval(b, games)
-        later.append({"B plays": opponent, "games": games, "B wins": b, "B win rate": b / games, "low": low,
-                      "high": high, "unfinished (60 turns)": results.count("ongoing")})  # fmt: skip
+        later.append({"B plays": opponent, "games (B rolled 1-4 first)": games, "B wins later": b,
+                      "P(B comes back)": b / games, "low": low, "high": high,
+                      "P(B wins the game)": float(p_win + p_on * Fraction(b, games)),
+                      "P(B wins) low": float(p_win) + float(p_on) * low,
+                      "P(B wins) high": float(p_win) + float(p_on) * high,
+                      "unfinished (60 turns)": results.count("ongoing")})  # fmt: skip
     later = pd.DataFrame(later)
     record = annotated_record(STREAK_START, ["A 5 a1 a1-b2", "B 6 c3 c3-b2"])
     summary = (f"exact: whatever the earlier rolls, P(B rolls 5 or 6) = 1/3, so B ties or wins at once with "
-               f"probability {p_end} (wins with {p_win}); simulated, B wins "
-               + " and ".join(f"{row['B win rate']:.2f} [{row['low']:.2f}, {row['high']:.2f}] as {row['B plays']}"
-                              for _, row in later.iterrows()) + " of the games from there")  # fmt: skip
+               f"probability {p_end} (wins with {p_win}); over the whole game B wins with probability {p_win} + "
+               f"{p_on} x P(B comes back after rolling {going_on[0]}-{going_on[-1]}): simulated, "
+               + " and ".join(f"{row['P(B wins the game)']:.2f} [{row['P(B wins) low']:.2f}, "
+                              f"{row['P(B wins) high']:.2f}] as {row['B plays']}" for _, row in later.iterrows())
+               + f" ({games} games each after B's roll of {going_on[0]}-{going_on[-1]})")  # fmt: skip
     scope = (f"3x3; the paper's position: A and B of size 1000 in opposite corners, A rolls 5 and moves to the "
-             f"middle; exact over B's roll and every B eat; then {games} seeded games per B bot (A: the paper bot), "
-             "95% Wilson intervals")  # fmt: skip
+             f"middle; exact over B's roll and every B eat; then, after each B roll that does not end the game (in "
+             f"turn), {games} seeded games per B bot (A: the paper bot, at most 60 turns), 95% Wilson intervals "
+             "scaled into the exact formula")  # fmt: skip
     explanation = (
         "Dice have no memory: each roll is 5 or 6 with probability 2/6 = 1/3 whatever came before (the gambler's "
         "fallacy is to think a streak makes the next roll less likely). After A's move to the middle B ties with a "
@@ -197,12 +226,20 @@ def _p_sum_at_least(rolls: int, total: int, sides: int = 6) -> Fraction:
     return Fraction(sum(w for s, w in ways.items() if s >= total), sides**rolls)
 
 
+def _expected_rolls(total: int, sides: int = 6) -> Fraction:
+    """The expected number of fair dice rolls until their sum reaches ``total``, exactly (E(n) = 1 + mean E(n - r))."""
+    values = [Fraction(0)] * sides  # E(k) = 0 for k <= 0
+    for _ in range(total):
+        values.append(1 + sum(values[-sides:]) / sides)
+    return values[-1]
+
+
 def case_II_length(need: int = 1006, claimed: int = 200) -> Verdict:
     """"More than 200 turns": both readings (B's own turns, turns of the game), exactly."""
     fewest_b_turns = math.ceil(need / 6)
     fewest_game_turns = 2 * fewest_b_turns - 1  # B's turns alternate with A's, B moving first after A's eat
     p_within = _p_sum_at_least(claimed, need)
-    expected_b_turns = need / 3.5
+    expected_b_turns = float(_expected_rolls(need))
     rows = [
         {"reading": "B's own turns", "fewest possible": fewest_b_turns, "expected (rolls only)": expected_b_turns,
          f"P(done within {claimed})": float(p_within), "more than 200?": "almost surely, not surely"},
@@ -220,10 +257,12 @@ def case_II_length(need: int = 1006, claimed: int = 200) -> Verdict:
         f"which with A's turns in between is {fewest_game_turns} turns of the game: under that reading 'more than 200 "
         f"turns' is certain. Counting only B's turns, {fewest_b_turns} < 200, so it is not certain, but the chance "
         f"that 200 rolls add up to 1006 (an average above 5) is {float(p_within):.1e}. On average it takes "
-        f"{expected_b_turns:.0f} of B's turns. 1006/5 = 201 suggests the authors counted B's turns at about 5 a "
+        f"{expected_b_turns:.1f} of B's turns (the exact expected number of rolls to reach 1006, a little more than "
+        f"1006/3.5 = {need / 3.5:.1f} because the last roll overshoots). 1006/5 = 201 suggests the authors counted B's turns at about 5 a "
         "roll. And A grows too, so B needs even more: the paper's conclusion is safe."
     )
-    plain = ("Right: B would need at least 168 of its own turns even rolling only sixes, and in practice about 287; "
-             "counted in turns of the game, it is at least 335.")
+    hitting = expected_b_turns
+    plain = (f"Right: B would need at least {fewest_b_turns} of its own turns even rolling only sixes, and about "
+             f"{hitting:.0f} on average; counted in turns of the game, it is at least {fewest_game_turns}.")
     return Verdict("case-II-length", "confirmed", summary, explanation, evidence, scope=scope, plain=plain,
                    quote=LENGTH_QUOTE)  # fmt: skip

@@ -10,6 +10,8 @@ from ..rules import Position
 from .verdict import Verdict
 
 EXAMPLE_GAME = PAPER_EXAMPLE_RECORD
+QUOTE = ("we end this paper with an example pen and paper game that we played. ... Player 1 rolls a 5 and eats player "
+         "2's center amoeba winning the game.")  # fmt: skip
 EXAMPLE_MATRICES = PAPER_EXAMPLE_MATRICES
 
 
@@ -41,4 +43,4 @@ def example_game_check() -> Verdict:
         "equals the replayed position, and the final turn leaves B owning nothing: A wins, as the paper says."
     )
     plain = "Right: the authors' example game is legal move by move, every board they printed is correct, and A wins."
-    return Verdict("example-game", verdict, summary, explanation, evidence, scope=scope, plain=plain)
+    return Verdict("example-game", verdict, summary, explanation, evidence, scope=scope, plain=plain, quote=QUOTE)

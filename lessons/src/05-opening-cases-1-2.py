@@ -79,12 +79,13 @@ columns = ["B size", "option", "P(B wins at once)", "P(B only ties at once)", "p
 case_1.evidence.loc[case_1.evidence["board"] == "3x3", columns].round(3)
 
 # %% [markdown]
-# What the authors got right: moving next to B is a mistake (B wins or ties at once half the time or more), and once
+# What the authors got right: moving next to B is a mistake (B wins or ties at once two times in three or more), and once
 # B's amoeba is bigger than your lead, every split leaves a piece smaller than B's, as they say. What needs a
 # correction: at the very first move (both amoebae of size 1, or small) that premise is false, a split of 2 into 1 + 1
 # leaves nothing smaller than B's 1, so the argument against splitting does not apply there. Which option scores
-# better in the simulations is shown with 95% intervals; where the intervals overlap we say "not separated", whatever
-# the number of games.
+# better in the simulations is shown with 95% intervals, size by size and pooled over the sizes (`B size` "all"); where
+# the intervals overlap we say "not separated", whatever the number of games. The verdict word does not come from these
+# games: it stays "not supported" with 12 games or with the CLI's 60.
 
 # %%
 paper_comparison = case_1.evidence.dropna(subset=["stall v split"])
@@ -183,8 +184,9 @@ paper.case_II_length()
 # %% [markdown]
 # ## Summary
 #
-# - Case I (δ < 3.5): moving next to the opponent loses often (exactly computed); the argument against splitting holds
-#   once B is bigger than your lead, not at the very first move: the verdict depends on the sizes.
+# - Case I (δ < 3.5): moving next to the opponent loses or ties at once at least two times in three (exactly
+#   computed); the argument against splitting holds once B is bigger than your lead, not at the very first move. That
+#   stalling is *optimal* is not shown: the verdict is "not supported" (the card says what the played-out games add).
 # - Case II: going to the centre fails at once with probability exactly 1/2, 1/3 and 1/6 for δ = 4, 5, 6; otherwise A
 #   eats at least half of B. For the immediate reply these are exact; for the game the paper's "at least" is right.
 # - The size-1000 example: dice have no memory (the gambler's fallacy), but the authors' sums after it are right.

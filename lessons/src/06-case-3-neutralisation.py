@@ -153,15 +153,17 @@ checks[(checks["turn"] == 4)]
 # The paper's sentence is, in one line: with a lead in the centre, "the opponent cannot win". The verdict card
 # first, in one sentence with its scope; the search statistics are folded under "For the curious". The theory module
 # plays A with the strategy lab's `paper` bot, which follows *every* instruction of Case III (centre, neutralise
-# while Δ > 6, eat once it is not, then "move to an opposite square from your opponent"), and tries every roll and
-# every legal turn of B.
+# while Δ > 6, the biggest piece first as Case IV says, eat once it is not, then "move to an opposite square from your
+# opponent"), and tries every roll and every legal turn of B. It also reports games played out against the
+# `expectimax` bot, with their intervals: a bot game is an example, not a proof either way.
 
 # %%
 paper.verdict("case-III")  # exactly what `amoeboid paper case-III` prints
 
 # %% [markdown]
 # The table above also shows where the paper is too quick about the neutral pieces. Its sentence "it cannot eat the
-# neutral piece which is twice its size" depends on the roll:
+# neutral piece which is twice its size" is false for small pieces: a piece of k units may eat it whenever it rolls at
+# least k. The card's counter-line plays the paper's own sequence and ends with such an eat:
 
 # %%
 paper.neutral_twice_its_size()
@@ -206,11 +208,12 @@ pd.DataFrame(rows)
 #
 # - Case III's plan: take the centre, then neutralise each half B splits off, using exactly its size, while Δ > 6.
 # - On our line B can never win or tie at once, whatever it rolls: the paper's claim checks out there.
-# - "B cannot eat the neutral piece" depends on B's roll: a piece of size k may eat it when it rolls at least k.
+# - "B cannot eat the neutral piece" is false as stated for small pieces: a piece of size k may eat it when it rolls
+#   at least k, so pieces of 6 units or fewer sometimes can; from 7 units on it is true.
 #
 # **What is actually known about the plan.** The paper's one-turn argument is right: after the move to the centre B
 # cannot win at once. Played as the paper says (including the eat and the "reset" to an opposite square), a search
-# over every roll and every reply of B finds no B win within the turns it searched, from the small start tried. Beyond
-# that nobody knows: "the opponent cannot win" is **open**, neither proved nor refuted. The games against the bots
-# above are examples, not proofs.
-# - Next: [lesson 7](07-case-4-forced-win.ipynb), where a large enough δ makes the win certain.
+# over every roll and every reply of B finds no B win within the turns it searched (4 turns of the game: 2 of A's and
+# 2 of B's), from the small starts tried. Beyond that nobody knows: "the opponent cannot win" is **open**, neither
+# proved nor refuted. The games against the bots, above and on the card, are examples, not proofs.
+# - Next: [lesson 7](07-case-4-forced-win.ipynb), where the paper claims that a large enough δ makes the win certain.

@@ -2,7 +2,7 @@
 # # Lesson 7: Case IV, the forced win
 #
 # The paper's boldest claim (section *Case IV*): when the amoebae are not adjacent and δ > 44, player A "can win the
-# game in finitely many turns (a max of 8)", whatever B does. The paper supports it with one line of play in which A
+# game in finitely many turns (A max of 8)", whatever B does. The paper supports it with one line of play in which A
 # always rolls 1 and B always rolls 6. In this lesson you replay that line on the board, then let a search program
 # check the claim against *every* roll and *every* reply of B.
 #
@@ -59,7 +59,7 @@ game.position
 # `9B` on `c2` where the rules leave 11 (its next matrices are consistent with 11), and its last matrix changes the
 # corner `a1`. The line works: B's pieces shrink, the board fills with neutral amoebae, and B ends up stuck.
 #
-# **Exercise 1.** The paper says "a max of 8" turns. How many turns did *A* play in this line?
+# **Exercise 1.** The paper says "A max of 8" turns. How many turns did *A* play in this line?
 
 # %%
 my_answer = ...  # solution: 9
@@ -90,9 +90,10 @@ max_8
 
 # %% [markdown]
 # **Not within 8.** The search found a **counter-line**: a game record in which every A turn follows the paper's
-# text (each is annotated with its sentence) and A has not won after 9 of its turns. Look at B's rolls: small. With
-# small rolls B's halves are small, A needs one neutralisation per piece, and a small piece may even eat a small
-# neutral piece (lesson 6: "twice its size" depends on the roll). You can replay it with `amoeboid replay`:
+# text (each is annotated with the sentence that allows it) and A has not won after 9 of its turns. Look at B's rolls:
+# small. B splits in half whenever it can; with small rolls its halves are small, A needs one neutralisation per
+# piece, and once the board is full a small piece eats a small neutral piece (lesson 6: "twice its size" is false for
+# small pieces), which the paper's step 5 says B cannot do. You can replay it with `amoeboid replay`:
 
 # %%
 print(max_8.counter_line)
@@ -112,12 +113,14 @@ check(my_answer, "8 turns", accept=("8", "within 8 turns"),
       hint="in the counter-line, does B ever own more than A? Look at what B still owns at the end")
 
 # %% [markdown]
-# **Open.** Whether A can force a win *at all*, with any turns, is a different question. A search must cover every
-# B reply for many turns, and it gets expensive fast: within the depths we can afford it finds no sure win, which
-# proves nothing about deeper wins. Nobody knows yet: the claim is **open**.
+# **Open.** Whether A can force a win *at all*, with any turns, is a different question. Against the B the paper
+# assumes, one that always splits in half, a search finds that A can force a win within 4 of its turns, whatever the
+# dice, though not by the paper's line. Against a B free to do anything the search must cover every reply for many
+# turns, and it gets expensive fast: we can afford 2 of A's turns, far short of the 8 claimed, which proves nothing
+# either way. Nobody knows yet: the claim is **open**.
 
 # %%
-paper.case_IV_forced_win(depths=(2, 3))
+paper.verdict("case-IV-forced-win")
 
 # %% [markdown]
 # ## Two more sentences of Case IV
@@ -129,9 +132,11 @@ paper.case_IV_forced_win(depths=(2, 3))
 paper.split_in_half()
 
 # %% [markdown]
-# And where does δ > 44 come from? The paper does not say. Its example starts at δ = 44 with the worst dice for A. With
-# those dice and a B that splits in half, the plan works from a smaller lead already: 44 is safe under the paper's own
-# assumptions, but it is not a threshold for the real game:
+# And where does δ > 44 come from? The paper does not say. Its example starts at δ = 44 with A rolling 1 and B rolling
+# 6 every time. With exactly those dice and a B that splits in half, Case IV's line wins within 8 of A's turns after
+# the centre move from δ = 43 on: 44 is almost exactly the threshold of the paper's own example. Those are not the
+# worst dice for A, though: if B rolls differently, or splits off small pieces, even δ = 60 is not enough in that time.
+# So the answer depends on the dice and on B:
 
 # %%
 paper.case_IV_threshold()
@@ -141,8 +146,10 @@ paper.case_IV_threshold()
 #
 # - The paper's Case IV line (centre, neutralise the bigger half, capture with one unit more, squeeze) is legal and wins
 #   when A rolls 1s and B rolls 6s, in 9 turns of A (8 if the move to the centre is not counted).
-# - "Within 8 turns" is **false as stated**: with small rolls, even a B that splits in half as the paper expects
-#   survives 9 of A's turns of the paper's play; a B that splits off small pieces does too.
-# - "A can always win in the end" is **open**: a search to a few turns finds no sure win, which proves nothing beyond.
-# - δ > 44 fits the paper's own example; with its dice the plan needs less, and against a free B no lead we tried is
-#   enough within 8 turns. Next: [lesson 8](08-example-game.ipynb), a whole game of the authors, replayed.
+# - "Within 8 turns" is **false as stated**: with small rolls, even a B that splits in half whenever it can (and then
+#   eats small pieces) survives 9 of A's turns of the paper's play; a B that splits off small pieces does too.
+# - "A can always win in the end" is **open**: against a B that always halves, A can force a win within 4 turns; against
+#   any B our search reaches 2 turns only, which proves nothing beyond.
+# - δ > 44 is almost exactly right for the paper's own dice (its line needs 43); with other dice, or a B that splits
+#   off small pieces, no lead up to 60 is enough within 8 turns: it **depends** on the dice and on B.
+#   Next: [lesson 8](08-example-game.ipynb), a whole game of the authors, replayed.
