@@ -21,7 +21,7 @@ import nbformat
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-from jupyter_harness import chromium, jupyterlab  # noqa: E402
+from jupyter_harness import PROJECTOR_SCREENS, chromium, jupyterlab, open_notebook  # noqa: E402
 
 CASE_III_START = "(14,0) . . / . . . / . . (0,5) A"
 CASE_III_LINE = [
@@ -29,7 +29,6 @@ CASE_III_LINE = [
     "5 b2 b2-a1 4,0", "5 b1 b1-c1 0,4", "4 b2 b2-b1 5,0", "2 c1 -", "4 b2 b2-c1 19,0",
 ]  # fmt: skip  (lesson 6's line)
 BOARD_POSITION = ". . . / (5,5) (12,2) . / (0,5) (0,4) (8,8) A"  # A's one amoeba beside every kind of neighbour
-SCREENS = {"1280x720": ({"width": 1280, "height": 720}, 1), "150-zoom": ({"width": 853, "height": 480}, 1.5)}
 NEXTS = 4
 
 CELLS = [
@@ -45,15 +44,8 @@ CELLS = [
 
 
 def run_all(browser, url: str, screen: str):
-    viewport, scale = SCREENS[screen]
-    page = browser.new_page(viewport=viewport, device_scale_factor=scale)
-    page.goto(url)
-    page.wait_for_function("() => window.jupyterapp && document.querySelector('.jp-NotebookPanel')", timeout=60_000)
+    page = open_notebook(browser, url, screen)
     page.evaluate("""async () => {
-        const panel = window.jupyterapp.shell.currentWidget;
-        await panel.context.ready;
-        await panel.sessionContext.ready;
-        if (!window.jupyterapp.shell.leftCollapsed) window.jupyterapp.commands.execute('application:toggle-left-area');
         await window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs');
         await window.jupyterapp.commands.execute('notebook:run-all-cells');
     }""")
@@ -77,7 +69,7 @@ def set_theme(page, theme: str) -> None:
 
 
 def shoot(browser, url: str, docs: Path, look: Path | None) -> None:
-    for screen in SCREENS if look else ["1280x720"]:
+    for screen in PROJECTOR_SCREENS if look else ["1280x720"]:
         page = run_all(browser, url, screen)
         board = page.locator(".amoeboid-board").first
         demo = page.locator(".amb-demo")
@@ -92,7 +84,7 @@ def shoot(browser, url: str, docs: Path, look: Path | None) -> None:
                 page.set_viewport_size({"width": 1280, "height": 1100})  # the whole board in one picture
                 board.scroll_into_view_if_needed()
                 board.screenshot(path=str((look or docs) / f"board-{theme.lower()}.png"))
-                page.set_viewport_size(SCREENS[screen][0])
+                page.set_viewport_size(PROJECTOR_SCREENS[screen][0])
                 output = page.locator(".jp-Cell-outputWrapper", has=demo)
                 output.evaluate("el => el.scrollIntoView({block: 'start'})")
                 page.wait_for_timeout(200)
@@ -100,7 +92,7 @@ def shoot(browser, url: str, docs: Path, look: Path | None) -> None:
             if look:
                 demo.evaluate("el => el.scrollIntoView({block: 'start'})")
                 page.wait_for_timeout(200)
-                page.screenshot(path=str(look / f"demo-{screen}-{theme.lower()}.png"))
+                page.screenshot(path=str(look / f"demo-{screen.replace('% ', '-')}-{theme.lower()}.png"))
         page.close()
     light = look or docs
     for name in ("board", "course-board-and-chart"):

@@ -92,3 +92,22 @@ def chromium() -> Iterator[object]:
             yield browser
         finally:
             browser.close()
+
+
+PROJECTOR_SCREENS = {"1280x720": ({"width": 1280, "height": 720}, 1), "150% zoom": ({"width": 853, "height": 480}, 1.5)}
+"""A projector at 1280x720, and the same screen at 150% zoom (an 853x480 window of 1.5 device pixels a pixel)."""
+
+
+def open_notebook(browser, url: str, screen: str):
+    """A page on the notebook at ``url`` as the teacher sees it: ready, file browser folded (the teacher's Ctrl+B)."""
+    viewport, scale = PROJECTOR_SCREENS[screen]
+    page = browser.new_page(viewport=viewport, device_scale_factor=scale)
+    page.goto(url)
+    page.wait_for_function("() => window.jupyterapp && document.querySelector('.jp-NotebookPanel')", timeout=60_000)
+    page.evaluate("""async () => {
+        const panel = window.jupyterapp.shell.currentWidget;
+        await panel.context.ready;
+        await panel.sessionContext.ready;
+        if (!window.jupyterapp.shell.leftCollapsed) window.jupyterapp.commands.execute('application:toggle-left-area');
+    }""")
+    return page

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from jupyter_harness import chromium, jupyterlab
+from jupyter_harness import PROJECTOR_SCREENS as SCREENS
+from jupyter_harness import chromium, jupyterlab, open_notebook
 
 from amoeboid_edu import Position, apply
 
@@ -26,8 +27,6 @@ LINE = [
     "6 a1 a1-b2 20,0", "4 c3 c3-c2 0,4", "3 b2 b2-c3 5,0", "3 c2 c2-b1 0,3", "1 b2 b2-c2 4,0", "5 b1 b1-a1 0,4",
     "5 b2 b2-a1 4,0", "5 b1 b1-c1 0,4", "4 b2 b2-b1 5,0", "2 c1 -", "4 b2 b2-c1 19,0",
 ]  # fmt: skip  (lesson 6's Case III line)
-SCREENS = {"1280x720": ({"width": 1280, "height": 720}, 1), "150% zoom": ({"width": 853, "height": 480}, 1.5)}
-"""150% zoom of a 1280x720 screen lays the page out in 853x480 CSS pixels, drawn at 1.5 device pixels each."""
 
 SETUP = """\
 import json, pathlib
@@ -81,16 +80,7 @@ def browser():
 
 
 def open_demo(browser, lab, screen: str):
-    viewport, scale = SCREENS[screen]
-    page = browser.new_page(viewport=viewport, device_scale_factor=scale)
-    page.goto(lab["url"])
-    page.wait_for_function("() => window.jupyterapp && document.querySelector('.jp-NotebookPanel')", timeout=60_000)
-    page.evaluate("""async () => {
-        const panel = window.jupyterapp.shell.currentWidget;
-        await panel.context.ready;
-        await panel.sessionContext.ready;
-        if (!window.jupyterapp.shell.leftCollapsed) window.jupyterapp.commands.execute('application:toggle-left-area');
-    }""")  # the teacher's Ctrl+B: the file browser off the projector
+    page = open_notebook(browser, lab["url"], screen)
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
     page.evaluate("""() => { window.demoRun = 'running';
         window.jupyterapp.commands.execute('notebook:run-all-cells').then(() => window.demoRun = 'done'); }""")
