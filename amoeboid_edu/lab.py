@@ -955,8 +955,9 @@ def tournament(
     strategies given as for :func:`score` (repeated names get a number).
     ``opponents``: baseline bots to add.  ``out``: a CSV file that receives every
     game as it ends; run again with the same ``out`` after a crash and only the
-    batches with a missing game are played (whole, so that state a strategy keeps meets the same history).  The leaderboard is then also written next to it as
-    HTML.  ``executor``: ``serial``, ``processes:K`` or ``dask:ADDRESS`` (see
+    batches with a missing game are played (whole, so that state a strategy keeps meets the same history).  The
+    leaderboard is then also written next to it as HTML (:func:`leaderboard_path`; an ``out`` that is that file is
+    refused before anything is written).  ``executor``: ``serial``, ``processes:K`` or ``dask:ADDRESS`` (see
     :mod:`amoeboid_edu.executors`); every executor gives the same games.
     ``seed_label`` replaces the seed in titles; ``seed_file`` reads a contest's secret seed from that file, with
     the checks of :func:`read_seed_file` (the students' folder counts as readable), and titles say "seed from
@@ -966,6 +967,7 @@ def tournament(
     from .executors import map_unordered, parse_executor
     from .ledger import Ledger, fingerprint
 
+    page = None if out is None else leaderboard_path(out)  # refused before anything is written
     setup = _Setup(seed, float(per_move_limit), max_turns, board, float(load_limit))
     _check_settings(games, setup)
     where = parse_executor(executor)
@@ -1013,9 +1015,27 @@ def tournament(
                       "near the per-move limit?); the recorded rows were kept", stacklevel=2)
     records = [_from_row(ledger.rows[key]) for key in sorted(wanted, key=_game_order(names))]
     result = _without_unloaded(names, seed, records, unread, seed_label, (setup.load_limit, setup.per_move_limit))
-    if out is not None:
-        write_leaderboard(result, Path(out).with_suffix(".html"))
+    if page is not None:
+        write_leaderboard(result, page)
     return result
+
+
+def leaderboard_path(out: str | os.PathLike) -> Path:
+    """The leaderboard's HTML file beside the games file ``out``: ``results.csv`` -> ``results.html``.
+
+    ValueError when that would be ``out`` itself (``--out results.html``, any ``.html``/``.htm`` name, or a link
+    between the two): the leaderboard, written last, overwrote the games and the next run refused the file.
+    """
+    games = Path(out)
+    page = games.with_suffix(".html")
+    same = games.suffix.lower() in (".html", ".htm") or os.path.realpath(games) == os.path.realpath(page)
+    if not same and games.exists() and page.exists():
+        same = os.path.samefile(games, page)
+    if same:
+        raise ValueError(f"--out {shown(os.fspath(out))}: the leaderboard is written to {shown(page.name)} beside the "
+                         f"games file and would overwrite it; name the games file e.g. "
+                         f"{shown(games.with_suffix('.csv').name)}")
+    return page
 
 
 def _game_order(names: Sequence[str]):
@@ -1049,5 +1069,5 @@ def write_leaderboard(result: TournamentResult, path: str | os.PathLike) -> Path
     return path
 
 
-__all__ = ["Batch", "GameRecord", "ScoreCard", "TournamentResult", "entry", "play_batch", "read_seed_file", "score",
-           "tournament", "wilson_interval", "write_leaderboard"]
+__all__ = ["Batch", "GameRecord", "ScoreCard", "TournamentResult", "entry", "leaderboard_path", "play_batch",
+           "read_seed_file", "score", "tournament", "wilson_interval", "write_leaderboard"]

@@ -378,6 +378,22 @@ def test_cli_errors_are_one_line_with_status_2(tmp_path):
         assert done.returncode == 2 and done.stderr.count("\n") == 1 and message in done.stderr, (args, done.stderr)
 
 
+def test_an_out_that_is_the_leaderboards_file_is_refused_before_anything_is_written(tmp_path):
+    # found in review: --out results.html received the games, then the leaderboard over them; the rerun then failed
+    folder = small_class(tmp_path)
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "linked.html").symlink_to(work / "linked.csv")  # the leaderboard's name, a link to the games file
+    for out in ("results.html", "RESULTS.HTM", "linked.csv"):
+        done = run_cli(folder, "--games", "2", "--seed", "1", "--out", work / out, "-q")
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, (out, done.stderr)
+        assert "the leaderboard is written to" in done.stderr and "would overwrite it" in done.stderr, done.stderr
+    with pytest.raises(ValueError, match="would overwrite it"):
+        lab.tournament(["random", greedy], games=2, out=work / "api.html", progress=False)
+    assert sorted(p.name for p in work.iterdir()) == ["linked.html"]  # nothing was written
+    assert lab.leaderboard_path(work / "results.csv") == work / "results.html"
+
+
 def test_a_seed_file_keeps_the_seed_out_of_the_output(tmp_path):
     folder = small_class(tmp_path)
     (tmp_path / "seed.txt").write_text("kept-secret-1234\n")
