@@ -61,7 +61,7 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Callable, Sequence
 
-from .rules import Position, Rules, Turn
+from .rules import Amoeba, Board, Position, Rules, Turn
 from .strategy import StrategyFunction, as_function
 from .tracebacks import student_frame
 
@@ -99,6 +99,10 @@ NO_HOME = "/nonexistent/amoeboid-strategy"
 OPEN_FILES = 128
 """File descriptors a worker may hold (RLIMIT_NOFILE): bounds the pipe and socket buffers a game can fill."""
 MOVE_GRACE = 1.0
+FLUSH_AFTER = 0.01
+"""Seconds a game process may hold a round's answers before sending what it has: a round's answers go back in
+a message or a few (a message each made the two processes take turns on one core, one context switch an answer),
+and the harness still hears from it at least once per move's time plus this."""
 """Seconds a game process has to answer once its move was interrupted at the per-move limit; then it is killed."""
 _DENIED = (
     # other processes: signals through a queue or a pidfd, tracing, memory (kill/tkill/tgkill: the game's allow-list)
@@ -223,6 +227,35 @@ def receive_message(sock: socket.socket, deadline: float | None = None, limit: i
     finally:
         if deadline is not None:
             sock.settimeout(None)
+
+
+class MessageReader:
+    """The messages of one socket, read in large chunks: a round's answers cost a ``recv`` or two, not three
+    system calls each (on a single core, each call can hand the core to the other process and back)."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.buffer = bytearray()
+
+    def next(self, deadline: float, limit: int) -> bytes:
+        """The next message; EOFError at the end, ``socket.timeout`` past ``deadline``, ValueError above ``limit``."""
+        while True:
+            if len(self.buffer) >= HEADER.size:
+                (size,) = HEADER.unpack_from(self.buffer)
+                if size > limit:
+                    raise ValueError(f"a message of {size} bytes (the limit is {limit})")
+                end = HEADER.size + size
+                if len(self.buffer) >= end:
+                    message = bytes(self.buffer[HEADER.size : end])
+                    del self.buffer[:end]
+                    return message
+            wait = deadline - time.monotonic()
+            if wait <= 0 or not select.select([self.sock], [], [], wait)[0]:
+                raise socket.timeout
+            chunk = self.sock.recv(1 << 16)
+            if not chunk:
+                raise EOFError("the other end closed the connection")
+            self.buffer += chunk
 
 
 # --------------------------------------------------------------------------- processes (Linux /proc)
@@ -488,18 +521,28 @@ def _walls(request: dict[str, Any]) -> list[str]:
 
 
 _entropy = random.Random(0)
-"""Stands in for the operating system's entropy in a game process; reseeded with every move."""
+"""Stands in for the operating system's entropy in a game process; reseeded with every move, when first drawn from."""
+_entropy_seed: list[int | None] = [None]
+"""The seed ``_entropy`` takes before its next draw (None: it already has): most moves never draw."""
+
+
+def _entropy_bits(bits: int) -> int:
+    pending = _entropy_seed[0]
+    if pending is not None:
+        _entropy_seed[0] = None
+        _entropy.seed(pending)
+    return _entropy.getrandbits(bits)
 
 
 def _entropy_bytes(size: int) -> bytes:
     if not isinstance(size, int) or size < 0:
         raise ValueError(f"negative or non-integer size: {size!r}")
-    return _entropy.randbytes(size)
+    return _entropy_bits(size * 8).to_bytes(size, "little")
 
 
 def _seeded_from_entropy(seed: Callable[..., None]) -> Callable[..., None]:
     def seed_method(self: random.Random, a: object = None, version: int = 2) -> None:
-        seed(self, _entropy.getrandbits(128) if a is None else a, version)
+        seed(self, _entropy_bits(128) if a is None else a, version)
 
     return seed_method
 
@@ -530,21 +573,21 @@ def _entropy_from_the_move() -> None:
         """The C generator, seeded from the move's stand-in entropy when given no seed."""
 
         def __init__(self, *args: object) -> None:
-            self.seed(_entropy.getrandbits(128) if not args or args[0] is None else args[0])
+            self.seed(_entropy_bits(128) if not args or args[0] is None else args[0])
 
     setattr(_random, "Random", Random)
     try:
         import numpy.random.bit_generator as bit_generator
     except ImportError:
         return
-    setattr(bit_generator, "randbits", _entropy.getrandbits)  # SeedSequence() without entropy (not in its stubs)
+    setattr(bit_generator, "randbits", _entropy_bits)  # SeedSequence() without entropy (not in its stubs)
 
 
 def _seed_globals(seed: int) -> None:
     """Module-level ``random``, NumPy's global generator and the stand-in entropy, from the move's (or import's) seed."""
     numpy = sys.modules.get("numpy")
     try:
-        _entropy.seed(seed + (2 << SEED_BITS))
+        _entropy_seed[0] = seed + (2 << SEED_BITS)
         random.seed(seed + (1 << SEED_BITS))  # not the rng's own stream
         if numpy is not None:
             numpy.random.seed(seed % (1 << 32))
@@ -613,10 +656,13 @@ class _MoveClock:
     running: bool = False
     rang: bool = False
     deadline: float = 0.0
+    outbox: _Outbox | None = None
 
     def ring(self, signum: int, frame: object) -> None:
         if self.running and time.monotonic() >= self.deadline:
             self.rang, self.running = True, False  # once: a strategy that catches it and goes on is killed
+            if self.outbox is not None:  # the answers before this move reach the harness, whatever it does next
+                self.outbox.flush()
             raise MoveInterrupted("the move reached the per-move limit")
 
     def call(self, choose: StrategyFunction, position: Position, roll: int, rng: random.Random, limit: float) -> object:
@@ -659,26 +705,86 @@ def _answer(choose: StrategyFunction, position: Position, roll: int, rng: random
     return {"kind": "other", "value": _describe(value)}
 
 
-def _play(sock: socket.socket, choose: StrategyFunction, rules: Rules, tail: OutputTail) -> None:
-    """Answer each round's moves on ``sock``, one message per answer, until the harness hangs up.
+_AMOEBAE: dict[str, Amoeba | None] = {}
+"""Cell tokens read so far (``"."``, ``"(3,1)"``) and what they stand for: a move's position is mostly old tokens."""
 
-    A round is ``LIMIT`` on its first line, then a ``SEED ROLL POSITION`` line per move.
+
+def position_from_harness(text: str, rules: Rules) -> Position:
+    """Read back the harness's own ``str(position)`` of a grid: the hot path of every move.
+
+    The text comes from the trusted side, made by ``Position.__str__``, so the cells are looked up by
+    token and the position is built unchecked; a token not seen before is read by the parser (and a text
+    the harness did not make is then refused as any position is).  Bounded: the table starts again when full.
     """
+    tokens = text.split(" ")
+    cells = []
+    for token in tokens[:-1]:
+        if token == "/":
+            continue
+        try:
+            cells.append(_AMOEBAE[token])
+        except KeyError:
+            if len(_AMOEBAE) >= 1 << 16:
+                _AMOEBAE.clear()
+            cell = _AMOEBAE[token] = Position.parse(f"{token} . A", rules).cells[0]
+            cells.append(cell)
+    rows = len(tokens) - len(cells)  # the slashes between rows, and the side to move
+    if not cells or len(cells) % rows or tokens[-1] not in ("A", "B"):
+        return Position.parse(text, rules)
+    return Position.unchecked(Board.grid(rows, len(cells) // rows, rules.adjacency), tuple(cells), tokens[-1], rules)
+
+
+@dataclass
+class _Outbox:
+    """A game process's answers on their way: sent when the round is answered, when ``FLUSH_AFTER`` has passed
+    since the last send, or when a move is interrupted (so the harness can tell which move did not stop);
+    with ``each``, after every answer (the harness asks so when it must find a move that stopped the process)."""
+
+    sock: socket.socket
+    each: bool = False
+    frames: list[bytes] = field(default_factory=list)
+    sent: float = 0.0
+
+    def add(self, answer: dict[str, Any]) -> None:
+        data = json.dumps(answer).encode()
+        self.frames.append(HEADER.pack(len(data)) + data)
+        if self.each or time.monotonic() - self.sent >= FLUSH_AFTER:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.frames:
+            frames, self.frames = self.frames, []
+            self.sock.sendall(b"".join(frames))
+        self.sent = time.monotonic()
+
+
+def _play(sock: socket.socket, choose: StrategyFunction, rules: Rules, tail: OutputTail) -> None:
+    """Answer each round's moves on ``sock``, a message per answer, until the harness hangs up.
+
+    A round is ``LIMIT EACH`` on its first line (EACH ``1``: send every answer at once), then a
+    ``SEED ROLL POSITION`` line per move.
+    """
+    outbox = _clock.outbox = _Outbox(sock)
     while True:
         try:
             message = receive_message(sock).decode()
         except (EOFError, OSError):
             return
-        limit, *moves = message.split("\n")
+        header, *moves = message.split("\n")
+        limit, each = header.split(" ")
+        outbox.each = each == "1"
+        outbox.flush()  # starts the clock of the round
         for move in moves:
             seed, roll, text = move.split(" ", 2)
             tail.reset()
             _seed_globals(int(seed))
-            answer = _answer(choose, Position.parse(text, rules), int(roll), random.Random(int(seed)), float(limit))
+            answer = _answer(choose, position_from_harness(text, rules), int(roll), random.Random(int(seed)),
+                             float(limit))
             if tail.printed:
                 answer["output"] = tail.tail()
                 answer["printed"] = tail.printed
-            send_message(sock, json.dumps(answer).encode())
+            outbox.add(answer)
+        outbox.flush()
 
 
 def _game_walls(walls: Sequence[str]) -> None:
@@ -895,6 +1001,10 @@ class Sandbox:
     template: int | None = None
     control: socket.socket | None = field(default=None, repr=False)
     game: socket.socket | None = field(default=None, repr=False)
+    answers: MessageReader | None = field(default=None, repr=False)
+    careful: bool = False
+    """The next round's answers are sent one by one: the last round lost its game process with several moves
+    unanswered, and the move that did it is found by asking them again."""
     imports: int = 0
     """Games sockets handed to the worker: each is a game process that imports the strategy (a plain worker imports
     once per process).  A move interrupted at its limit keeps its process, and so the count."""
@@ -968,7 +1078,7 @@ class Sandbox:
             mine.close()
             self.kill()
             return None
-        self.game = mine
+        self.game, self.answers = mine, MessageReader(mine)
         return mine
 
     def _receive(self, limit: float) -> dict[str, Any]:
@@ -978,11 +1088,9 @@ class Sandbox:
         import); the grace is for a move that does not stop when interrupted (it caught the exception, blocked
         the signal, or runs in C).
         """
-        assert self.game is not None
+        assert self.game is not None and self.answers is not None
         try:
-            if not select.select([self.game], [], [], limit + MOVE_GRACE)[0]:
-                raise socket.timeout
-            answer = untrusted_object(receive_message(self.game, time.monotonic() + limit + MOVE_GRACE, MAX_MESSAGE))
+            answer = untrusted_object(self.answers.next(time.monotonic() + limit + MOVE_GRACE, MAX_MESSAGE))
         except (socket.timeout, TimeoutError):
             self._end_game()
             raise Forfeit("timeout", f"no answer within {limit:g} s (the per-move limit)",
@@ -1018,7 +1126,8 @@ class Sandbox:
             return [Forfeit("crash", "the worker exited")] + [None] * (len(moves) - 1)
         if game is None:
             return [Forfeit("load", str(self.broken), "the strategy could not be loaded")] * len(moves)
-        round_ = [repr(float(limit))] + [f"{seed} {roll} {position}" for seed, roll, position in moves]
+        careful, self.careful = self.careful, False
+        round_ = [f"{float(limit)!r} {careful:d}"] + [f"{seed} {roll} {position}" for seed, roll, position in moves]
         try:  # one message for the round: on a busy or single core, a message per move costs a context switch each
             send_message(game, "\n".join(round_).encode())
         except OSError:  # the game process died between two moves
@@ -1029,6 +1138,11 @@ class Sandbox:
             try:
                 answers.append(self._receive(limit))
             except Forfeit as forfeit:
+                if forfeit.reason in ("timeout", "crash") and not careful and len(answers) < len(moves) - 1:
+                    # answers the game process held back died with it: which move stopped it is not known,
+                    # so every unanswered move is asked again, each answer sent at once
+                    self.careful = True
+                    break
                 answers.append(forfeit)
                 break
         return answers + [None] * (len(moves) - len(answers))
@@ -1037,7 +1151,7 @@ class Sandbox:
         """Kill the game process (and anything else but the template); the import survives."""
         if self.game is not None:
             self.game.close()
-            self.game = None
+            self.game = self.answers = None
         if not self.fork_server or self.process is None or self.template is None:
             self.kill()
             return
@@ -1050,7 +1164,7 @@ class Sandbox:
         for connection in (self.game, self.control):
             if connection is not None:
                 connection.close()
-        self.game = self.control = None
+        self.game = self.control = self.answers = None
         if self.process is not None:
             if self.fork_server:
                 sweep(self.process.pid)

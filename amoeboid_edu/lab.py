@@ -403,7 +403,7 @@ def _play_parallel(entries: dict, games: list, setup: _Setup, workers: int, fini
         try:
             while True:
                 arrived.put(pickle.load(process.stdout))
-        except EOFError:
+        except (EOFError, ValueError, OSError):  # the end; or the run stopped early and closed the pipe under us
             pass
         finally:
             arrived.put(process)

@@ -446,6 +446,29 @@ def test_without_walls_or_fork_server_the_worker_still_plays_and_says_process_on
     assert settled() == []
 
 
+def test_answers_sent_as_a_batch_still_name_the_move_that_would_not_stop():
+    """A game process sends a round's answers together (one context switch a round, not one a move); a move
+    stuck in C kills it with earlier answers unsent, so the round is asked again answer by answer, and only
+    the stuck move forfeits."""
+    position = Position.start(3)
+    sandbox = _sandbox.Sandbox({"load": "import", "module": "hostile", "name": "stuck_in_c_on_a_five"}, b"",
+                               position.rules)
+    moves = [(1, 3, position), (2, 4, position), (3, 5, position), (4, 2, position)]
+    try:
+        first = sandbox.ask(moves, 0.3)
+        assert first == [None] * 4 and sandbox.careful  # which move stopped the process is not known yet
+        again = sandbox.ask(moves, 0.3)
+        assert [type(answer).__name__ for answer in again] == ["dict", "dict", "Forfeit", "NoneType"], again
+        assert again[2].reason == "timeout" and "did not stop when interrupted" in again[2].message
+        assert [answer["kind"] for answer in again[:2]] == ["text", "text"] and not sandbox.careful
+        after = sandbox.ask([moves[3], moves[0]], 0.3)  # batched again, on a fresh game process
+        assert [answer["kind"] for answer in after] == ["text", "text"], after
+        assert after[1] == again[0]  # the same move's answer, whatever the batching
+    finally:
+        sandbox.close()
+    assert settled() == []
+
+
 def test_a_module_next_to_the_teacher_outside_the_package_is_importable_behind_the_walls(tmp_path):
     (tmp_path / "mine.py").write_text((STRATEGIES / "student.py").read_text())
     done = subprocess.run([sys.executable, "-m", "amoeboid_edu", "score", "mine:wander", "--games", "2",

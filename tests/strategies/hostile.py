@@ -414,6 +414,14 @@ def catches_the_interrupt(position, roll, rng):
             pass
 
 
+def stuck_in_c_on_a_five(position, roll, rng):
+    """Honest, except that a roll of 5 starts a loop inside one C call, where no signal handler runs: the
+    interrupt cannot stop it, so its game process is killed, and the harness must tell which move it was."""
+    if roll == 5:
+        sum(range(10**15))
+    return wander(position, roll, rng)
+
+
 def plays_slowly(position, roll, rng):
     """The honest strategy, a little slow: long enough a run to be interrupted from outside."""
     time.sleep(0.02)
