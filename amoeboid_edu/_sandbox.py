@@ -72,7 +72,12 @@ LINE_WIDTH = 200
 VALUE_WIDTH = 300
 """Characters of a returned value or an error message shown before "… (N more)"."""
 MAX_MESSAGE = 1 << 20
-"""Largest message the harness reads from a worker; anything bigger is a malformed answer."""
+"""Largest message the harness reads from a worker while it starts; anything bigger is a malformed answer."""
+MAX_ANSWER = 1 << 17
+"""Largest answer to a move: its value, 20 printed lines and where it raised fit, each character escaped.  Kept small
+because parsing is what costs memory: a megabyte of ``[],`` was 22 MB of objects, 64 of them a round (red team)."""
+ANSWER_KEYS = {"kind": str, "value": str, "output": list, "printed": int, "where": list}
+"""What the harness keeps of an answer; anything else a worker sends is dropped at once."""
 LOAD_LIMIT = 30.0
 """Seconds a worker may take to start, put its walls up and import the strategy."""
 MEMORY_LIMIT = 4 << 30
@@ -99,6 +104,10 @@ NO_HOME = "/nonexistent/amoeboid-strategy"
 OPEN_FILES = 128
 """File descriptors a worker may hold (RLIMIT_NOFILE): bounds the pipe and socket buffers a game can fill."""
 MOVE_GRACE = 1.0
+LATE_AFTER = 0.25
+"""Seconds past the per-move limit after which an answer is late by the harness's own clock and forfeits.  The game
+process's alarm is a courtesy to honest strategies; a hostile one can block or rewrite it in its own process (it
+thought for the limit plus ``MOVE_GRACE`` that way: found by the red team), so the harness times every answer."""
 FLUSH_AFTER = 0.01
 """Seconds a game process may hold a round's answers before sending what it has: a round's answers go back in
 a message or a few (a message each made the two processes take turns on one core, one context switch an answer),
@@ -236,9 +245,12 @@ class MessageReader:
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
         self.buffer = bytearray()
+        self.waited = False
+        """Whether the last message had to be waited for (False: it came in with the one before)."""
 
     def next(self, deadline: float, limit: int) -> bytes:
         """The next message; EOFError at the end, ``socket.timeout`` past ``deadline``, ValueError above ``limit``."""
+        self.waited = False
         while True:
             if len(self.buffer) >= HEADER.size:
                 (size,) = HEADER.unpack_from(self.buffer)
@@ -256,6 +268,7 @@ class MessageReader:
             if not chunk:
                 raise EOFError("the other end closed the connection")
             self.buffer += chunk
+            self.waited = True
 
 
 # --------------------------------------------------------------------------- processes (Linux /proc)
@@ -637,7 +650,7 @@ def _where(tb: TracebackType | None) -> list[Any] | None:
         source = linecache.getline(*frame[:2])
     except BaseException:  # noqa: BLE001 - a file the walls refuse, or a loader the student replaced
         source = ""
-    return [*frame, cut(source, LINE_WIDTH)]
+    return [cut(frame[0], LINE_WIDTH), frame[1], cut(frame[2], LINE_WIDTH), cut(source, LINE_WIDTH)]
 
 
 class MoveInterrupted(BaseException):
@@ -745,10 +758,12 @@ class _Outbox:
     frames: list[bytes] = field(default_factory=list)
     sent: float = 0.0
 
-    def add(self, answer: dict[str, Any]) -> None:
+    def add(self, answer: dict[str, Any], began: float) -> None:
+        """Queue the answer to a move that began at ``began``; a slow move's answer goes at once."""
         data = json.dumps(answer).encode()
         self.frames.append(HEADER.pack(len(data)) + data)
-        if self.each or time.monotonic() - self.sent >= FLUSH_AFTER:
+        now = time.monotonic()
+        if self.each or now - self.sent >= FLUSH_AFTER or now - began >= FLUSH_AFTER:
             self.flush()
 
     def flush(self) -> None:
@@ -776,6 +791,7 @@ def _play(sock: socket.socket, choose: StrategyFunction, rules: Rules, tail: Out
         outbox.flush()  # starts the clock of the round
         for move in moves:
             seed, roll, text = move.split(" ", 2)
+            began = time.monotonic()
             tail.reset()
             _seed_globals(int(seed))
             answer = _answer(choose, position_from_harness(text, rules), int(roll), random.Random(int(seed)),
@@ -783,7 +799,7 @@ def _play(sock: socket.socket, choose: StrategyFunction, rules: Rules, tail: Out
             if tail.printed:
                 answer["output"] = tail.tail()
                 answer["printed"] = tail.printed
-            outbox.add(answer)
+            outbox.add(answer, began)
         outbox.flush()
 
 
@@ -854,7 +870,8 @@ def _template(control: socket.socket, fork_server: bool) -> None:
             _play(game, choose, rules, tail)
             game.close()
             continue
-        if os.fork() == 0:
+        child = os.fork()
+        if child == 0:
             try:
                 control.close()
                 os.setpgid(0, 0)  # its own group: kill(0, ...) cannot reach the template
@@ -865,6 +882,7 @@ def _template(control: socket.socket, fork_server: bool) -> None:
                     _play(game, choose, rules, tail)
             finally:
                 os._exit(0)
+        send_message(control, str(child).encode())  # the harness stops it between rounds
         game.close()
 
 
@@ -980,6 +998,19 @@ def untrusted_object(data: bytes) -> dict[str, Any]:
     return value
 
 
+def untrusted_answer(data: bytes) -> dict[str, Any]:
+    """An answer to a move, with only the keys the harness reads, each of its type; ``printed`` clamped.
+
+    (A 4,300-digit ``printed`` made the card's table impossible to display: found by the red team.)
+    """
+    raw = untrusted_object(data)
+    answer = {key: raw[key] for key, kind in ANSWER_KEYS.items()
+              if isinstance(raw.get(key), kind) and not isinstance(raw.get(key), bool)}  # fmt: skip
+    if "printed" in answer:
+        answer["printed"] = min(max(answer["printed"], 0), 1 << 40)
+    return answer
+
+
 @dataclass
 class Sandbox:
     """The harness's end of one untrusted strategy's worker: started on first use, restarted after a crash."""
@@ -1002,6 +1033,10 @@ class Sandbox:
     control: socket.socket | None = field(default=None, repr=False)
     game: socket.socket | None = field(default=None, repr=False)
     answers: MessageReader | None = field(default=None, repr=False)
+    heard: float = 0.0
+    """When the game process last sent something (or was sent its round): the harness's clock for each answer."""
+    game_pidfd: int | None = None
+    """The game process (a pidfd, from the pid its trusted template reports), stopped between rounds."""
     careful: bool = False
     """The next round's answers are sent one by one: the last round lost its game process with several moves
     unanswered, and the move that did it is found by asking them again."""
@@ -1067,6 +1102,10 @@ class Sandbox:
         finally:
             theirs.close()
         try:
+            if self.fork_server:  # the template's word (it runs no student code): the game process's pid
+                pid = int(receive_message(self.control, time.monotonic() + self.load_limit, 32))
+                self._forget_game_process()
+                self.game_pidfd = os.pidfd_open(pid) if hasattr(os, "pidfd_open") else None
             answer = untrusted_object(receive_message(mine, time.monotonic() + self.load_limit, MAX_MESSAGE))
             if not answer.get("ok"):
                 self.broken = shown(answer.get("error", "the strategy could not be loaded"))
@@ -1090,7 +1129,7 @@ class Sandbox:
         """
         assert self.game is not None and self.answers is not None
         try:
-            answer = untrusted_object(self.answers.next(time.monotonic() + limit + MOVE_GRACE, MAX_MESSAGE))
+            answer = untrusted_answer(self.answers.next(time.monotonic() + limit + MOVE_GRACE, MAX_ANSWER))
         except (socket.timeout, TimeoutError):
             self._end_game()
             raise Forfeit("timeout", f"no answer within {limit:g} s (the per-move limit)",
@@ -1101,10 +1140,17 @@ class Sandbox:
         except (OSError, ValueError, UnicodeDecodeError) as error:
             self._end_game()
             raise Forfeit("malformed", "an unreadable answer from the worker", shown(error, LINE_WIDTH)) from None
-        if answer.get("kind") == "timeout":  # the harness's own words; only the printed output is the worker's
+        gap = 0.0
+        if self.answers.waited:  # an answer that came in with the one before took no time of its own
+            arrived = time.monotonic()
+            gap, self.heard = arrived - self.heard, arrived
+        late = gap > limit + LATE_AFTER
+        if answer.get("kind") == "timeout" or late:  # the harness's own words; only the printed output is the worker's
+            message = ("the move was interrupted; its game process and import were kept" if not late else
+                       f"the answer came {gap:.2f} s after the one before, by the harness's clock (the game "
+                       "process did not stop the move itself)")
             return {"kind": "timeout", "value": f"no answer within {limit:g} s (the per-move limit)",
-                    "message": "the move was interrupted; its game process and import were kept",
-                    **{key: answer[key] for key in ("output", "printed") if key in answer}}
+                    "message": message, **{key: answer[key] for key in ("output", "printed") if key in answer}}
         return answer
 
     def ask(self, moves: Sequence[tuple[int, int, Position]], limit: float) -> list[dict[str, Any] | Forfeit | None]:
@@ -1128,11 +1174,19 @@ class Sandbox:
             return [Forfeit("load", str(self.broken), "the strategy could not be loaded")] * len(moves)
         careful, self.careful = self.careful, False
         round_ = [f"{float(limit)!r} {careful:d}"] + [f"{seed} {roll} {position}" for seed, roll, position in moves]
+        self._signal_game(signal.SIGCONT)
         try:  # one message for the round: on a busy or single core, a message per move costs a context switch each
-            send_message(game, "\n".join(round_).encode())
+            game.settimeout(limit + MOVE_GRACE)  # a game process that stops reading must not block the harness
+            send_message(game, "\n".join(round_).encode())  # (it froze a run for good that way: red team)
+            game.settimeout(None)
+        except (socket.timeout, TimeoutError):
+            self._end_game()
+            return [Forfeit("timeout", f"no answer within {limit:g} s (the per-move limit)",
+                            "the game process stopped reading its moves: it was stopped")] + [None] * (len(moves) - 1)
         except OSError:  # the game process died between two moves
             self._end_game()
             return [Forfeit("crash", "the worker exited (its game process died)")] + [None] * (len(moves) - 1)
+        self.heard = time.monotonic()
         answers: list[dict[str, Any] | Forfeit | None] = []
         for _ in moves:
             try:
@@ -1145,13 +1199,23 @@ class Sandbox:
                     break
                 answers.append(forfeit)
                 break
+        self._signal_game(signal.SIGSTOP)  # no CPU between its rounds (it spun while others moved: red team)
         return answers + [None] * (len(moves) - len(answers))
+
+    def _signal_game(self, signum: int) -> None:
+        """Stop or continue the game process, through a pidfd (never another process that took its pid)."""
+        if self.game_pidfd is not None:
+            try:
+                signal.pidfd_send_signal(self.game_pidfd, signum)
+            except OSError:  # it has died: the next read says so
+                pass
 
     def _end_game(self) -> None:
         """Kill the game process (and anything else but the template); the import survives."""
         if self.game is not None:
             self.game.close()
             self.game = self.answers = None
+        self._forget_game_process()
         if not self.fork_server or self.process is None or self.template is None:
             self.kill()
             return
@@ -1165,6 +1229,7 @@ class Sandbox:
             if connection is not None:
                 connection.close()
         self.game = self.control = self.answers = None
+        self._forget_game_process()
         if self.process is not None:
             if self.fork_server:
                 sweep(self.process.pid)
@@ -1177,6 +1242,11 @@ class Sandbox:
                 if pipe is not None:
                     pipe.close()
             self.process = None
+
+    def _forget_game_process(self) -> None:
+        if self.game_pidfd is not None:
+            os.close(self.game_pidfd)
+            self.game_pidfd = None
 
     def close(self) -> None:
         self.kill()

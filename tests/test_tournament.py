@@ -462,6 +462,26 @@ def test_a_seed_file_the_strategies_could_read_is_refused(tmp_path):
     assert "which strategies may read" in done.stderr and not (tmp_path / "r.csv").exists()
 
 
+def test_a_student_file_that_is_a_link_is_not_read(tmp_path):
+    # found by the red team: mallory.py -> ../contest.seed was read as a student's source, and its load error
+    # ("NameError: name 'deadbeef...' is not defined") put the secret seed on the leaderboard
+    folder = small_class(tmp_path)
+    secret = tmp_path / "contest.seed"
+    secret.write_text("deadbeef308dc1e6ff908417f085af91\n")
+    (folder / "mallory.py").symlink_to(secret)
+    (tmp_path / "elsewhere.py").write_text(WANDER + "\nstrategy = wander\n")
+    os.link(tmp_path / "elsewhere.py", folder / "twin.py")  # a hard link: a file outside, under another name
+    _, unread = read_folder(folder)
+    assert dict(unread)["mallory"] == "a link, not read: hand in the file itself"
+    assert dict(unread)["twin"].startswith("a file with other names")
+    out = tmp_path / "r.csv"
+    done = run_cli(folder, "--games", "2", "--seed-file", secret, "--out", out, "-q")
+    assert done.returncode == 0, done.stderr
+    assert "mallory" in done.stdout
+    for text in (done.stdout, out.read_text(), out.with_suffix(".html").read_text()):
+        assert "deadbeef" not in text
+
+
 def test_no_cell_of_the_results_file_is_a_formula_to_a_spreadsheet(tmp_path):
     # found by the red team: an answer or a file name beginning with "=" opened as a formula in a spreadsheet
     folder = small_class(tmp_path)
