@@ -61,7 +61,7 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Callable, Sequence
 
-from .rules import Position, Rules, Turn
+from .rules import Amoeba, Board, Position, Rules, Turn
 from .strategy import StrategyFunction, as_function
 from .tracebacks import student_frame
 
@@ -72,7 +72,12 @@ LINE_WIDTH = 200
 VALUE_WIDTH = 300
 """Characters of a returned value or an error message shown before "… (N more)"."""
 MAX_MESSAGE = 1 << 20
-"""Largest message the harness reads from a worker; anything bigger is a malformed answer."""
+"""Largest message the harness reads from a worker while it starts; anything bigger is a malformed answer."""
+MAX_ANSWER = 1 << 17
+"""Largest answer to a move: its value, 20 printed lines and where it raised fit, each character escaped.  Kept small
+because parsing is what costs memory: a megabyte of ``[],`` was 22 MB of objects, 64 of them a round (red team)."""
+ANSWER_KEYS = {"kind": str, "value": str, "output": list, "printed": int, "where": list}
+"""What the harness keeps of an answer; anything else a worker sends is dropped at once."""
 LOAD_LIMIT = 30.0
 """Seconds a worker may take to start, put its walls up and import the strategy."""
 MEMORY_LIMIT = 4 << 30
@@ -99,6 +104,14 @@ NO_HOME = "/nonexistent/amoeboid-strategy"
 OPEN_FILES = 128
 """File descriptors a worker may hold (RLIMIT_NOFILE): bounds the pipe and socket buffers a game can fill."""
 MOVE_GRACE = 1.0
+LATE_AFTER = 0.25
+"""Seconds past the per-move limit after which an answer is late by the harness's own clock and forfeits.  The game
+process's alarm is a courtesy to honest strategies; a hostile one can block or rewrite it in its own process (it
+thought for the limit plus ``MOVE_GRACE`` that way: found by the red team), so the harness times every answer."""
+FLUSH_AFTER = 0.01
+"""Seconds a game process may hold a round's answers before sending what it has: a round's answers go back in
+a message or a few (a message each made the two processes take turns on one core, one context switch an answer),
+and the harness still hears from it at least once per move's time plus this."""
 """Seconds a game process has to answer once its move was interrupted at the per-move limit; then it is killed."""
 _DENIED = (
     # other processes: signals through a queue or a pidfd, tracing, memory (kill/tkill/tgkill: the game's allow-list)
@@ -223,6 +236,39 @@ def receive_message(sock: socket.socket, deadline: float | None = None, limit: i
     finally:
         if deadline is not None:
             sock.settimeout(None)
+
+
+class MessageReader:
+    """The messages of one socket, read in large chunks: a round's answers cost a ``recv`` or two, not three
+    system calls each (on a single core, each call can hand the core to the other process and back)."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.buffer = bytearray()
+        self.waited = False
+        """Whether the last message had to be waited for (False: it came in with the one before)."""
+
+    def next(self, deadline: float, limit: int) -> bytes:
+        """The next message; EOFError at the end, ``socket.timeout`` past ``deadline``, ValueError above ``limit``."""
+        self.waited = False
+        while True:
+            if len(self.buffer) >= HEADER.size:
+                (size,) = HEADER.unpack_from(self.buffer)
+                if size > limit:
+                    raise ValueError(f"a message of {size} bytes (the limit is {limit})")
+                end = HEADER.size + size
+                if len(self.buffer) >= end:
+                    message = bytes(self.buffer[HEADER.size : end])
+                    del self.buffer[:end]
+                    return message
+            wait = deadline - time.monotonic()
+            if wait <= 0 or not select.select([self.sock], [], [], wait)[0]:
+                raise socket.timeout
+            chunk = self.sock.recv(1 << 16)
+            if not chunk:
+                raise EOFError("the other end closed the connection")
+            self.buffer += chunk
+            self.waited = True
 
 
 # --------------------------------------------------------------------------- processes (Linux /proc)
@@ -488,18 +534,28 @@ def _walls(request: dict[str, Any]) -> list[str]:
 
 
 _entropy = random.Random(0)
-"""Stands in for the operating system's entropy in a game process; reseeded with every move."""
+"""Stands in for the operating system's entropy in a game process; reseeded with every move, when first drawn from."""
+_entropy_seed: list[int | None] = [None]
+"""The seed ``_entropy`` takes before its next draw (None: it already has): most moves never draw."""
+
+
+def _entropy_bits(bits: int) -> int:
+    pending = _entropy_seed[0]
+    if pending is not None:
+        _entropy_seed[0] = None
+        _entropy.seed(pending)
+    return _entropy.getrandbits(bits)
 
 
 def _entropy_bytes(size: int) -> bytes:
     if not isinstance(size, int) or size < 0:
         raise ValueError(f"negative or non-integer size: {size!r}")
-    return _entropy.randbytes(size)
+    return _entropy_bits(size * 8).to_bytes(size, "little")
 
 
 def _seeded_from_entropy(seed: Callable[..., None]) -> Callable[..., None]:
     def seed_method(self: random.Random, a: object = None, version: int = 2) -> None:
-        seed(self, _entropy.getrandbits(128) if a is None else a, version)
+        seed(self, _entropy_bits(128) if a is None else a, version)
 
     return seed_method
 
@@ -530,21 +586,21 @@ def _entropy_from_the_move() -> None:
         """The C generator, seeded from the move's stand-in entropy when given no seed."""
 
         def __init__(self, *args: object) -> None:
-            self.seed(_entropy.getrandbits(128) if not args or args[0] is None else args[0])
+            self.seed(_entropy_bits(128) if not args or args[0] is None else args[0])
 
     setattr(_random, "Random", Random)
     try:
         import numpy.random.bit_generator as bit_generator
     except ImportError:
         return
-    setattr(bit_generator, "randbits", _entropy.getrandbits)  # SeedSequence() without entropy (not in its stubs)
+    setattr(bit_generator, "randbits", _entropy_bits)  # SeedSequence() without entropy (not in its stubs)
 
 
 def _seed_globals(seed: int) -> None:
     """Module-level ``random``, NumPy's global generator and the stand-in entropy, from the move's (or import's) seed."""
     numpy = sys.modules.get("numpy")
     try:
-        _entropy.seed(seed + (2 << SEED_BITS))
+        _entropy_seed[0] = seed + (2 << SEED_BITS)
         random.seed(seed + (1 << SEED_BITS))  # not the rng's own stream
         if numpy is not None:
             numpy.random.seed(seed % (1 << 32))
@@ -594,7 +650,7 @@ def _where(tb: TracebackType | None) -> list[Any] | None:
         source = linecache.getline(*frame[:2])
     except BaseException:  # noqa: BLE001 - a file the walls refuse, or a loader the student replaced
         source = ""
-    return [*frame, cut(source, LINE_WIDTH)]
+    return [cut(frame[0], LINE_WIDTH), frame[1], cut(frame[2], LINE_WIDTH), cut(source, LINE_WIDTH)]
 
 
 class MoveInterrupted(BaseException):
@@ -613,10 +669,13 @@ class _MoveClock:
     running: bool = False
     rang: bool = False
     deadline: float = 0.0
+    outbox: _Outbox | None = None
 
     def ring(self, signum: int, frame: object) -> None:
         if self.running and time.monotonic() >= self.deadline:
             self.rang, self.running = True, False  # once: a strategy that catches it and goes on is killed
+            if self.outbox is not None:  # the answers before this move reach the harness, whatever it does next
+                self.outbox.flush()
             raise MoveInterrupted("the move reached the per-move limit")
 
     def call(self, choose: StrategyFunction, position: Position, roll: int, rng: random.Random, limit: float) -> object:
@@ -659,26 +718,89 @@ def _answer(choose: StrategyFunction, position: Position, roll: int, rng: random
     return {"kind": "other", "value": _describe(value)}
 
 
-def _play(sock: socket.socket, choose: StrategyFunction, rules: Rules, tail: OutputTail) -> None:
-    """Answer each round's moves on ``sock``, one message per answer, until the harness hangs up.
+_AMOEBAE: dict[str, Amoeba | None] = {}
+"""Cell tokens read so far (``"."``, ``"(3,1)"``) and what they stand for: a move's position is mostly old tokens."""
 
-    A round is ``LIMIT`` on its first line, then a ``SEED ROLL POSITION`` line per move.
+
+def position_from_harness(text: str, rules: Rules) -> Position:
+    """Read back the harness's own ``str(position)`` of a grid: the hot path of every move.
+
+    The text comes from the trusted side, made by ``Position.__str__``, so the cells are looked up by
+    token and the position is built unchecked; a token not seen before is read by the parser (and a text
+    the harness did not make is then refused as any position is).  Bounded: the table starts again when full.
     """
+    tokens = text.split(" ")
+    cells = []
+    for token in tokens[:-1]:
+        if token == "/":
+            continue
+        try:
+            cells.append(_AMOEBAE[token])
+        except KeyError:
+            if len(_AMOEBAE) >= 1 << 16:
+                _AMOEBAE.clear()
+            cell = _AMOEBAE[token] = Position.parse(f"{token} . A", rules).cells[0]
+            cells.append(cell)
+    rows = len(tokens) - len(cells)  # the slashes between rows, and the side to move
+    if not cells or len(cells) % rows or tokens[-1] not in ("A", "B"):
+        return Position.parse(text, rules)
+    return Position.unchecked(Board.grid(rows, len(cells) // rows, rules.adjacency), tuple(cells), tokens[-1], rules)
+
+
+@dataclass
+class _Outbox:
+    """A game process's answers on their way: sent when the round is answered, when ``FLUSH_AFTER`` has passed
+    since the last send, or when a move is interrupted (so the harness can tell which move did not stop);
+    with ``each``, after every answer (the harness asks so when it must find a move that stopped the process)."""
+
+    sock: socket.socket
+    each: bool = False
+    frames: list[bytes] = field(default_factory=list)
+    sent: float = 0.0
+
+    def add(self, answer: dict[str, Any], began: float) -> None:
+        """Queue the answer to a move that began at ``began``; a slow move's answer goes at once."""
+        data = json.dumps(answer).encode()
+        self.frames.append(HEADER.pack(len(data)) + data)
+        now = time.monotonic()
+        if self.each or now - self.sent >= FLUSH_AFTER or now - began >= FLUSH_AFTER:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.frames:
+            frames, self.frames = self.frames, []
+            self.sock.sendall(b"".join(frames))
+        self.sent = time.monotonic()
+
+
+def _play(sock: socket.socket, choose: StrategyFunction, rules: Rules, tail: OutputTail) -> None:
+    """Answer each round's moves on ``sock``, a message per answer, until the harness hangs up.
+
+    A round is ``LIMIT EACH`` on its first line (EACH ``1``: send every answer at once), then a
+    ``SEED ROLL POSITION`` line per move.
+    """
+    outbox = _clock.outbox = _Outbox(sock)
     while True:
         try:
             message = receive_message(sock).decode()
         except (EOFError, OSError):
             return
-        limit, *moves = message.split("\n")
+        header, *moves = message.split("\n")
+        limit, each = header.split(" ")
+        outbox.each = each == "1"
+        outbox.flush()  # starts the clock of the round
         for move in moves:
             seed, roll, text = move.split(" ", 2)
+            began = time.monotonic()
             tail.reset()
             _seed_globals(int(seed))
-            answer = _answer(choose, Position.parse(text, rules), int(roll), random.Random(int(seed)), float(limit))
+            answer = _answer(choose, position_from_harness(text, rules), int(roll), random.Random(int(seed)),
+                             float(limit))
             if tail.printed:
                 answer["output"] = tail.tail()
                 answer["printed"] = tail.printed
-            send_message(sock, json.dumps(answer).encode())
+            outbox.add(answer, began)
+        outbox.flush()
 
 
 def _game_walls(walls: Sequence[str]) -> None:
@@ -748,7 +870,8 @@ def _template(control: socket.socket, fork_server: bool) -> None:
             _play(game, choose, rules, tail)
             game.close()
             continue
-        if os.fork() == 0:
+        child = os.fork()
+        if child == 0:
             try:
                 control.close()
                 os.setpgid(0, 0)  # its own group: kill(0, ...) cannot reach the template
@@ -759,6 +882,7 @@ def _template(control: socket.socket, fork_server: bool) -> None:
                     _play(game, choose, rules, tail)
             finally:
                 os._exit(0)
+        send_message(control, str(child).encode())  # the harness stops it between rounds
         game.close()
 
 
@@ -874,6 +998,19 @@ def untrusted_object(data: bytes) -> dict[str, Any]:
     return value
 
 
+def untrusted_answer(data: bytes) -> dict[str, Any]:
+    """An answer to a move, with only the keys the harness reads, each of its type; ``printed`` clamped.
+
+    (A 4,300-digit ``printed`` made the card's table impossible to display: found by the red team.)
+    """
+    raw = untrusted_object(data)
+    answer = {key: raw[key] for key, kind in ANSWER_KEYS.items()
+              if isinstance(raw.get(key), kind) and not isinstance(raw.get(key), bool)}  # fmt: skip
+    if "printed" in answer:
+        answer["printed"] = min(max(answer["printed"], 0), 1 << 40)
+    return answer
+
+
 @dataclass
 class Sandbox:
     """The harness's end of one untrusted strategy's worker: started on first use, restarted after a crash."""
@@ -895,6 +1032,14 @@ class Sandbox:
     template: int | None = None
     control: socket.socket | None = field(default=None, repr=False)
     game: socket.socket | None = field(default=None, repr=False)
+    answers: MessageReader | None = field(default=None, repr=False)
+    heard: float = 0.0
+    """When the game process last sent something (or was sent its round): the harness's clock for each answer."""
+    game_pidfd: int | None = None
+    """The game process (a pidfd, from the pid its trusted template reports), stopped between rounds."""
+    careful: bool = False
+    """The next round's answers are sent one by one: the last round lost its game process with several moves
+    unanswered, and the move that did it is found by asking them again."""
     imports: int = 0
     """Games sockets handed to the worker: each is a game process that imports the strategy (a plain worker imports
     once per process).  A move interrupted at its limit keeps its process, and so the count."""
@@ -957,6 +1102,10 @@ class Sandbox:
         finally:
             theirs.close()
         try:
+            if self.fork_server:  # the template's word (it runs no student code): the game process's pid
+                pid = int(receive_message(self.control, time.monotonic() + self.load_limit, 32))
+                self._forget_game_process()
+                self.game_pidfd = os.pidfd_open(pid) if hasattr(os, "pidfd_open") else None
             answer = untrusted_object(receive_message(mine, time.monotonic() + self.load_limit, MAX_MESSAGE))
             if not answer.get("ok"):
                 self.broken = shown(answer.get("error", "the strategy could not be loaded"))
@@ -968,7 +1117,7 @@ class Sandbox:
             mine.close()
             self.kill()
             return None
-        self.game = mine
+        self.game, self.answers = mine, MessageReader(mine)
         return mine
 
     def _receive(self, limit: float) -> dict[str, Any]:
@@ -978,11 +1127,9 @@ class Sandbox:
         import); the grace is for a move that does not stop when interrupted (it caught the exception, blocked
         the signal, or runs in C).
         """
-        assert self.game is not None
+        assert self.game is not None and self.answers is not None
         try:
-            if not select.select([self.game], [], [], limit + MOVE_GRACE)[0]:
-                raise socket.timeout
-            answer = untrusted_object(receive_message(self.game, time.monotonic() + limit + MOVE_GRACE, MAX_MESSAGE))
+            answer = untrusted_answer(self.answers.next(time.monotonic() + limit + MOVE_GRACE, MAX_ANSWER))
         except (socket.timeout, TimeoutError):
             self._end_game()
             raise Forfeit("timeout", f"no answer within {limit:g} s (the per-move limit)",
@@ -993,10 +1140,17 @@ class Sandbox:
         except (OSError, ValueError, UnicodeDecodeError) as error:
             self._end_game()
             raise Forfeit("malformed", "an unreadable answer from the worker", shown(error, LINE_WIDTH)) from None
-        if answer.get("kind") == "timeout":  # the harness's own words; only the printed output is the worker's
+        gap = 0.0
+        if self.answers.waited:  # an answer that came in with the one before took no time of its own
+            arrived = time.monotonic()
+            gap, self.heard = arrived - self.heard, arrived
+        late = gap > limit + LATE_AFTER
+        if answer.get("kind") == "timeout" or late:  # the harness's own words; only the printed output is the worker's
+            message = ("the move was interrupted; its game process and import were kept" if not late else
+                       f"the answer came {gap:.2f} s after the one before, by the harness's clock (the game "
+                       "process did not stop the move itself)")
             return {"kind": "timeout", "value": f"no answer within {limit:g} s (the per-move limit)",
-                    "message": "the move was interrupted; its game process and import were kept",
-                    **{key: answer[key] for key in ("output", "printed") if key in answer}}
+                    "message": message, **{key: answer[key] for key in ("output", "printed") if key in answer}}
         return answer
 
     def ask(self, moves: Sequence[tuple[int, int, Position]], limit: float) -> list[dict[str, Any] | Forfeit | None]:
@@ -1018,26 +1172,50 @@ class Sandbox:
             return [Forfeit("crash", "the worker exited")] + [None] * (len(moves) - 1)
         if game is None:
             return [Forfeit("load", str(self.broken), "the strategy could not be loaded")] * len(moves)
-        round_ = [repr(float(limit))] + [f"{seed} {roll} {position}" for seed, roll, position in moves]
+        careful, self.careful = self.careful, False
+        round_ = [f"{float(limit)!r} {careful:d}"] + [f"{seed} {roll} {position}" for seed, roll, position in moves]
+        self._signal_game(signal.SIGCONT)
         try:  # one message for the round: on a busy or single core, a message per move costs a context switch each
-            send_message(game, "\n".join(round_).encode())
+            game.settimeout(limit + MOVE_GRACE)  # a game process that stops reading must not block the harness
+            send_message(game, "\n".join(round_).encode())  # (it froze a run for good that way: red team)
+            game.settimeout(None)
+        except (socket.timeout, TimeoutError):
+            self._end_game()
+            return [Forfeit("timeout", f"no answer within {limit:g} s (the per-move limit)",
+                            "the game process stopped reading its moves: it was stopped")] + [None] * (len(moves) - 1)
         except OSError:  # the game process died between two moves
             self._end_game()
             return [Forfeit("crash", "the worker exited (its game process died)")] + [None] * (len(moves) - 1)
+        self.heard = time.monotonic()
         answers: list[dict[str, Any] | Forfeit | None] = []
         for _ in moves:
             try:
                 answers.append(self._receive(limit))
             except Forfeit as forfeit:
+                if forfeit.reason in ("timeout", "crash") and not careful and len(answers) < len(moves) - 1:
+                    # answers the game process held back died with it: which move stopped it is not known,
+                    # so every unanswered move is asked again, each answer sent at once
+                    self.careful = True
+                    break
                 answers.append(forfeit)
                 break
+        self._signal_game(signal.SIGSTOP)  # no CPU between its rounds (it spun while others moved: red team)
         return answers + [None] * (len(moves) - len(answers))
+
+    def _signal_game(self, signum: int) -> None:
+        """Stop or continue the game process, through a pidfd (never another process that took its pid)."""
+        if self.game_pidfd is not None:
+            try:
+                signal.pidfd_send_signal(self.game_pidfd, signum)
+            except OSError:  # it has died: the next read says so
+                pass
 
     def _end_game(self) -> None:
         """Kill the game process (and anything else but the template); the import survives."""
         if self.game is not None:
             self.game.close()
-            self.game = None
+            self.game = self.answers = None
+        self._forget_game_process()
         if not self.fork_server or self.process is None or self.template is None:
             self.kill()
             return
@@ -1050,7 +1228,8 @@ class Sandbox:
         for connection in (self.game, self.control):
             if connection is not None:
                 connection.close()
-        self.game = self.control = None
+        self.game = self.control = self.answers = None
+        self._forget_game_process()
         if self.process is not None:
             if self.fork_server:
                 sweep(self.process.pid)
@@ -1063,6 +1242,11 @@ class Sandbox:
                 if pipe is not None:
                     pipe.close()
             self.process = None
+
+    def _forget_game_process(self) -> None:
+        if self.game_pidfd is not None:
+            os.close(self.game_pidfd)
+            self.game_pidfd = None
 
     def close(self) -> None:
         self.kill()

@@ -229,9 +229,7 @@ def _score(args: argparse.Namespace, out: TextIO) -> None:
 
 def _tournament(args: argparse.Namespace, out: TextIO) -> None:
     """A class tournament from a folder; resumable through --out; the leaderboard printed and written as HTML."""
-    from pathlib import Path
-
-    from .lab import tournament  # pandas and the lab load only for this command
+    from .lab import leaderboard_path, tournament  # pandas and the lab load only for this command
 
     if (args.seed is None) == (args.seed_file is None):
         raise CommandError("give the dice seed with --seed S or --seed-file F (one of them)")
@@ -241,7 +239,7 @@ def _tournament(args: argparse.Namespace, out: TextIO) -> None:
                         executor=args.executor, opponents=opponents, per_move_limit=args.per_move_limit,
                         progress=not args.quiet, batch_pairs=args.batch, seed_file=args.seed_file)  # fmt: skip
     print(result, file=out)
-    print(f"games: {args.out}\nleaderboard: {Path(args.out).with_suffix('.html')}", file=out)
+    print(f"games: {args.out}\nleaderboard: {leaderboard_path(args.out)}", file=out)
 
 
 def _paper(args: argparse.Namespace, out: TextIO) -> None:

@@ -44,12 +44,15 @@ from __future__ import annotations
 
 import collections
 import functools
+import hashlib
+import io
 import os
 import pickle
 import queue
 import subprocess
 import sys
 import threading
+import types
 import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -90,6 +93,7 @@ class Entry:
     bot: str | None = None  # a key of BOTS: runs here, in the harness process
     load: dict = field(default_factory=dict)  # how the worker loads it
     payload: bytes = b""  # the cloudpickle bytes, for load == "pickle"
+    code: str = ""  # a digest of its source, for a tournament's fingerprint (see _code_digest)
 
     @property
     def trusted(self) -> bool:
@@ -399,7 +403,7 @@ def _play_parallel(entries: dict, games: list, setup: _Setup, workers: int, fini
         try:
             while True:
                 arrived.put(pickle.load(process.stdout))
-        except EOFError:
+        except (EOFError, ValueError, OSError):  # the end; or the run stopped early and closed the pipe under us
             pass
         finally:
             arrived.put(process)
@@ -908,18 +912,95 @@ def _entrants(strategies, opponents: Sequence[str]) -> tuple[dict[str, Entry], l
     unread: list[tuple[str, str]] = []
     if isinstance(strategies, (str, os.PathLike)) and os.path.isdir(strategies):
         sources, unread = read_folder(strategies)
-        items = [Entry(source.name, load={"load": "pickle"}, payload=pickle.dumps(source)) for source in sources]
+        items = [Entry(source.name, load={"load": "pickle"}, payload=pickle.dumps(source), code=_digest(source.source))
+                 for source in sources]  # fmt: skip
     elif isinstance(strategies, (str, os.PathLike)):
         raise ValueError(f"{strategies} is not a folder: give a folder of strategy files or a list of strategies")
     else:
-        items = [entry(strategy) for strategy in strategies]
+        items = [replace(item, code=_code_digest(strategy, item)) for strategy in strategies
+                 for item in [entry(strategy)]]  # fmt: skip
     entries: dict[str, Entry] = {}
-    for item in [*items, *(Entry(o, bot=o) for o in opponents)]:
+    for item in [*items, *(Entry(o, bot=o, code=f"bot {o}") for o in opponents)]:
         name, number = item.name, 2
         while name in entries or (not item.trusted and name in opponents):
             name, number = f"{item.name} {number}", number + 1
-        entries[name] = Entry(name, item.bot, item.load, item.payload)
+        entries[name] = replace(item, name=name)
     return entries, unread
+
+
+def _digest(data: bytes | str) -> str:
+    return hashlib.sha256(data.encode() if isinstance(data, str) else data).hexdigest()[:16]
+
+
+def _module_file(module: str) -> str | None:
+    """The file of ``module`` on this process's import path, found without importing anything (so without running
+    the student's package ``__init__``); None if there is none."""
+    from importlib.machinery import PathFinder
+
+    parts, where, spec = module.split("."), None, None
+    for depth in range(1, len(parts) + 1):
+        try:
+            spec = PathFinder.find_spec(".".join(parts[:depth]), where)
+        except (ImportError, ValueError, OSError):
+            return None
+        if spec is None:
+            return None
+        where = spec.submodule_search_locations
+        if depth < len(parts) and where is None:
+            return None
+    return spec.origin if spec is not None and spec.has_location else None
+
+
+def _neutral_pickle(strategy: object) -> bytes:
+    """cloudpickle's bytes for ``strategy`` without what changes from one session to the next for the same code: the
+    file name of each code object (a notebook cell's names the kernel's process) and the random id cloudpickle gives
+    each class defined in ``__main__``.  Relies on cloudpickle's internals; the caller falls back to the payload."""
+    import cloudpickle
+    from cloudpickle import cloudpickle as internals
+
+    reduce_code = internals._code_reduce
+
+    class Neutral(cloudpickle.Pickler):
+        dispatch_table = collections.ChainMap({types.CodeType: lambda code: reduce_code(code.replace(co_filename=""))},
+                                              cloudpickle.Pickler.dispatch_table)
+
+    tracker_id = internals._get_or_create_tracker_id
+    internals._get_or_create_tracker_id = lambda class_def: ""
+    try:
+        buffer = io.BytesIO()
+        Neutral(buffer, protocol=pickle.DEFAULT_PROTOCOL).dump(strategy)
+    finally:
+        internals._get_or_create_tracker_id = tracker_id
+    return buffer.getvalue()
+
+
+def _code_digest(strategy: object, item: Entry) -> str:
+    """A digest of the code an entrant plays with, for a tournament's fingerprint: a bot's name (the package version is
+    in the fingerprint too), a file's text, the text of an imported module's file, or for a strategy of this process
+    its by-value pickle with the session's file names left out, plus its module's file when it is pickled by name.
+    Changing a student's code then refuses a resume instead of mixing games of the old code with the new."""
+    if item.trusted:
+        return f"bot {item.bot}"
+    kind = item.load.get("load")
+    if kind in ("file", "import"):
+        target = item.load["file"] if kind == "file" else _module_file(item.load["module"])
+        try:
+            return _digest(Path(target).read_bytes()) if target else _digest(f"import {item.load['module']}")
+        except OSError:
+            return _digest(f"unreadable {target}")
+    try:
+        data = _neutral_pickle(strategy)
+    except Exception:  # noqa: BLE001 - another cloudpickle: the payload's bytes (a new session then refuses a resume)
+        data = item.payload
+    name = getattr(strategy, "__module__", None)
+    module = sys.modules.get(name) if isinstance(name, str) and name != "__main__" else None
+    file = getattr(module, "__file__", None)
+    if isinstance(file, str):
+        try:
+            data += Path(file).read_bytes()
+        except OSError:
+            pass
+    return _digest(data)
 
 
 def _check_settings(games: int, setup: _Setup) -> None:
@@ -955,8 +1036,10 @@ def tournament(
     strategies given as for :func:`score` (repeated names get a number).
     ``opponents``: baseline bots to add.  ``out``: a CSV file that receives every
     game as it ends; run again with the same ``out`` after a crash and only the
-    batches with a missing game are played (whole, so that state a strategy keeps meets the same history).  The leaderboard is then also written next to it as
-    HTML.  ``executor``: ``serial``, ``processes:K`` or ``dask:ADDRESS`` (see
+    batches with a missing game are played (whole, so that state a strategy keeps meets the same history); a file
+    of another run (any setting, entrant or entrant's code that decides the rows differs: :func:`_run_description`)
+    is refused, naming what differs.  The leaderboard is then also written next to it as HTML
+    (:func:`leaderboard_path`; an ``out`` that is that file is refused before anything is written).  ``executor``: ``serial``, ``processes:K`` or ``dask:ADDRESS`` (see
     :mod:`amoeboid_edu.executors`); every executor gives the same games.
     ``seed_label`` replaces the seed in titles; ``seed_file`` reads a contest's secret seed from that file, with
     the checks of :func:`read_seed_file` (the students' folder counts as readable), and titles say "seed from
@@ -966,6 +1049,7 @@ def tournament(
     from .executors import map_unordered, parse_executor
     from .ledger import Ledger, fingerprint
 
+    page = None if out is None else leaderboard_path(out)  # refused before anything is written
     setup = _Setup(seed, float(per_move_limit), max_turns, board, float(load_limit))
     _check_settings(games, setup)
     where = parse_executor(executor)
@@ -982,8 +1066,9 @@ def tournament(
         raise ValueError("a tournament needs at least two strategies that can be read")
     names = list(entries)
     matches = [(first, second) for i, first in enumerate(names) for second in names[i + 1 :]]
-    run = fingerprint(str(seed), board, max_turns, float(per_move_limit))
-    ledger = Ledger(out, RESULT_FIELDS, RESULT_KEY, run)
+    described = _run_description(seed, setup, games, batch_pairs, entries)
+    earlier = {fingerprint(str(seed), board, max_turns, float(per_move_limit)): EARLIER_RUN}
+    ledger = Ledger(out, RESULT_FIELDS, RESULT_KEY, fingerprint(described), described, earlier)
     wanted = {(a, b, str(pair), seat) for a, b in matches for pair in range(games // 2) for seat in "AB"}
     batches = []
     for first, second in matches:
@@ -1013,9 +1098,51 @@ def tournament(
                       "near the per-move limit?); the recorded rows were kept", stacklevel=2)
     records = [_from_row(ledger.rows[key]) for key in sorted(wanted, key=_game_order(names))]
     result = _without_unloaded(names, seed, records, unread, seed_label, (setup.load_limit, setup.per_move_limit))
-    if out is not None:
-        write_leaderboard(result, Path(out).with_suffix(".html"))
+    if page is not None:
+        write_leaderboard(result, page)
     return result
+
+
+RUN_FORMAT = 2
+"""The tournament's fingerprint: 1 covered the seed, board, turn limit and per-move limit only; 2 covers everything
+that decides the rows (:func:`_run_description`)."""
+EARLIER_RUN = ("was written by an earlier version of amoeboid_edu, whose fingerprint left out the batch size, the "
+               "games, the load limit and the strategies' code, so resuming it could mix the games of two runs")
+
+
+def _run_description(seed, setup: _Setup, games: int, batch_pairs: int, entries: dict[str, Entry]) -> dict:
+    """What decides a tournament's rows, as kept beside its results file (and fingerprinted into its ``run`` column).
+
+    The seed only as a digest; every entrant in order (the order decides who plays first in each pairing) with a digest
+    of its code; the batch size and the number of games (a batch's games share one sandbox, so a strategy that keeps
+    state meets a history that depends on them).  Not the executor: every executor gives the same rows.
+    """
+    from . import __version__
+
+    settings = {"format": RUN_FORMAT, "version": __version__, "seed": _digest(f"amoeboid seed {seed}"),
+                "games per pairing": games, "seeds per batch": batch_pairs, "board": setup.board,
+                "max turns": setup.max_turns, "per-move limit": f"{setup.per_move_limit:g} s",
+                "load limit": f"{setup.load_limit:g} s"}  # fmt: skip
+    return {"settings": {label: str(value) for label, value in settings.items()},
+            "entrants": [[name, e.code] for name, e in entries.items()]}
+
+
+def leaderboard_path(out: str | os.PathLike) -> Path:
+    """The leaderboard's HTML file beside the games file ``out``: ``results.csv`` -> ``results.html``.
+
+    ValueError when that would be ``out`` itself (``--out results.html``, any ``.html``/``.htm`` name, or a link
+    between the two): the leaderboard, written last, overwrote the games and the next run refused the file.
+    """
+    games = Path(out)
+    page = games.with_suffix(".html")
+    same = games.suffix.lower() in (".html", ".htm") or os.path.realpath(games) == os.path.realpath(page)
+    if not same and games.exists() and page.exists():
+        same = os.path.samefile(games, page)
+    if same:
+        raise ValueError(f"--out {shown(os.fspath(out))}: the leaderboard is written to {shown(page.name)} beside the "
+                         f"games file and would overwrite it; name the games file e.g. "
+                         f"{shown(games.with_suffix('.csv').name)}")
+    return page
 
 
 def _game_order(names: Sequence[str]):
@@ -1049,5 +1176,5 @@ def write_leaderboard(result: TournamentResult, path: str | os.PathLike) -> Path
     return path
 
 
-__all__ = ["Batch", "GameRecord", "ScoreCard", "TournamentResult", "entry", "play_batch", "read_seed_file", "score",
-           "tournament", "wilson_interval", "write_leaderboard"]
+__all__ = ["Batch", "GameRecord", "ScoreCard", "TournamentResult", "entry", "leaderboard_path", "play_batch",
+           "read_seed_file", "score", "tournament", "wilson_interval", "write_leaderboard"]

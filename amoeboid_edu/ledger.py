@@ -3,9 +3,11 @@
 Each row is appended, flushed and fsynced as soon as its game is known, so a
 kill (even SIGKILL) loses at most the games being played.  A torn last line (the
 kill came mid-write) is cut off when the file is opened again.  Every row
-carries ``run``, a fingerprint of the settings that decide the games (not the
+carries ``run``, a fingerprint of everything that decides its rows (not the
 seed itself: the file may be shared while the seed stays secret), so rows of
-another run are refused instead of mixed in.  :meth:`Ledger.finish` rewrites the
+another run are refused instead of mixed in.  What went into the fingerprint is
+kept beside the file (``results.run.json``, :func:`run_file`: the seed only as a
+digest), so a refusal can say what differs.  :meth:`Ledger.finish` rewrites the
 file sorted by its key (atomically), so a finished run's file is the same
 whatever the executor or the interruptions.
 """
@@ -15,9 +17,13 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import json
 import os
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
+
+SHOWN_DIFFERENCES = 4
+"""A refusal names at most this many differences, then says how many more."""
 
 
 def fingerprint(*settings: object) -> str:
@@ -25,12 +31,50 @@ def fingerprint(*settings: object) -> str:
     return hashlib.sha256(repr(settings).encode()).hexdigest()[:16]
 
 
-class Ledger:
-    """The rows of ``path`` (columns ``fields``, ``run`` first), keyed by the ``key`` columns; None: in memory only."""
+def run_file(path: str | os.PathLike) -> Path:
+    """Where a results file's run description is kept: ``results.csv`` -> ``results.run.json``."""
+    return Path(path).with_suffix(".run.json")
 
-    def __init__(self, path: str | Path | None, fields: Sequence[str], key: Sequence[str], run: str) -> None:
+
+def differences(before: Mapping[str, Any], now: Mapping[str, Any]) -> list[str]:
+    """What differs between two run descriptions (``{"settings": {label: text}, "entrants": [[name, code], ...]}``).
+
+    A setting is shown with both values (``batch: 50 -> 10``), except ``seed``, which is a digest; an entrant by name
+    (added, removed, its code changed), and a changed order (the order decides who plays first in each pairing).
+    """
+    found = []
+    old_settings, new_settings = dict(before.get("settings") or {}), dict(now.get("settings") or {})
+    for label in dict.fromkeys([*new_settings, *old_settings]):
+        old, new = old_settings.get(label), new_settings.get(label)
+        if old != new:
+            found.append(f"the {label} differs" if label == "seed" else f"{label}: {old} -> {new}")
+    old_entrants = {str(name): code for name, code in before.get("entrants") or []}
+    new_entrants = {str(name): code for name, code in now.get("entrants") or []}
+    added = [name for name in new_entrants if name not in old_entrants]
+    removed = [name for name in old_entrants if name not in new_entrants]
+    changed = [name for name in new_entrants if name in old_entrants and old_entrants[name] != new_entrants[name]]
+    found += [f"{name}'s code changed" for name in changed]
+    found += [f"{name} added" for name in added] + [f"{name} gone" for name in removed]
+    common = [name for name in new_entrants if name in old_entrants]
+    if not found and common != [name for name in old_entrants if name in new_entrants]:
+        found.append("the entrants' order changed")
+    return found
+
+
+class Ledger:
+    """The rows of ``path`` (columns ``fields``, ``run`` first), keyed by the ``key`` columns; None: in memory only.
+
+    ``described``: what the fingerprint ``run`` was made of (see :func:`differences`), kept in :func:`run_file` so
+    that a refusal can name what differs.  ``earlier``: fingerprints an earlier version of the caller wrote for these
+    settings, each with the reason such a file cannot be resumed.
+    """
+
+    def __init__(self, path: str | Path | None, fields: Sequence[str], key: Sequence[str], run: str,
+                 described: Mapping[str, Any] | None = None, earlier: Mapping[str, str] | None = None) -> None:
         self.path = None if path is None else Path(path)
         self.fields, self.key, self.run = ["run", *fields], list(key), run
+        self.described = None if described is None else {"run": run, **described}
+        self.earlier = dict(earlier or {})
         self.rows: dict[tuple, dict] = {}
         self.conflicts: list[tuple] = []
         self._file = None
@@ -44,10 +88,6 @@ class Ledger:
         if self.path.exists() and self.path.stat().st_size:
             data = self.path.read_bytes()
             complete = data[: data.rfind(b"\n") + 1]  # a torn last line: the game is played again
-            if len(complete) < len(data):
-                with open(self.path, "r+b") as file:
-                    file.truncate(len(complete))
-                    os.fsync(file.fileno())
             try:
                 reader = csv.DictReader(io.StringIO(complete.decode("utf-8"), newline=""))
                 header = reader.fieldnames
@@ -56,18 +96,60 @@ class Ledger:
                 raise ValueError(f"{self.path} is not a results file of this tool ({error})") from None
             if header is not None and header != self.fields:
                 raise ValueError(f"{self.path} is not a results file of this tool (its columns differ)")
+            other = next((row["run"] for row in rows if row["run"] != self.run), None)
+            if other is not None:  # refused before anything in the file or beside it changes
+                raise ValueError(self._another_run(other))
+            if len(complete) < len(data):
+                with open(self.path, "r+b") as file:
+                    file.truncate(len(complete))
+                    os.fsync(file.fileno())
             for row in rows:
-                if row["run"] != self.run:
-                    raise ValueError(f"{self.path} holds games of another run (other seed, board or turn limit): "
-                                     "choose another --out, or delete the file to start again")
                 self.rows[self._key(row)] = row
             if header is None:  # the kill came before the header was complete
                 self.path.write_text("")
         else:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._describe()
         self._file = open(self.path, "a", newline="", encoding="utf-8")
         if self._file.tell() == 0:
             self._write([dict(zip(self.fields, self.fields))])
+
+    def _another_run(self, other: str) -> str:
+        """The one-line refusal of a file whose rows carry the fingerprint ``other``: what differs, if known."""
+        start_again = "choose another --out, or delete it to start again"
+        if other in self.earlier:
+            return f"{self.path} {self.earlier[other]}: {start_again}"
+        found: list[str] = []
+        try:
+            before = json.loads(run_file(self.path).read_text(encoding="utf-8"))
+            if isinstance(before, dict) and before.get("run") == other and self.described is not None:
+                found = differences(before, self.described)
+        except (OSError, ValueError, TypeError, AttributeError):
+            pass  # no description beside the file, or not one of ours: say what the fingerprint covers
+        if not found:
+            covered = ", ".join((self.described or {}).get("settings", {})) or "the settings"
+            found = [f"its fingerprint differs: {covered}, the entrants or their code"]
+        more = len(found) - SHOWN_DIFFERENCES
+        shown = "; ".join(found[:SHOWN_DIFFERENCES]) + (f"; and {more} more" if more > 0 else "")
+        return f"{self.path} holds games of another run ({shown}): {start_again}"
+
+    def _describe(self) -> None:
+        """Keep what the fingerprint was made of beside the file (written whole, then renamed over)."""
+        if self.described is None:
+            return
+        where = run_file(self.path)
+        text = json.dumps(self.described, indent=1, ensure_ascii=False) + "\n"
+        try:
+            if where.read_text(encoding="utf-8") == text:
+                return
+        except (OSError, UnicodeDecodeError):
+            pass
+        copy = where.with_name(where.name + ".tmp")
+        with open(copy, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(copy, where)
 
     def _write(self, rows: Iterable[dict]) -> None:
         writer = csv.DictWriter(self._file, self.fields, lineterminator="\n")
@@ -120,4 +202,4 @@ def _natural(key: tuple) -> tuple:
     return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in key)
 
 
-__all__ = ["Ledger", "fingerprint"]
+__all__ = ["Ledger", "differences", "fingerprint", "run_file"]

@@ -11,6 +11,7 @@ worker is, so no shared file system is needed and no student code runs here.
 from __future__ import annotations
 
 import json
+import stat
 import sys
 import types
 from dataclasses import dataclass
@@ -94,7 +95,7 @@ def read_folder(folder: str | Path) -> tuple[list[StudentSource], list[tuple[str
     folder = Path(folder)
     if not folder.is_dir():
         raise ValueError(f"{folder} is not a folder of strategies")
-    files = sorted(p for p in folder.iterdir() if p.suffix in (".py", ".ipynb") and p.is_file()
+    files = sorted(p for p in folder.iterdir() if p.suffix in (".py", ".ipynb") and (p.is_file() or p.is_symlink())
                    and not p.name.startswith(("_", ".")))  # fmt: skip
     if not files:
         raise ValueError(f"{folder} holds no strategy files (NAME.py or NAME.ipynb)")
@@ -104,6 +105,13 @@ def read_folder(folder: str | Path) -> tuple[list[StudentSource], list[tuple[str
         # a file name is the student's word: escaped and cut like anything else they say (an ESC in one
         # aborted the leaderboard's chart renderer: found by the red team)
         name = not_a_formula(shown(path.stem if stems.count(path.stem) == 1 else path.name, NAME_WIDTH))
+        status = path.lstat()
+        if not stat.S_ISREG(status.st_mode) or status.st_nlink > 1:
+            # never followed: a link could name the contest's seed file, whose text would come back in the load
+            # error on the leaderboard (found by the red team)
+            what = "a link" if stat.S_ISLNK(status.st_mode) else "a file with other names (a hard link)"
+            unread.append((name, f"{what}, not read: hand in the file itself"))
+            continue
         try:
             text = path.read_text(encoding="utf-8") if path.suffix == ".py" else _notebook_source(path)
         except UnicodeDecodeError as error:

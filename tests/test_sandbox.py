@@ -446,6 +446,96 @@ def test_without_walls_or_fork_server_the_worker_still_plays_and_says_process_on
     assert settled() == []
 
 
+def test_answers_sent_as_a_batch_still_name_the_move_that_would_not_stop():
+    """A game process sends a round's answers together (one context switch a round, not one a move); a move
+    stuck in C kills it with earlier answers unsent, so the round is asked again answer by answer, and only
+    the stuck move forfeits."""
+    position = Position.start(3)
+    sandbox = _sandbox.Sandbox({"load": "import", "module": "hostile", "name": "stuck_in_c_on_a_five"}, b"",
+                               position.rules)
+    moves = [(1, 3, position), (2, 4, position), (3, 5, position), (4, 2, position)]
+    try:
+        first = sandbox.ask(moves, 0.3)
+        assert first == [None] * 4 and sandbox.careful  # which move stopped the process is not known yet
+        again = sandbox.ask(moves, 0.3)
+        assert [type(answer).__name__ for answer in again] == ["dict", "dict", "Forfeit", "NoneType"], again
+        assert again[2].reason == "timeout" and "did not stop when interrupted" in again[2].message
+        assert [answer["kind"] for answer in again[:2]] == ["text", "text"] and not sandbox.careful
+        after = sandbox.ask([moves[3], moves[0]], 0.3)  # batched again, on a fresh game process
+        assert [answer["kind"] for answer in after] == ["text", "text"], after
+        assert after[1] == again[0]  # the same move's answer, whatever the batching
+    finally:
+        sandbox.close()
+    assert settled() == []
+
+
+def test_a_strategy_that_blocks_its_alarm_is_timed_by_the_harness():
+    """The game process is the student's: its own timer can be blocked (it gave the limit plus a second), so the
+    harness times each answer and one later than the limit (plus LATE_AFTER) forfeits."""
+    position = Position.start(3)
+    sandbox = _sandbox.Sandbox({"load": "import", "module": "hostile", "name": "blocks_the_alarm_and_thinks"}, b"",
+                               position.rules)
+    try:
+        answers = sandbox.ask([(1, 3, position), (2, 4, position)], 0.2)
+        assert [answer["kind"] for answer in answers] == ["timeout", "timeout"], answers
+        assert all("by the harness's clock" in answer["message"] for answer in answers), answers
+    finally:
+        sandbox.close()
+    assert settled() == []
+
+
+def test_a_game_process_that_stops_reading_cannot_freeze_the_harness():
+    """A strategy that stops its worker reading: the harness's send of a large round would wait for ever
+    (a frozen run, found by the red team); it gives up at the limit plus the grace and the move forfeits."""
+    big = Position.start(26)
+    sandbox = _sandbox.Sandbox({"load": "import", "module": "hostile", "name": "stops_reading_its_moves"}, b"",
+                               big.rules)
+    try:
+        assert sandbox.ask([(1, 3, big)], 0.3)[0]["kind"] == "text"
+        began = time.monotonic()
+        answers = sandbox.ask([(seed, 3, big) for seed in range(4000)], 0.3)  # megabytes: more than any buffer
+        assert time.monotonic() - began < 10
+        assert isinstance(answers[0], _sandbox.Forfeit) and answers[0].reason == "timeout", answers[0]
+        assert set(map(type, answers[1:])) == {type(None)}  # asked again on a fresh game process
+    finally:
+        sandbox.close()
+    assert settled() == []
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_a_game_process_gets_no_cpu_between_its_rounds():
+    """A strategy that busy-polls between moves took the CPU its opponent's moves were timed on (red team): the
+    harness stops its game process between rounds."""
+    position = Position.start(3)
+    sandbox = _sandbox.Sandbox({"load": "import", "module": "hostile", "name": "spins_between_its_moves"}, b"",
+                               position.rules)
+    try:
+        assert sandbox.ask([(1, 3, position)], 1.0)[0]["kind"] == "text"
+        games = [pid for pid in _sandbox.descendants(sandbox.process.pid) if pid != sandbox.template]
+        assert len(games) == 1
+        before = _cpu_seconds(games[0])
+        time.sleep(1.0)  # the opponent thinks
+        spent = _cpu_seconds(games[0]) - before
+        assert spent < 0.1, f"the game process used {spent:.2f} s of CPU between its rounds"
+        assert sandbox.ask([(2, 3, position)], 1.0)[0]["kind"] == "text"  # and it plays on when asked
+    finally:
+        sandbox.close()
+    assert settled() == []
+
+
+def test_an_answer_keeps_only_what_the_harness_reads():
+    """Junk keys are dropped as the answer is read, and ``printed`` is clamped (a 4,300-digit count made the
+    card's table impossible to show: red team)."""
+    answer = _sandbox.untrusted_answer(json.dumps({"kind": "text", "value": "3 a1 a1-b2", "junk": [[]] * 1000,
+                                                   "printed": 10**4000, "where": "not a list"}).encode())
+    assert answer == {"kind": "text", "value": "3 a1 a1-b2", "printed": 1 << 40}
+    assert _sandbox.untrusted_answer(b'{"kind": "text", "printed": true}') == {"kind": "text"}
+
+
 def test_a_module_next_to_the_teacher_outside_the_package_is_importable_behind_the_walls(tmp_path):
     (tmp_path / "mine.py").write_text((STRATEGIES / "student.py").read_text())
     done = subprocess.run([sys.executable, "-m", "amoeboid_edu", "score", "mine:wander", "--games", "2",
@@ -497,11 +587,11 @@ import struct, sys, time
 
 
 def strategy(position, roll, rng):
-    """Writes a JSON answer nested 200,000 deep on its own socket: the parser's recursion, not the rules, is hit."""
+    """Writes a JSON answer nested 100,000 deep (within the size limit) on its own socket: the parser's recursion, not the rules, is hit."""
     frame = sys._getframe()
     while frame is not None and "sock" not in frame.f_locals:
         frame = frame.f_back
-    data = b"[" * 200_000
+    data = b"[" * 100_000
     frame.f_locals["sock"].sendall(struct.pack("!I", len(data)) + data)
     time.sleep(5)
 '''

@@ -21,7 +21,7 @@ import pytest
 import hostile
 from amoeboid_edu import analysis, lab
 from amoeboid_edu.bots import BOTS, greedy
-from amoeboid_edu.ledger import Ledger
+from amoeboid_edu.ledger import Ledger, fingerprint, run_file
 from amoeboid_edu.match import play_match
 from amoeboid_edu.roster import read_folder
 from amoeboid_edu.stats import bradley_terry, ratings
@@ -378,6 +378,69 @@ def test_cli_errors_are_one_line_with_status_2(tmp_path):
         assert done.returncode == 2 and done.stderr.count("\n") == 1 and message in done.stderr, (args, done.stderr)
 
 
+def test_an_out_that_is_the_leaderboards_file_is_refused_before_anything_is_written(tmp_path):
+    # found in review: --out results.html received the games, then the leaderboard over them; the rerun then failed
+    folder = small_class(tmp_path)
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "linked.html").symlink_to(work / "linked.csv")  # the leaderboard's name, a link to the games file
+    for out in ("results.html", "RESULTS.HTM", "linked.csv"):
+        done = run_cli(folder, "--games", "2", "--seed", "1", "--out", work / out, "-q")
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, (out, done.stderr)
+        assert "the leaderboard is written to" in done.stderr and "would overwrite it" in done.stderr, done.stderr
+    with pytest.raises(ValueError, match="would overwrite it"):
+        lab.tournament(["random", greedy], games=2, out=work / "api.html", progress=False)
+    assert sorted(p.name for p in work.iterdir()) == ["linked.html"]  # nothing was written
+    assert lab.leaderboard_path(work / "results.csv") == work / "results.html"
+
+
+def test_a_resume_with_other_settings_or_other_code_is_refused_naming_what_differs(tmp_path):
+    # found in review: the fingerprint left out --batch, the load limit and the students' code, so resuming with
+    # another --batch, or after a student changed their file, silently mixed the games of two runs
+    folder = small_class(tmp_path)
+    out = tmp_path / "r.csv"
+    same = ("--games", "6", "--seed", "5", "--out", out, "-q")
+    assert run_cli(folder, *same, "--batch", "1").returncode == 0
+    finished = out.read_bytes()
+    lines = finished.decode().splitlines(keepends=True)
+    out.write_text("".join(line for line in lines if ",1,A," not in line))  # a run cut short: two games missing
+    partial = out.read_bytes()
+    for other, what in ((("--batch", "2"), "seeds per batch: 1 -> 2"),
+                        (("--batch", "1", "--per-move-limit", "2"), "per-move limit: 1 s -> 2 s"),
+                        (("--batch", "1", "--opponents", "random"), "random added")):  # fmt: skip
+        done = run_cli(folder, *same, *other)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert "holds games of another run" in done.stderr and what in done.stderr, done.stderr
+        assert out.read_bytes() == partial
+    (folder / "bob.py").write_text(FIRST_LEGAL + "\n# bob changed his file between the two runs\n")
+    done = run_cli(folder, *same, "--batch", "1")
+    assert done.returncode == 2 and "(bob's code changed)" in done.stderr, done.stderr
+    assert out.read_bytes() == partial
+    (folder / "bob.py").write_text(FIRST_LEGAL)
+    moved = tmp_path / "moved"  # the same code in another folder, on another executor: the same run, resumed
+    shutil.copytree(folder, moved)
+    done = run_cli(moved, *same, "--batch", "1", "--executor", "processes:2")
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes() == finished
+
+
+def test_a_results_file_whose_run_cannot_be_checked_is_refused(tmp_path):
+    out = tmp_path / "r.csv"
+    lab.tournament(["random", greedy], games=2, seed=1, out=out, progress=False)
+    header, *rows = out.read_text().splitlines(keepends=True)
+    run = rows[0].split(",")[0]
+    earlier = fingerprint("1", 3, lab.MAX_TURNS, 1.0)  # what the first fingerprint covered
+    out.write_text(header + "".join(row.replace(run, earlier, 1) for row in rows))
+    with pytest.raises(ValueError, match="earlier version of amoeboid_edu, whose fingerprint left out the batch size"):
+        lab.tournament(["random", greedy], games=2, seed=1, out=out, progress=False)
+    out.write_text(header + "".join(rows))
+    run_file(out).unlink()  # without the description beside it, a refusal says what the fingerprint covers
+    with pytest.raises(ValueError, match=r"another run \(its fingerprint differs: format, version, seed, games per"):
+        lab.tournament(["random", greedy], games=2, seed=2, out=out, progress=False)
+    lab.tournament(["random", greedy], games=2, seed=1, out=out, progress=False)  # the same run: read, kept
+    assert run_file(out).exists()
+
+
 def test_a_seed_file_keeps_the_seed_out_of_the_output(tmp_path):
     folder = small_class(tmp_path)
     (tmp_path / "seed.txt").write_text("kept-secret-1234\n")
@@ -397,6 +460,26 @@ def test_a_seed_file_the_strategies_could_read_is_refused(tmp_path):
     done = run_cli(folder, "--games", "2", "--seed-file", folder / "contest.seed", "--out", tmp_path / "r.csv", "-q")
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert "which strategies may read" in done.stderr and not (tmp_path / "r.csv").exists()
+
+
+def test_a_student_file_that_is_a_link_is_not_read(tmp_path):
+    # found by the red team: mallory.py -> ../contest.seed was read as a student's source, and its load error
+    # ("NameError: name 'deadbeef...' is not defined") put the secret seed on the leaderboard
+    folder = small_class(tmp_path)
+    secret = tmp_path / "contest.seed"
+    secret.write_text("deadbeef308dc1e6ff908417f085af91\n")
+    (folder / "mallory.py").symlink_to(secret)
+    (tmp_path / "elsewhere.py").write_text(WANDER + "\nstrategy = wander\n")
+    os.link(tmp_path / "elsewhere.py", folder / "twin.py")  # a hard link: a file outside, under another name
+    _, unread = read_folder(folder)
+    assert dict(unread)["mallory"] == "a link, not read: hand in the file itself"
+    assert dict(unread)["twin"].startswith("a file with other names")
+    out = tmp_path / "r.csv"
+    done = run_cli(folder, "--games", "2", "--seed-file", secret, "--out", out, "-q")
+    assert done.returncode == 0, done.stderr
+    assert "mallory" in done.stdout
+    for text in (done.stdout, out.read_text(), out.with_suffix(".html").read_text()):
+        assert "deadbeef" not in text
 
 
 def test_no_cell_of_the_results_file_is_a_formula_to_a_spreadsheet(tmp_path):

@@ -414,6 +414,14 @@ def catches_the_interrupt(position, roll, rng):
             pass
 
 
+def stuck_in_c_on_a_five(position, roll, rng):
+    """Honest, except that a roll of 5 starts a loop inside one C call, where no signal handler runs: the
+    interrupt cannot stop it, so its game process is killed, and the harness must tell which move it was."""
+    if roll == 5:
+        sum(range(10**15))
+    return wander(position, roll, rng)
+
+
 def plays_slowly(position, roll, rng):
     """The honest strategy, a little slow: long enough a run to be interrupted from outside."""
     time.sleep(0.02)
@@ -463,3 +471,53 @@ _nasty_function.__code__ = _nasty_function.__code__.replace(co_name="\x1b]0;pwne
 def raises_with_a_nasty_name(position, roll, rng):
     """A function name is the worker's word too: escaped and cut like everything else it says."""
     _nasty_function()
+
+
+# ---- fourth red-team pass: what a strategy can do to the game process's own code (it runs in that interpreter)
+
+
+def _worker_module():
+    """The game process's copy of the worker (``python -m amoeboid_edu._sandbox`` runs it as ``__main__``)."""
+    return sys.modules["__main__"]
+
+
+def blocks_the_alarm_and_thinks(position, roll, rng):
+    """Blocks SIGALRM, then thinks 0.6 s: the game process's own timer cannot stop it, the harness's clock must."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGALRM])
+    time.sleep(0.6)
+    return wander(position, roll, rng)
+
+
+def _never_read(sock, deadline=None, limit=None):
+    time.sleep(3600)
+
+
+def stops_reading_its_moves(position, roll, rng):
+    """Answers once, then replaces the worker's reader by one that never reads: the harness's sends pile up."""
+    _worker_module().receive_message = _never_read
+    return wander(position, roll, rng)
+
+
+SPIN_CPU = [0.0]
+
+
+def _spinning_read(sock, deadline=None, limit=None, _original=[]):  # noqa: B006 - kept across calls on purpose
+    if not _original:
+        _original.append(_worker_module().receive_message_original)
+    sock.setblocking(False)
+    while True:
+        try:
+            message = _original[0](sock)
+        except BlockingIOError:
+            continue
+        sock.setblocking(True)
+        return message
+
+
+def spins_between_its_moves(position, roll, rng):
+    """Busy-polls its socket between moves instead of waiting (it slowed everyone else's moves: red team)."""
+    worker = _worker_module()
+    if not hasattr(worker, "receive_message_original"):
+        worker.receive_message_original = worker.receive_message
+        worker.receive_message = _spinning_read
+    return wander(position, roll, rng)
