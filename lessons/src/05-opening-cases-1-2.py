@@ -109,7 +109,7 @@ case_2 = paper.case_II()
 case_2
 
 # %%
-columns = ["delta", "base", "P(B can win)", "P(B can tie, not win)", "P(A not winning at once)", "exact",
+columns = ["delta", "base", "P(B can win)", "P(B can tie, not win)", "P(B can end the game at once)", "exact",
            "otherwise A eats at least"]
 case_2.evidence[columns]
 
