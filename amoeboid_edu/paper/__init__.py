@@ -54,16 +54,17 @@ SIZES = {
     "quick": {
         "random_games": 5_000, "bot_games": 20, "expectimax_games": 0, "rounds": 10, "symmetry_games": 2_000,
         "walks": 5_000, "length_games": 500, "case_I_sizes": (1, 2, 3, 4, 6, 8, 10, 12), "case_I_games": 6,
-        "case_II_bases": (1, 10), "streak_games": 40, "case_III_games": 4,
+        "case_II_bases": (1, 10), "streak_games": 40, "case_III_games": 4, "threshold_extra": (15, 16, 17),
     },
     "full": {
         "random_games": 50_000, "bot_games": 300, "expectimax_games": 20, "rounds": 30, "symmetry_games": 20_000,
         "walks": 100_000, "length_games": 5_000, "case_I_sizes": tuple(range(1, 13)), "case_I_games": 60,
         "case_II_bases": (1, 10, 40, 1000), "streak_games": 400, "case_III_games": 60,
+        "threshold_extra": tuple(range(7, 61)),
     },
 }  # fmt: skip
 WORD_SEARCHES = {"case_III_setups": ((7, 1, 3), (10, 1, 3), (7, 1, 4), (7, 1, 5)), "case_III_turns": 4,
-                 "forced_depths": (2, 4)}
+                 "forced_depths": (2, 4), "threshold_deltas": (45, 46, 47, 48, 50, 55, 60)}
 """The searches that decide words: identical in quick and full runs, so the words cannot differ."""
 
 
@@ -89,7 +90,8 @@ def check_all(full: bool = False, seed: int | str = 0, only: tuple[str, ...] = I
         "neutral-twice-its-size": neutral_twice_its_size,
         "case-IV-max-8": case_IV_max_8,
         "case-IV-forced-win": lambda: case_IV_forced_win(depths=WORD_SEARCHES["forced_depths"]),
-        "case-IV-threshold": case_IV_threshold,
+        "case-IV-threshold": lambda: case_IV_threshold(deltas=WORD_SEARCHES["threshold_deltas"],
+                                                       extra=size["threshold_extra"]),
         "example-game": example_game_check,
     }  # fmt: skip
     for item in ITEMS:

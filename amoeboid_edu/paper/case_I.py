@@ -127,9 +127,10 @@ def case_I(b_sizes: tuple[int, ...] = tuple(range(1, 13)), games: int = 30,
     The paper rules out moving next to B (exact: B then ends the game at once
     with probability (7 - r)/6 >= 2/3 for A's roll r <= 3) and splitting, because
     a split leaves a piece smaller than B's amoeba: exactly true when B is
-    bigger than delta, false at the very first move (B size 1).  That stalling
-    is *optimal* is shown nowhere (simulations decide no word), so the word is
-    "not supported", whatever the number of games.
+    bigger than delta, false exactly when B's size <= delta (the very first
+    move among them).  That stalling is *optimal* is decided by no exact
+    comparison (simulations decide no word), so the word is "open", whatever
+    the number of games.
     """
     tables = [case_I_table(b_sizes, games, opponents, seed, board) for board in boards]
     table = pd.concat(tables, ignore_index=True)
@@ -157,14 +158,16 @@ def case_I(b_sizes: tuple[int, ...] = tuple(range(1, 13)), games: int = 30,
     # The word: the paper is right about the adjacent square (exact), but "optimal" is shown nowhere: its argument
     # against splitting rests on a premise that fails where B is not bigger than delta (the paper's start-of-game
     # example among them), and no exact comparison of stalling with splitting exists; simulations decide no word.
-    verdict = "not supported"
+    verdict = "open"
     sizes = _sizes_text(b_sizes)
     adjacent_text = (f"next to B, B ends the game at once with probability >= {least} (exactly (7 - r)/6 for A's "
                      "roll r), as the paper says" if least >= Fraction(1, 2) else "next to B is not always worse at once")
     summary = (f"exact: {adjacent_text}; the argument against splitting ('at least one of your amoebae is smaller') "
-               f"fails for B size {fails} (B <= delta, the paper's start-of-game example among them), holds above; "
-               f"no exact comparison of stalling and splitting; simulated, A's score (a tie counts 1/2): {findings}")  # fmt: skip
-    scope = (f"{', '.join(f'{n}x{n}' for n in boards)}; A (size b) on a1 rolls 1-3 against B (size b) on c3, "
+               f"fails exactly when B's size <= delta (= A's roll r, equal bases; by enumeration: B sizes {fails} for "
+               f"some r, the paper's start-of-game example among them), holds above; optimality of stalling: decided by "
+               f"no exact comparison; simulated, A's score (a tie counts 1/2): {findings}")  # fmt: skip
+    scope = (f"{', '.join(f'{n}x{n}' for n in boards)}; only delta = 1..3 with equal bases (delta <= 0, A behind, not "
+             f"tested); A (size b) on a1 rolls 1-3 against B (size b) on c3, "
              f"b = {sizes}; exact one-turn lookahead over every B roll and legal reply; simulations: A continues "
              f"with the paper bot (stalling repeatedly), B plays {', '.join(opponents)}; {games} seeded games per "
              "size, option and opponent, 95% Wilson intervals")  # fmt: skip
@@ -195,14 +198,16 @@ def case_I(b_sizes: tuple[int, ...] = tuple(range(1, 13)), games: int = 30,
         "your amoebae is smaller than the opponent's', which is exactly true when B's amoeba is bigger than delta "
         "and false at the very first move (B size 1, A size 2-4 splits into pieces no smaller than 1). In played-out "
         f"games ({games} seeded games per size and option, A going on the paper's way), pooled over the sizes: "
-        f"{games_words} at this sample size. Those games decide no word (their verdict could change with more games, and they test two "
-        "bots, not every opponent), so nothing here shows stalling to be *optimal*, and nothing shows a better plan "
-        "either: the word is 'not supported', not 'false'; it is not 'depends on the opponent' either, since no "
-        "opponent was found against which splitting does better." + other_boards
+        f"{games_words} at this sample size; the pooled figure favours stalling against the greedy bot. Those games "
+        "decide no word (their verdict could change with more games, and they test two bots, not every opponent), "
+        "and no exact comparison of stalling with splitting exists, so whether stalling is *optimal* is 'open', not "
+        "'false'. Only delta = 1..3 with equal bases was tested; Case I's 'delta < 3.5' also covers delta <= 0."
+        + other_boards
     )
     per_option = int(pooled["games per option"].iloc[0])
-    plain = (f"Partly right, not proven: stepping next to the enemy is a mistake (it loses or ties at once at least "
-             f"{least} of the time), but the paper's reason for never splitting fails at the start of the game. In "
+    plain = (f"Open: stepping next to the enemy is a mistake (it loses or ties at once at least "
+             f"{least} of the time), but the paper's reason for never splitting fails when B is no bigger than the lead (as at "
+             f"the start of the game), and nobody has shown stalling to be best. In "
              f"played-out games ({per_option} per option over {len(b_sizes)} sizes), {games_words}.")  # fmt: skip
     evidence = pd.concat([table, comparisons], ignore_index=True)
     return Verdict("case-I", verdict, summary, explanation, evidence, scope=scope, plain=plain, quote=QUOTE)  # fmt: skip

@@ -76,7 +76,7 @@ def _summarise(table: pd.DataFrame) -> tuple[pd.DataFrame, bool]:
         share = min(rest["A sure to eat (share of B)"], default=None)
         rows.append({"board": board, "B on": group["B on"].iloc[0], "delta": delta, "base": base,
                      "P(B can win)": float(win),
-                     "P(B can tie, not win)": float(tie_only), "P(A not winning at once)": float(win + tie_only),
+                     "P(B can tie, not win)": float(tie_only), "P(B can end the game at once)": float(win + tie_only),
                      "exact": f"{win + tie_only}", "B ties with": tie_rolls,
                      "otherwise A eats at least": float(share) if share is not None else None,
                      "paper": CASE_II_PAPER[delta]})  # fmt: skip
@@ -107,7 +107,8 @@ def case_II(bases: tuple[int, ...] = (1, 10, 40), boards: tuple[int, ...] = (3,)
         board_note += (f" Outside the paper's set-up, with B on c3 of the {larger}x{larger} board (not a corner), B can "
                        f"also move away from the centre, and A {sure} next turn." if least < 0.5 else "")  # fmt: skip
         evidence = pd.concat([evidence, others, away.assign(**{"B on": "c3 (not a corner)"})], ignore_index=True)
-    summary = ("P(A not winning at once) = " + ", ".join(f"{by_delta[d]} for delta={d}" for d in (4, 5, 6))
+    summary = ("P(B can end the game at once, by winning or by choosing to tie) = "
+               + ", ".join(f"{by_delta[d]} for delta={d}" for d in (4, 5, 6))
                + ", as the paper says (its 'at least' is right: A can still fail later); otherwise A eats at least "
                "half of B" + (f"; the same on {', '.join(f'{n}x{n}' for n in boards[1:])} with B in its corner"
                               if len(boards) > 1 and not changed else ""))  # fmt: skip
@@ -115,7 +116,8 @@ def case_II(bases: tuple[int, ...] = (1, 10, 40), boards: tuple[int, ...] = (3,)
     scope = (f"{', '.join(f'{n}x{n}' for n in boards)}; B in its corner ({', '.join(c[2] for c in cells)}), A two "
              f"steps away on the diagonal moves to the cell next to both ({', '.join(c[1] for c in cells)}): the "
              f"paper's set-up; B sizes {', '.join(map(str, bases))}; every B roll and every legal B reply, then every "
-             "A roll and eat; exact (no sampling)")  # fmt: skip
+             "A roll and eat; exact (no sampling); the paper's advice at delta = 4 ('play as in case 1') and the "
+             "decision at delta = 5 and 6 are not tested, only the probabilities")  # fmt: skip
     explanation = (
         "For every B roll every legal B reply was applied (no pruning), and for each reply that does not end the "
         "game every A roll and every legal A eat next turn. B wins when it rolls more than delta, ties when it "

@@ -6,9 +6,10 @@ from fractions import Fraction
 
 import pandas as pd
 
+from ..game import Game
 from ..rules import Position, apply, legal_turns
 from ..search import LineOutcomes, SearchBudgetExceeded, line_counterexample
-from .lines import annotated_record, opening_position, paper_line
+from .lines import annotate_paper_turn, annotated_record, opening_position, paper_line
 from .verdict import Verdict
 
 QUOTE = ("We can show that by moving to the center with an Advantage 2 in your favor, the opponent cannot win. After "
@@ -20,9 +21,51 @@ def case_III_start(delta: int = 7, base: int = 1, board: int = 3) -> Position:
     return opening_position(base + delta - 1, base, board=board)
 
 
+def whole_eat_line(position: Position, roll: int):
+    """The paper bot's line, except that Case III's eat uses A's whole amoeba (the other reading of 'eat one of the
+    opponent's split amoebae'; the bot's own default eats with one unit more than the piece)."""
+    from ..bots import paper_options
+
+    rule, turns, _ = paper_options(position, roll)
+    if rule.key == "III-eat":
+        for turn in turns:
+            if apply(position, turn)[turn.src] is None:
+                return turn
+    return paper_line(position, roll)
+
+
+EAT_DEFAULT = ("the paper bot eats with one unit more than the piece (the smallest capture keeping the centre, as "
+               "Case IV step 4's 'a number 1 higher' and the example game's 'splits and eats'), else with its whole "
+               "amoeba")  # fmt: skip
+"""How many units eat in Case III: the paper is silent; this is the paper bot's named default."""
+
+ONE_MORE_LINE = ("A 1 a1 a1-b2", "B 6 c3 c3-c2 0,3", "A 1 b2 b2-c3 5,0", "B 6 c2 c2-b2", "A 1 c3 c3-b3",
+                 "B 1 b2 b2-b3")  # fmt: skip
+"""From A 7 on a1 v B 1 on c3: A to the centre, B splits in half, A eats c3 with one unit more, B eats the weakened
+centre, A 'resets' with its whole amoeba (every square it can reach touches the centre), B eats it and wins."""
+
+
+def _annotate_one_more(position: Position, turn) -> str:
+    """The paper's sentence for each A turn of :data:`ONE_MORE_LINE`; the reset is read as the paper words it."""
+    try:
+        return annotate_paper_turn(position, turn)
+    except ValueError:
+        pass
+    board = position.board
+    reach = [board.names[j] for j in board.neighbours[board.index[turn.src]] if position.cells[j] is None]
+    enemy = [name for name in board.names if position[name] is not None and position[name].owner == "B"]
+    touching = all(any(board.are_adjacent(cell, e) for e in enemy) for cell in reach)
+    if apply(position, turn)[turn.src] is not None or not touching or position.Delta >= 0:
+        raise ValueError(f"{turn} is not the reset this counter-line reads")
+    return ('Case III: "the Delta may continue to decrease from your advantage in which case the optimal move is to '
+            f'move to an opposite square from your opponent" [here: Delta = {position.Delta}; the whole amoeba moves '
+            f"(the paper's 'move'); paper silent when every empty square it can reach ({', '.join(reach)}) touches "
+            f"B's amoeba: default (this line) {turn.dst}; the paper bot plays its greedy default instead]")
+
+
 def case_III_table(setups: tuple[tuple[int, int, int], ...] = ((7, 1, 3),), turns: int = 6, chance_turns: int = 0,
-                   budget: int = 2_000_000) -> pd.DataFrame:  # fmt: skip
-    """Per set-up (delta, B size, board): A plays the paper bot, B every roll and every legal turn.
+                   budget: int = 2_000_000, line=paper_line) -> pd.DataFrame:  # fmt: skip
+    """Per set-up (delta, B size, board): A plays ``line`` (the paper bot), B every roll and every legal turn.
 
     A line on which B wins within ``turns`` turns ("none" is exhaustive), and,
     when ``chance_turns`` > 0, the largest chance over every B strategy that B
@@ -32,14 +75,14 @@ def case_III_table(setups: tuple[tuple[int, int, int], ...] = ((7, 1, 3),), turn
     for delta, base, board in setups:
         start = case_III_start(delta, base, board)
         try:
-            found = line_counterexample(start, paper_line, turns, budget=budget)
+            found = line_counterexample(start, line, turns, budget=budget)
             outcome = "none" if found is None else " ; ".join(found)
         except SearchBudgetExceeded:
             found, outcome = None, f"unknown (more than {budget:,} turns visited)"
         row = {"board": f"{board}x{board}", "delta": delta, "B size": base, "start": str(start),
                "turns searched": turns, "B wins along the plan": outcome, "found": found}  # fmt: skip
         if chance_turns:
-            search = LineOutcomes(paper_line, "B wins", budget=budget)
+            search = LineOutcomes(line, "B wins", budget=budget)
             try:
                 value = search.value(start, chance_turns)
                 row.update({"chance turns": chance_turns, "max P(B wins)": float(value), "exact": str(value)})
@@ -90,9 +133,10 @@ def case_III_games(starts: tuple[tuple[int, int], ...] = GAME_STARTS, games: int
 def case_III(setups: tuple[tuple[int, int, int], ...] = ((7, 1, 3), (10, 1, 3), (7, 1, 4), (7, 1, 5)),
              turns: int = 6, chance_turns: int = 0, games: int = 0, game_starts=GAME_STARTS, game_turns: int = 60,
              seed: int | str = 0) -> Verdict:  # fmt: skip
-    """Case III: 'the opponent cannot win' — exact for B's next turn, exhaustive along the plan within ``turns``;
-    ``games`` played-out games per start against the expectimax bot add numbers (they decide no word)."""
-    table = case_III_table(setups, turns, chance_turns)
+    """Case III: 'the opponent cannot win' depends on how A eats (the paper is silent): false when A eats with one unit
+    more (a replayable counter-line), open when A eats with its whole amoeba (exhaustive within ``turns``); exact for
+    B's next turn; ``games`` played-out games per start against the expectimax bot add numbers (they decide no word)."""
+    table = case_III_table(setups, turns, chance_turns, line=whole_eat_line)
     immediate = {(d, b, n): b_wins_at_once_after_centre(d, b, n) for d, b, n in setups}
     wins = table[table["found"].notna()]
     unknown = table[table["B wins along the plan"].str.startswith("unknown")]
@@ -101,35 +145,44 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((7, 1, 3), (10, 1, 3), 
     setups_text = "; ".join(f"delta {d}, B size {b} on {n}x{n}" for d, b, n in setups)
     deep = f"{turns} turns of the game ({(turns + 1) // 2} of A's, {turns // 2} of B's)"
     played = case_III_games(game_starts, games, max_turns=game_turns, seed=seed) if games else None
-    record = ""
+    one_more_start = case_III_start(7, 1)
+    record = annotated_record(one_more_start, ONE_MORE_LINE, annotate=_annotate_one_more)
+    one_more_wins = Game.parse(record).result == "B"
+    whole_text = (f"open if A eats with its whole amoeba: no B win along the plan within {deep} in any set-up "
+                  "(exhaustive over B's every roll and legal reply), beyond undecided" if not len(wins) else
+                  f"false if A eats with its whole amoeba too: B wins within {turns} turns from {wins.iloc[0]['start']}")
     if len(wins):
-        first = wins.iloc[0]
-        start = Position.parse(first["start"])
-        record = annotated_record(start, first["found"])
-        verdict = "false as stated"
-        summary = (f"B wins within {turns} turns against the paper's plan from {first['start']} "
-                   f"({len(wins)} of {len(table)} set-ups); B can never win at once after the centre move")  # fmt: skip
+        verdict, depends_on = "false as stated", ""
+        record = annotated_record(Position.parse(wins.iloc[0]["start"]), wins.iloc[0]["found"])
+    elif one_more_wins:
+        verdict, depends_on = "depends", "how A eats (the paper does not say)"
     else:
-        verdict = "open"
-        summary = (f"B cannot win at once after the centre move (exact); along the paper's plan no B win within "
-                   f"{deep} in any set-up (exhaustive over B's every roll and legal reply); beyond, undecided")  # fmt: skip
+        verdict, depends_on, record = "open", "", ""
+    summary = ((f"false if A eats with one unit more than the piece (the paper bot's default, the paper's own idiom "
+                f"in Case IV step 4) and then resets by moving its whole amoeba: B wins on turn {len(ONE_MORE_LINE)} "
+                "of the game from A 7 v B 1 (counter-line); " if one_more_wins else "")
+               + whole_text + "; either way B cannot win at once after the centre move (exact)")  # fmt: skip
     if chance_turns and "max P(B wins)" in table:
         summary += f"; best chance of a B win within {chance_turns} turns: " + ", ".join(table["exact"])
     games_text = ""
     if played is not None:
         b_total, n_total = int(played["B wins"].sum()), int(played["games"].sum())
         late = int(played["B wins after A played a paper-silent default"].sum())
-        summary += "; played out against expectimax, B wins " + ", ".join(
+        summary += ("; played out (the paper bot, eating with one unit more) against expectimax, B wins " + ", ".join(
             f"{row['B wins']}/{row['games']} [{row['low']:.2f}, {row['high']:.2f}] from A {a} v B {b}"
-            for (a, b), (_, row) in zip(game_starts, played.iterrows()))  # fmt: skip
+            for (a, b), (_, row) in zip(game_starts, played.iterrows())))  # fmt: skip
         games_text = (f"In played-out games against the expectimax bot B won {b_total} of {n_total}"
                       + (", every time after A had played a turn on which the paper is silent" if b_total and
                          late == b_total else f" ({late} after A had played a paper-silent turn)" if b_total else "")
-                      + ". ")  # fmt: skip
-    scope = (f"{names}; {setups_text}; A on a1 and B on c3 on every board (two steps apart, b2 next to both: the "
-             f"paper's 3x3 picture inside the bigger boards); A plays the paper bot (centre, neutralise the biggest "
-             f"piece while Delta > 6, eat, reset to an opposite square; defaults named in its rules), B every roll and "
-             f"every legal turn, searched to {deep}"
+                      + ": too few games to support anything. ")  # fmt: skip
+    scope = ("only the clause 'the opponent cannot win' is tested (not 'the optimal strategy here is to move your "
+             "amoeba to the center', nor 'splitting can be ruled out'); "
+             f"{names}; {setups_text}; A on a1 and B on c3 on every board (two steps apart, b2 next to both: the "
+             f"paper's 3x3 picture inside the bigger boards); how many units eat: paper silent, {EAT_DEFAULT}; "
+             f"searched: A plays the paper bot (centre, neutralise the biggest piece while Delta > 6, eat, reset to an "
+             f"opposite square; defaults named in its rules) but eats with its whole amoeba, B every roll and every "
+             f"legal turn, to {deep}; counter-line: 3x3, A 7 on a1 v B 1 on c3, A eats with one unit more and resets "
+             "with its whole amoeba onto a square next to B (every square it can reach is)"
              + (f"; {len(unknown)} set-ups ran out of budget" if len(unknown) else "")
              + (f"; played out: 3x3, {games} seeded games per start ({', '.join(f'{a} v {b}' for a, b in game_starts)})"
                 f" against the expectimax bot, at most {game_turns} turns each, 95% Wilson intervals"
@@ -137,30 +190,33 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((7, 1, 3), (10, 1, 3), 
     explanation = (
         "The paper's own argument is about B's next turn: A's centre amoeba exceeds B's by more than 6, so no roll "
         f"lets B eat it; checked exactly ({sum(not v for v in immediate.values())} of {len(immediate)} set-ups: B "
-        "cannot win at once). The claim goes further: playing the plan, 'the opponent cannot win'. A follows every "
-        "instruction of Case III: the centre, neutralising while Delta > 6 (the biggest piece first, as Case IV step "
-        "2 says), eating once it is not, then moving to 'an opposite square from your opponent'; where the text is "
-        "silent the bot uses named defaults (never a turn that lets B end the game at once if the sentence allows "
-        f"another). Every B roll and every legal B turn was searched for {deep}. "
-        + ("B wins along the plan: the counter-line annotates each of A's turns with its sentence. "
-           if len(wins) else
-           f"B never wins within that bound, in any set-up. That is not a proof that B can never win (the game "
-           "can last longer), so the word is 'open', with this bound. ")
+        "cannot win at once). The claim goes further: playing the plan, 'the opponent cannot win'. Once Delta <= 6 "
+        "the plan says 'eat one of the opponent's split amoebae' without saying with how many units. Eating with one "
+        "unit more than the piece (the paper's idiom in Case IV step 4, 'a number 1 higher', and the paper bot's "
+        "default) leaves A's centre weak: in the counter-line B eats it, Delta turns negative, A 'resets' by moving "
+        "its whole amoeba to a square away from the centre, but on 3x3 every square touches the centre, and B eats "
+        "it and wins, six turns into the game. (The paper bot itself, finding no square next to no enemy, plays its "
+        "greedy default there instead.) Eating with the whole amoeba keeps A's units together: along that plan "
+        f"every B roll and every legal B turn was searched for {deep} and B never wins; that is not a proof that B "
+        "can never win (the game can last longer), so that reading is 'open', with this bound. Only the clause 'the "
+        "opponent cannot win' is checked here. "
         + games_text
         + ("A bot game is not a counterexample: A played one of the turns the text allows, and after the text runs "
            "out a default; another choice might have won. " if played is not None else "")
     )
-    plain = (f"Open: after A's move to the centre B can never win on its next turn, and a computer that tried every "
-             f"roll and every reply found no way for B to win within {turns} turns of the game ({(turns + 1) // 2} of "
-             f"A's and {turns // 2} of B's); " + (games_text[0].lower() + games_text[1:].rstrip(". ") + "."
-                                                  if games_text else "beyond that nobody knows."))  # fmt: skip
+    plain = ("It depends on how A eats, which the paper does not say: if A eats a piece with one unit more than it "
+             "(as the paper does in Case IV), B can win six turns into the game (the counter-line); if A eats with "
+             f"its whole amoeba, a computer that tried every roll and every reply found no way for B to win within "
+             f"{turns} turns of the game, and beyond that nobody knows.")  # fmt: skip
     if verdict == "false as stated":
         plain = "False as stated: even playing exactly as the paper says, there are dice and replies with which B wins."
+    elif verdict == "open":
+        plain = f"Open: no way for B to win was found within {turns} turns of the game; beyond that nobody knows."
     evidence = table.drop(columns=["found"])
     if played is not None:
         evidence = pd.concat([evidence, played], ignore_index=True)
     return Verdict("case-III", verdict, summary, explanation, evidence, scope=scope, plain=plain,
-                   counter_line=record, quote=QUOTE)  # fmt: skip
+                   depends_on=depends_on, counter_line=record, quote=QUOTE)  # fmt: skip
 
 
 # --------------------------------------------------------------------------- "it cannot eat the neutral piece"
@@ -169,8 +225,9 @@ NEUTRAL_QUOTE = ("Again your opponent's amoeba must split in half to avoid losin
                  "which is twice its size.")  # fmt: skip
 
 
-NEUTRAL_LINE = ("A 1 a1 a1-b2 21,0", "B 3 c3 c3-c2 0,2", "A 1 b2 b2-c2 2,0", "B 2 c3 c3-c2 0,4")
-"""From (20,0) v (0,1): A to the centre, B splits in half, A neutralises a half, B's other half (2) eats it (4)."""
+NEUTRAL_LINE = ("A 1 a1 a1-b2 21,0", "B 3 c3 c3-c2 0,2", "A 1 b2 b2-c2 2,0", "B 3 c3 c3-c2 0,4")
+"""From (20,0) v (0,1): A to the centre, B splits in half, A neutralises a half, B's other half (2) rolls 3 and
+eats it with 4 units, keeping a piece of 1 behind."""
 
 
 def neutral_twice_its_size(sizes: tuple[int, ...] = tuple(range(1, 9))) -> Verdict:
@@ -191,7 +248,7 @@ def neutral_twice_its_size(sizes: tuple[int, ...] = tuple(range(1, 9))) -> Verdi
     summary = (f"exact: a piece of size k may eat the neutral (k,k) exactly when it rolls at least k: with probability "
                f"(7 - k)/6 for k <= 6 (always for k = {', '.join(map(str, always))}), never for k >= {min(never)}; so "
                f"'cannot' is false for pieces of {max(eats)} units or fewer; counter-line: A plays the paper's Case III, "
-               "B splits in half and its half of 2 rolls 2 and eats the neutral (2,2)")  # fmt: skip
+               "B splits in half and its half of 2 rolls 3 and eats the neutral (2,2) with 4 units, keeping a piece of 1")  # fmt: skip
     scope = (f"any board: B's piece of size k = {sizes[0]}..{sizes[-1]} next to a neutral (k,k), every roll and legal "
              "turn, exact; counter-line on 3x3 from A 20 on a1 v B 1 on c3 (Case III), A's turns the paper's")  # fmt: skip
     explanation = (

@@ -180,3 +180,37 @@ def plan_options(position: Position, roll: int) -> tuple[Turn, ...]:
 def annotate_case_IV_turn(position: Position, turn: Turn) -> str:
     """:func:`annotate_paper_turn` citing Case IV's steps first."""
     return annotate_paper_turn(position, turn, ("case IV", "paper"))
+
+
+EATS_ONLY = ("A: only eats of a piece B owns, with any number of A's own units from any amoeba A owns (at least the "
+             "piece's size), after any grow; the paper bot's turn (the move to the centre) when there is nothing to eat")  # fmt: skip
+"""The A action set of the Case IV forced-win searches that decide words (a forced win with fewer options for A is a
+forced win: A may play these turns whatever else it may play)."""
+
+NO_TURN_PASSES = "a player with no legal turn passes (as in the paper's step 5: 'B doesn't have where to go')"
+"""The default where the paper is silent on a player who cannot move: the spec's ``ROLL GROW -``."""
+
+
+def eats_only(position: Position, roll: int):
+    """A's options in :data:`EATS_ONLY`: every eat of a B-owned piece with x of A's own units (x >= its size), for every
+    grow and every A-owned source; the paper bot's turn when no eat exists (the move to the centre at the start)."""
+    from ..strategy import grown, neighbours, owned_amoebae
+
+    found = False
+    mover, enemy = position.to_move, "B" if position.to_move == "A" else "A"
+    for grow in position.owned():
+        mid = grown(position, grow, roll)
+        for src, source in owned_amoebae(mid).items():
+            mine = source.a if mover == "A" else source.b
+            for dst in neighbours(mid, src):
+                target = mid[dst]
+                if target is None or target.owner != enemy:
+                    continue
+                for x in range(target.size, mine + 1):
+                    found = True
+                    if x == source.size:
+                        yield Turn(roll, grow, src, dst)
+                    else:
+                        yield Turn(roll, grow, src, dst, *((x, 0) if mover == "A" else (0, x)))
+    if not found:
+        yield paper_line(position, roll)

@@ -15,7 +15,8 @@ VERDICTS = ("confirmed", "confirmed with a correction", "false as stated", "not 
 - false as stated: a counterexample in which every move of the claimant's side follows the paper's text (or a
   paper-silent default the verdict names); it carries a replayable counter-line.
 - not supported: the evidence does not bear the claim out, but there is no counterexample to the paper's plan.
-- depends (shown as "depends on ..."): true for some opponents or positions and not others; the verdict says on what.
+- depends (shown as "depends on ..."): the answer differs with something the verdict names (an opponent, a position,
+  or a choice on which the paper is silent); the verdict gives the answer for each (with a counter-line for a "false").
 - open: undecided within the stated search bounds.
 
 The word is always decided by an argument that does not move with sample sizes (a proof, an exact computation, an

@@ -85,7 +85,7 @@ case_1.evidence.loc[case_1.evidence["board"] == "3x3", columns].round(3)
 # leaves nothing smaller than B's 1, so the argument against splitting does not apply there. Which option scores
 # better in the simulations is shown with 95% intervals, size by size and pooled over the sizes (`B size` "all"); where
 # the intervals overlap we say "not separated", whatever the number of games. The verdict word does not come from these
-# games: it stays "not supported" with 12 games or with the CLI's 60.
+# games: it stays "open" with 12 games or with the CLI's 60.
 
 # %%
 paper_comparison = case_1.evidence.dropna(subset=["stall v split"])
@@ -109,7 +109,7 @@ case_2 = paper.case_II()
 case_2
 
 # %%
-columns = ["delta", "base", "P(B can win)", "P(B can tie, not win)", "P(A not winning at once)", "exact",
+columns = ["delta", "base", "P(B can win)", "P(B can tie, not win)", "P(B can end the game at once)", "exact",
            "otherwise A eats at least"]
 case_2.evidence[columns]
 
@@ -186,7 +186,8 @@ paper.case_II_length()
 #
 # - Case I (δ < 3.5): moving next to the opponent loses or ties at once at least two times in three (exactly
 #   computed); the argument against splitting holds once B is bigger than your lead, not at the very first move. That
-#   stalling is *optimal* is not shown: the verdict is "not supported" (the card says what the played-out games add).
+#   stalling is *optimal* is decided by no exact comparison: the verdict is "open" (the card says what the played-out
+#   games add; pooled, they favour stalling against greedy).
 # - Case II: going to the centre fails at once with probability exactly 1/2, 1/3 and 1/6 for δ = 4, 5, 6; otherwise A
 #   eats at least half of B. For the immediate reply these are exact; for the game the paper's "at least" is right.
 # - The size-1000 example: dice have no memory (the gambler's fallacy), but the authors' sums after it are right.

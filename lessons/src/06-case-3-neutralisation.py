@@ -200,8 +200,9 @@ pd.DataFrame(rows)
 # 2. After turn 4, B could have rolled 6 and eaten the neutral `(5,5)`. Who would own the result? Would A still be
 #    safe? (Try it: `apply(game.positions[3], "6 c2 c2-c3")`.)
 # 3. The paper switches from neutralising to eating "when your Advantage 2 is no longer greater than 6". Why 6?
-# 4. Can you find a start position in Case III where B beats the plan? (Nobody has yet within the searched bounds:
-#    change `CASE_III_START` and the `LINE`, or let the bots play.)
+# 4. The card's counter-line beats the plan when A eats with one unit more. Can you find a start where B beats it
+#    when A eats with its whole amoeba? (Nobody has yet within the searched bounds: change `CASE_III_START` and the
+#    `LINE`, or let the bots play.)
 
 # %% [markdown]
 # ## Summary
@@ -214,6 +215,8 @@ pd.DataFrame(rows)
 # **What is actually known about the plan.** The paper's one-turn argument is right: after the move to the centre B
 # cannot win at once. Played as the paper says (including the eat and the "reset" to an opposite square), a search
 # over every roll and every reply of B finds no B win within the turns it searched (4 turns of the game: 2 of A's and
-# 2 of B's), from the small starts tried. Beyond that nobody knows: "the opponent cannot win" is **open**, neither
-# proved nor refuted. The games against the bots, above and on the card, are examples, not proofs.
+# 2 of B's), from the small starts tried, when A eats with its whole amoeba. But the paper does not say with how many
+# units to eat: eating with one unit more than the piece (as in its Case IV) lets B win six turns into the game (the
+# card's counter-line). So "the opponent cannot win" **depends on how A eats**: false one way, open the other. The
+# games against the bots, above and on the card, are examples, not proofs.
 # - Next: [lesson 7](07-case-4-forced-win.ipynb), where the paper claims that a large enough δ makes the win certain.
