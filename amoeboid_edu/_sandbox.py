@@ -1040,6 +1040,10 @@ class Sandbox:
     careful: bool = False
     """The next round's answers are sent one by one: the last round lost its game process with several moves
     unanswered, and the move that did it is found by asking them again."""
+    one_by_one: bool = False
+    """Every round's answers are sent one by one from now on: a careful round answered everything that had cost a
+    game process, so the strategy chose when to die (it re-imported for free that way: red team); now every
+    loss of the game process falls on the move it happened in."""
     imports: int = 0
     """Games sockets handed to the worker: each is a game process that imports the strategy (a plain worker imports
     once per process).  A move interrupted at its limit keeps its process, and so the count."""
@@ -1172,7 +1176,7 @@ class Sandbox:
             return [Forfeit("crash", "the worker exited")] + [None] * (len(moves) - 1)
         if game is None:
             return [Forfeit("load", str(self.broken), "the strategy could not be loaded")] * len(moves)
-        careful, self.careful = self.careful, False
+        careful, self.careful = self.careful or self.one_by_one, False
         round_ = [f"{float(limit)!r} {careful:d}"] + [f"{seed} {roll} {position}" for seed, roll, position in moves]
         self._signal_game(signal.SIGCONT)
         try:  # one message for the round: on a busy or single core, a message per move costs a context switch each
@@ -1199,6 +1203,8 @@ class Sandbox:
                     break
                 answers.append(forfeit)
                 break
+        if careful and not self.one_by_one and not any(isinstance(answer, Forfeit) for answer in answers):
+            self.one_by_one = True
         self._signal_game(signal.SIGSTOP)  # no CPU between its rounds (it spun while others moved: red team)
         return answers + [None] * (len(moves) - len(answers))
 

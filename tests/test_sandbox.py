@@ -469,6 +469,25 @@ def test_answers_sent_as_a_batch_still_name_the_move_that_would_not_stop():
     assert settled() == []
 
 
+def test_a_strategy_that_dies_only_when_batched_loses_the_batching_and_then_its_moves():
+    """After one careful round that answered everything, every round is answered one by one, so a later death
+    falls on the move it happened in (it had re-imported for free every other round: red team)."""
+    position = Position.start(3)
+    sandbox = _sandbox.Sandbox({"load": "import", "module": "crashes_when_batched", "name": "strategy"}, b"",
+                               position.rules)
+    moves = [(seed, 3, position) for seed in range(4)]
+    try:
+        first = sandbox.ask(moves, 1.0)
+        assert first[0]["kind"] == "text" and first[1:] == [None] * 3 and sandbox.careful
+        again = sandbox.ask(moves[1:], 1.0)
+        assert [answer["kind"] for answer in again] == ["text"] * 3 and sandbox.one_by_one
+        later = sandbox.ask(moves, 1.0)  # one by one: the strategy cannot tell, it has no batch to die in
+        assert [answer["kind"] for answer in later] == ["text"] * 4 and sandbox.imports == 2
+    finally:
+        sandbox.close()
+    assert settled() == []
+
+
 def test_a_strategy_that_blocks_its_alarm_is_timed_by_the_harness():
     """The game process is the student's: its own timer can be blocked (it gave the limit plus a second), so the
     harness times each answer and one later than the limit (plus LATE_AFTER) forfeits."""
