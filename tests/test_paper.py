@@ -258,19 +258,45 @@ def test_the_bot_plays_the_first_turn_paper_options_allows_found_lazily():
 # --------------------------------------------------------------------------- Case III
 
 
-def test_case_III_depends_on_how_a_eats_with_a_counter_line_and_its_scope():
-    verdict = paper.case_III(((7, 1, 3),), turns=4)
-    assert verdict.word == "depends on how A eats (the paper does not say)"
-    assert "to 4 turns of the game (2 of A's, 2 of B's)" in verdict.scope and "eats with its whole amoeba" in verdict.scope
+def test_case_III_depends_on_how_a_follows_the_plan_with_each_answer():
+    verdict = paper.case_III(((7, 1, 3), (7, 1, 4)), turns=4)
+    assert verdict.word == ("depends on how A follows the plan (which of B's pieces it eats, with how many units, "
+                            "and where it resets: the paper does not say)")
+    summary = verdict.summary
+    assert "(i) B cannot win on its turn right after the centre move (exact, 2 of 2 set-ups)" in summary
+    assert "(ii) false if A eats the smaller of B's pieces with its whole amoeba: B wins on turn 4" in summary
+    assert "from A 20 v B 14" in summary
+    assert "(iii) false if A eats with one unit more than the piece and then resets by moving its whole amoeba: B " \
+           "wins on turn 6" in summary
+    assert "(iv) if A always eats the biggest of B's pieces next to its centre with its whole amoeba: open on 3x3" in summary
+    assert "false on 4x4" in summary  # B moves its bigger piece out of reach (the computation, reported)
+    assert "the paper bot's eat: the biggest of B's pieces next to its centre, with one unit more" in summary
+    assert "to 4 turns of the game (2 of A's, 2 of B's)" in verdict.scope
     assert "only the clause 'the opponent cannot win' is tested" in verdict.scope
-    assert "the paper bot eats with one unit more" in verdict.scope
-    assert "B cannot win at once" in verdict.summary and "expectimax" not in verdict.plain
-    assert verdict.evidence.loc[0, "B wins along the plan"] == "none"  # the whole-amoeba eat: none within 4 turns
-    # the counter-line: A eats with one unit more than the piece, B wins on turn 6
+    assert "the paper bot eats with one unit more" in verdict.scope and "B: any legal turn" in verdict.scope
+    assert "expectimax" not in verdict.plain
+    table = verdict.evidence.set_index("board")
+    assert table.loc["3x3", "B wins along the plan"] == "none"  # the biggest piece, whole amoeba: none within 4 turns
+    assert table.loc["4x4", "B wins along the plan"].startswith("A 1 a1 a1-b2")
+    # (ii) the counter-line (the shortest): A eats the piece of 1 with its whole amoeba, B wins on turn 4
     game = replay(verdict.counter_line)
-    assert game.result == "B" and len(game.turns) == 6
+    assert game.result == "B" and len(game.turns) == 4
     moves = claimant_turns(verdict.counter_line)
-    assert [note.split(":")[0] for _, _, note in moves] == ["Case III"] * 3
+    assert [note.split(":")[0] for _, _, note in moves] == ["Case III"] * 2
+    before, eat, _ = moves[1]
+    eat = Turn.parse(eat)
+    enemy = [before[name].size for name in before.board.names if before[name] is not None and before[name].owner == "B"]
+    assert before[eat.dst].size == min(enemy) < max(enemy) and apply(before, eat)[eat.src] is None
+    # the same from A 20 v B 14, and (iii): A eats with one unit more, resets with its whole amoeba, B wins on turn 6
+    from amoeboid_edu.paper.case_III import ONE_MORE_LINE, SMALLER_WHOLE_BIG, case_III_line_record
+
+    big, result = case_III_line_record(paper.opening_position(20, 14), SMALLER_WHOLE_BIG)
+    assert result == "B" and replay(big).result == "B" and big in verdict.explanation
+    one_more, result = case_III_line_record(paper.case_III_start(7, 1), ONE_MORE_LINE)
+    assert result == "B" and one_more in verdict.explanation
+    game = replay(one_more)
+    assert game.result == "B" and len(game.turns) == 6
+    moves = claimant_turns(one_more)
     eat_before, eat, _ = moves[1]
     eaten = eat_before[Turn.parse(eat).dst]
     assert Turn.parse(eat).a == eaten.size + 1  # one unit more than the piece
