@@ -378,9 +378,9 @@ def annotation_is_true(before: Position, turn: str, note: str) -> None:
             assert target.size < max(enemy) and not note.startswith("Case IV step 2"), note
 
 
-def test_case_IV_max_8_holds_v_the_halving_b_and_the_papers_steps_are_the_correction():
+def test_case_IV_max_8_depends_on_b_forced_v_the_halving_b_not_by_the_papers_steps():
     verdict = paper.case_IV_max_8()
-    assert verdict.verdict == "confirmed with a correction"
+    assert verdict.word == "depends on B's play" and not verdict.counter_line
     forced = verdict.evidence[verdict.evidence["A plays"] == "eats only (forced-win search)"].iloc[0]
     assert forced["A wins for every roll"] is True or forced["A wins for every roll"] == True  # noqa: E712
     assert "A forces a win within 4 A turns (the centre move counted), for every roll" in verdict.summary
@@ -390,10 +390,14 @@ def test_case_IV_max_8_holds_v_the_halving_b_and_the_papers_steps_are_the_correc
     assert "for some sequence of B's rolls" in verdict.summary and "picks its rolls" not in verdict.summary
     assert "only eats of a piece B owns" in verdict.scope and "a player with no legal turn passes" in verdict.scope
     assert "8, 9 and 10 A turns in all" in verdict.scope
-    # the illustration: the paper's steps (every A turn the text allows) have not won after 9 A turns
-    game = replay(verdict.counter_line)
+    assert "against a B free to play any legal turn: open (case-IV-forced-win)" in verdict.summary
+    assert "which the split-in-half item rates 'not supported'" in verdict.summary
+    # the illustration (in the explanation, not the word's evidence): the paper's steps have not won after 9 A turns
+    record = paper.paper_steps_line()
+    assert record and record in verdict.explanation
+    game = replay(record)
     assert game.result == "ongoing"
-    moves = claimant_turns(verdict.counter_line)
+    moves = claimant_turns(record)
     assert len(moves) == 9
     for before, turn, note in moves:
         annotation_is_true(before, turn, note)
@@ -441,11 +445,17 @@ def test_case_IV_forced_win_against_the_papers_halving_b_within_four():
 
 def test_case_IV_threshold_is_decided_by_the_forced_win_search():
     verdict = paper.case_IV_threshold(deltas=(45, 60), extra=(16, 17), line_deltas=range(40, 50))
-    assert verdict.verdict == "confirmed"
+    assert verdict.word == "depends on B's play"
     table = verdict.evidence.set_index("delta")
     forced = table["A forces a win within 4 A turns v halving B"]
     assert forced[45] and forced[60] and forced[17] and not forced[16]
-    assert "not sharp: from delta = 17 on already" in verdict.summary and "none at 16" in verdict.summary
+    assert "a forced win at every delta searched: 17, 45, 60; none within 4 A turns at 16" in verdict.summary
+    assert "from 17 on" not in verdict.summary  # 18..44 were not searched here
+    assert "against a B free to play any legal turn: not tested" in verdict.summary
+    every = paper.case_IV_threshold(deltas=(45,), extra=tuple(range(15, 46)), line_deltas=range(42, 44))
+    assert every.word == "depends on B's play"
+    assert "a forced win at every delta from 17 to 45 (every delta 15..45 searched); none within 4 A turns at 15-16" \
+        in every.summary
     assert "picks its rolls" not in verdict.summary and "for some sequence of B's rolls" in verdict.summary
     assert "a B free to play any legal turn: not tested" in verdict.scope and "45, 60 decide the word" in verdict.scope
     nine = table["paper's steps win within 9 A turns v halving B (A 1s, B 6s)"]
@@ -522,17 +532,25 @@ def test_cli_paper_prints_one_line_per_item_and_its_counter_line_replays(tmp_pat
 
 
 def test_every_false_as_stated_counter_line_replays_with_the_cli(tmp_path):
-    verdicts = [paper.case_II_streak(games=1), paper.neutral_twice_its_size(), paper.case_IV_max_8(),
-                paper.case_III(((7, 1, 3),), turns=2)]
+    from amoeboid_edu.paper.case_III import ONE_MORE_LINE, case_III_line_record
+
+    verdicts = [paper.case_II_streak(games=1), paper.neutral_twice_its_size(), paper.case_III(((7, 1, 3),), turns=2)]
+    records = []
     for verdict in verdicts:
-        assert verdict.verdict in ("false as stated", "depends", "confirmed with a correction") and verdict.counter_line
-        record = tmp_path / f"{verdict.item}.txt"
-        record.write_text(verdict.counter_line)
+        assert verdict.verdict in ("false as stated", "depends") and verdict.counter_line
+        records.append((verdict.item, verdict.counter_line))
+    records.append(("case-III one unit more", case_III_line_record(paper.case_III_start(7, 1), ONE_MORE_LINE)[0]))
+    records.append(("case-IV-max-8 illustration", paper.paper_steps_line()))
+    for item, counter_line in records:
+        record = tmp_path / f"{item}.txt"
+        record.write_text(counter_line)
         run = subprocess.run([sys.executable, "-m", "amoeboid_edu", "replay", str(record)], capture_output=True,
                              text=True, timeout=120)  # fmt: skip
-        assert run.returncode == 0, (verdict.item, run.stderr)
-        for before, turn, note in claimant_turns(verdict.counter_line):  # every claimant turn cites the paper
-            assert note.startswith(("Case", "paper silent")), (verdict.item, turn, note)
+        assert run.returncode == 0, (item, run.stderr)
+        if item.startswith("case-III"):
+            assert replay(counter_line).result == "B"  # B wins: 'the opponent cannot win' fails on this line
+        for before, turn, note in claimant_turns(counter_line):  # every claimant turn cites the paper
+            assert note.startswith(("Case", "paper silent")), (item, turn, note)
 
 
 def test_cli_paper_prints_every_item_once_and_the_readme_table_has_its_words():
