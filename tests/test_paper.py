@@ -70,9 +70,12 @@ def test_a_game_breaking_the_proof_would_not_be_confirmed():
     assert paper.advantage_2_claim(results=fake).verdict == "confirmed"
 
 
-def test_symmetry_theorem_holds_after_full_rounds_only():
+def test_symmetry_theorem_is_confirmed_with_turn_a_round_as_the_papers_example_defines_it():
     verdict = paper.symmetry_theorem(rounds=3, games=200)
-    assert verdict.verdict == "confirmed with a correction" and "exact laws" in verdict.scope
+    assert verdict.verdict == "confirmed" and "exact laws" in verdict.scope and "(a round)" in verdict.scope
+    assert "after three turns A has rolled 1,2,3 and B has rolled 4,5,6" in verdict.summary
+    assert "(after A's roll) E[delta] = 7/2" in verdict.summary
+    assert "E = 7/2 x P(the game ends on A's turn)" in verdict.summary
     means = dict(zip(verdict.evidence["turn"], verdict.evidence["mean"]))
     total = sum(a1 - b1 + a2 for a1, b1, a2 in itertools.product(range(1, 7), repeat=3))  # brute force, A B A
     assert Fraction(total, 6**3) == Fraction(7, 2) == means[3]
@@ -113,7 +116,9 @@ def test_case_I_word_rests_on_exact_facts_not_on_the_sample():
     assert {verdict.word for verdict in verdicts} == {"open"}
     verdict = verdicts[0]
     # right about the adjacent square, the argument against splitting fails exactly when B <= delta, optimality open
-    assert "fails exactly when B's size <= delta" in verdict.summary and "B sizes [1] for some r" in verdict.summary
+    assert "is false when B's size <= delta" in verdict.summary and "B sizes [1] for some r" in verdict.summary
+    assert "A rolls 3 to (4,0) and splits 2/2 against B's 1: neither piece is smaller" in verdict.summary
+    assert not paper.split_premise_holds(4, 1)  # the example, by enumeration: 1+3 or 2+2, no piece below 1
     assert "probability >= 2/3" in verdict.summary and "delta <= 0, A behind, not tested" in verdict.scope
     assert "as the paper says" in verdict.summary and "not 'false'" in verdict.explanation
     assert "A continues with the paper bot (stalling repeatedly)" in verdict.scope and "b = 1, 4" in verdict.scope
