@@ -374,7 +374,7 @@ def case_IV_threshold(b_size: int = 16, deltas: tuple[int, ...] = (45, 46, 47, 4
     summary = (f"against a B that always splits in half ({HALF_B_NOTE}), {FORCED_TURNS} A turns, every roll, "
                f"exhaustive (A: eats only): " + (sharp if verdict == "depends" else
                                                  "; ".join(f"delta {d}: {word_text[forced[d]]}" for d in above))
-               + f" (every delta above 44 searched wins: {_ranges(above)}; 44 is not sharp)"
+               + f" (the deltas that decide the word, the same in every run: {_ranges(above)}; 44 is not sharp)"
                + f"; with A's turns restricted to the paper's steps and the paper's own dice (A rolls 1, B rolls 6), "
                f"its line wins within {a_turns} A turns in all from delta = {main} on, within {a_turns - 1} from "
                f"{short} on; for some sequence of B's rolls the paper's steps take longer (case-IV-max-8); against a B "
