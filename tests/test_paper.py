@@ -70,9 +70,12 @@ def test_a_game_breaking_the_proof_would_not_be_confirmed():
     assert paper.advantage_2_claim(results=fake).verdict == "confirmed"
 
 
-def test_symmetry_theorem_holds_after_full_rounds_only():
+def test_symmetry_theorem_is_confirmed_with_turn_a_round_as_the_papers_example_defines_it():
     verdict = paper.symmetry_theorem(rounds=3, games=200)
-    assert verdict.verdict == "confirmed with a correction" and "exact laws" in verdict.scope
+    assert verdict.verdict == "confirmed" and "exact laws" in verdict.scope and "(a round)" in verdict.scope
+    assert "after three turns A has rolled 1,2,3 and B has rolled 4,5,6" in verdict.summary
+    assert "(after A's roll) E[delta] = 7/2" in verdict.summary
+    assert "E = 7/2 x P(the game ends on A's turn)" in verdict.summary
     means = dict(zip(verdict.evidence["turn"], verdict.evidence["mean"]))
     total = sum(a1 - b1 + a2 for a1, b1, a2 in itertools.product(range(1, 7), repeat=3))  # brute force, A B A
     assert Fraction(total, 6**3) == Fraction(7, 2) == means[3]
@@ -113,7 +116,9 @@ def test_case_I_word_rests_on_exact_facts_not_on_the_sample():
     assert {verdict.word for verdict in verdicts} == {"open"}
     verdict = verdicts[0]
     # right about the adjacent square, the argument against splitting fails exactly when B <= delta, optimality open
-    assert "fails exactly when B's size <= delta" in verdict.summary and "B sizes [1] for some r" in verdict.summary
+    assert "is false when B's size <= delta" in verdict.summary and "B sizes [1] for some r" in verdict.summary
+    assert "A rolls 3 to (4,0) and splits 2/2 against B's 1: neither piece is smaller" in verdict.summary
+    assert not paper.split_premise_holds(4, 1)  # the example, by enumeration: 1+3 or 2+2, no piece below 1
     assert "probability >= 2/3" in verdict.summary and "delta <= 0, A behind, not tested" in verdict.scope
     assert "as the paper says" in verdict.summary and "not 'false'" in verdict.explanation
     assert "A continues with the paper bot (stalling repeatedly)" in verdict.scope and "b = 1, 4" in verdict.scope
@@ -258,19 +263,45 @@ def test_the_bot_plays_the_first_turn_paper_options_allows_found_lazily():
 # --------------------------------------------------------------------------- Case III
 
 
-def test_case_III_depends_on_how_a_eats_with_a_counter_line_and_its_scope():
-    verdict = paper.case_III(((7, 1, 3),), turns=4)
-    assert verdict.word == "depends on how A eats (the paper does not say)"
-    assert "to 4 turns of the game (2 of A's, 2 of B's)" in verdict.scope and "eats with its whole amoeba" in verdict.scope
+def test_case_III_depends_on_how_a_follows_the_plan_with_each_answer():
+    verdict = paper.case_III(((7, 1, 3), (7, 1, 4)), turns=4)
+    assert verdict.word == ("depends on how A follows the plan (which of B's pieces it eats, with how many units, "
+                            "and where it resets: the paper does not say)")
+    summary = verdict.summary
+    assert "(i) B cannot win on its turn right after the centre move (exact, 2 of 2 set-ups)" in summary
+    assert "(ii) false if A eats the smaller of B's pieces with its whole amoeba: B wins on turn 4" in summary
+    assert "from A 20 v B 14" in summary
+    assert "(iii) false if A eats with one unit more than the piece and then resets by moving its whole amoeba: B " \
+           "wins on turn 6" in summary
+    assert "(iv) if A always eats the biggest of B's pieces next to its centre with its whole amoeba: open on 3x3" in summary
+    assert "false on 4x4" in summary  # B moves its bigger piece out of reach (the computation, reported)
+    assert "the paper bot's eat: the biggest of B's pieces next to its centre, with one unit more" in summary
+    assert "to 4 turns of the game (2 of A's, 2 of B's)" in verdict.scope
     assert "only the clause 'the opponent cannot win' is tested" in verdict.scope
-    assert "the paper bot eats with one unit more" in verdict.scope
-    assert "B cannot win at once" in verdict.summary and "expectimax" not in verdict.plain
-    assert verdict.evidence.loc[0, "B wins along the plan"] == "none"  # the whole-amoeba eat: none within 4 turns
-    # the counter-line: A eats with one unit more than the piece, B wins on turn 6
+    assert "the paper bot eats with one unit more" in verdict.scope and "B: any legal turn" in verdict.scope
+    assert "expectimax" not in verdict.plain
+    table = verdict.evidence.set_index("board")
+    assert table.loc["3x3", "B wins along the plan"] == "none"  # the biggest piece, whole amoeba: none within 4 turns
+    assert table.loc["4x4", "B wins along the plan"].startswith("A 1 a1 a1-b2")
+    # (ii) the counter-line (the shortest): A eats the piece of 1 with its whole amoeba, B wins on turn 4
     game = replay(verdict.counter_line)
-    assert game.result == "B" and len(game.turns) == 6
+    assert game.result == "B" and len(game.turns) == 4
     moves = claimant_turns(verdict.counter_line)
-    assert [note.split(":")[0] for _, _, note in moves] == ["Case III"] * 3
+    assert [note.split(":")[0] for _, _, note in moves] == ["Case III"] * 2
+    before, eat, _ = moves[1]
+    eat = Turn.parse(eat)
+    enemy = [before[name].size for name in before.board.names if before[name] is not None and before[name].owner == "B"]
+    assert before[eat.dst].size == min(enemy) < max(enemy) and apply(before, eat)[eat.src] is None
+    # the same from A 20 v B 14, and (iii): A eats with one unit more, resets with its whole amoeba, B wins on turn 6
+    from amoeboid_edu.paper.case_III import ONE_MORE_LINE, SMALLER_WHOLE_BIG, case_III_line_record
+
+    big, result = case_III_line_record(paper.opening_position(20, 14), SMALLER_WHOLE_BIG)
+    assert result == "B" and replay(big).result == "B" and big in verdict.explanation
+    one_more, result = case_III_line_record(paper.case_III_start(7, 1), ONE_MORE_LINE)
+    assert result == "B" and one_more in verdict.explanation
+    game = replay(one_more)
+    assert game.result == "B" and len(game.turns) == 6
+    moves = claimant_turns(one_more)
     eat_before, eat, _ = moves[1]
     eaten = eat_before[Turn.parse(eat).dst]
     assert Turn.parse(eat).a == eaten.size + 1  # one unit more than the piece
@@ -352,9 +383,9 @@ def annotation_is_true(before: Position, turn: str, note: str) -> None:
             assert target.size < max(enemy) and not note.startswith("Case IV step 2"), note
 
 
-def test_case_IV_max_8_holds_v_the_halving_b_and_the_papers_steps_are_the_correction():
+def test_case_IV_max_8_depends_on_b_forced_v_the_halving_b_not_by_the_papers_steps():
     verdict = paper.case_IV_max_8()
-    assert verdict.verdict == "confirmed with a correction"
+    assert verdict.word == "depends on B's play" and not verdict.counter_line
     forced = verdict.evidence[verdict.evidence["A plays"] == "eats only (forced-win search)"].iloc[0]
     assert forced["A wins for every roll"] is True or forced["A wins for every roll"] == True  # noqa: E712
     assert "A forces a win within 4 A turns (the centre move counted), for every roll" in verdict.summary
@@ -364,10 +395,14 @@ def test_case_IV_max_8_holds_v_the_halving_b_and_the_papers_steps_are_the_correc
     assert "for some sequence of B's rolls" in verdict.summary and "picks its rolls" not in verdict.summary
     assert "only eats of a piece B owns" in verdict.scope and "a player with no legal turn passes" in verdict.scope
     assert "8, 9 and 10 A turns in all" in verdict.scope
-    # the illustration: the paper's steps (every A turn the text allows) have not won after 9 A turns
-    game = replay(verdict.counter_line)
+    assert "against a B free to play any legal turn: open (case-IV-forced-win)" in verdict.summary
+    assert "which the split-in-half item rates 'not supported'" in verdict.summary
+    # the illustration (in the explanation, not the word's evidence): the paper's steps have not won after 9 A turns
+    record = paper.paper_steps_line()
+    assert record and record in verdict.explanation
+    game = replay(record)
     assert game.result == "ongoing"
-    moves = claimant_turns(verdict.counter_line)
+    moves = claimant_turns(record)
     assert len(moves) == 9
     for before, turn, note in moves:
         annotation_is_true(before, turn, note)
@@ -415,11 +450,17 @@ def test_case_IV_forced_win_against_the_papers_halving_b_within_four():
 
 def test_case_IV_threshold_is_decided_by_the_forced_win_search():
     verdict = paper.case_IV_threshold(deltas=(45, 60), extra=(16, 17), line_deltas=range(40, 50))
-    assert verdict.verdict == "confirmed"
+    assert verdict.word == "depends on B's play"
     table = verdict.evidence.set_index("delta")
     forced = table["A forces a win within 4 A turns v halving B"]
     assert forced[45] and forced[60] and forced[17] and not forced[16]
-    assert "not sharp: from delta = 17 on already" in verdict.summary and "none at 16" in verdict.summary
+    assert "a forced win at every delta searched: 17, 45, 60; none within 4 A turns at 16" in verdict.summary
+    assert "from 17 on" not in verdict.summary  # 18..44 were not searched here
+    assert "against a B free to play any legal turn: not tested" in verdict.summary
+    every = paper.case_IV_threshold(deltas=(45,), extra=tuple(range(15, 46)), line_deltas=range(42, 44))
+    assert every.word == "depends on B's play"
+    assert "a forced win at every delta from 17 to 45 (every delta 15..45 searched); none within 4 A turns at 15-16" \
+        in every.summary
     assert "picks its rolls" not in verdict.summary and "for some sequence of B's rolls" in verdict.summary
     assert "a B free to play any legal turn: not tested" in verdict.scope and "45, 60 decide the word" in verdict.scope
     nine = table["paper's steps win within 9 A turns v halving B (A 1s, B 6s)"]
@@ -496,17 +537,25 @@ def test_cli_paper_prints_one_line_per_item_and_its_counter_line_replays(tmp_pat
 
 
 def test_every_false_as_stated_counter_line_replays_with_the_cli(tmp_path):
-    verdicts = [paper.case_II_streak(games=1), paper.neutral_twice_its_size(), paper.case_IV_max_8(),
-                paper.case_III(((7, 1, 3),), turns=2)]
+    from amoeboid_edu.paper.case_III import ONE_MORE_LINE, case_III_line_record
+
+    verdicts = [paper.case_II_streak(games=1), paper.neutral_twice_its_size(), paper.case_III(((7, 1, 3),), turns=2)]
+    records = []
     for verdict in verdicts:
-        assert verdict.verdict in ("false as stated", "depends", "confirmed with a correction") and verdict.counter_line
-        record = tmp_path / f"{verdict.item}.txt"
-        record.write_text(verdict.counter_line)
+        assert verdict.verdict in ("false as stated", "depends") and verdict.counter_line
+        records.append((verdict.item, verdict.counter_line))
+    records.append(("case-III one unit more", case_III_line_record(paper.case_III_start(7, 1), ONE_MORE_LINE)[0]))
+    records.append(("case-IV-max-8 illustration", paper.paper_steps_line()))
+    for item, counter_line in records:
+        record = tmp_path / f"{item}.txt"
+        record.write_text(counter_line)
         run = subprocess.run([sys.executable, "-m", "amoeboid_edu", "replay", str(record)], capture_output=True,
                              text=True, timeout=120)  # fmt: skip
-        assert run.returncode == 0, (verdict.item, run.stderr)
-        for before, turn, note in claimant_turns(verdict.counter_line):  # every claimant turn cites the paper
-            assert note.startswith(("Case", "paper silent")), (verdict.item, turn, note)
+        assert run.returncode == 0, (item, run.stderr)
+        if item.startswith("case-III"):
+            assert replay(counter_line).result == "B"  # B wins: 'the opponent cannot win' fails on this line
+        for before, turn, note in claimant_turns(counter_line):  # every claimant turn cites the paper
+            assert note.startswith(("Case", "paper silent")), (item, turn, note)
 
 
 def test_cli_paper_prints_every_item_once_and_the_readme_table_has_its_words():

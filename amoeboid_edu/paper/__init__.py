@@ -31,7 +31,7 @@ from .case_II import CASE_II_PAPER, STREAK_START, case_II, case_II_length, case_
 from .case_III import case_III, case_III_games, case_III_start, case_III_table, neutral_twice_its_size
 from .case_IV import (
     PAPER_CASE_IV_LINE, case_IV_forced_win, case_IV_max_8, case_IV_position, case_IV_threshold, forced_win_report,
-    paper_example_a_turns,
+    paper_example_a_turns, paper_steps_line,
 )  # fmt: skip
 from .example import EXAMPLE_GAME, EXAMPLE_MATRICES, example_game, example_game_check
 from .lines import (
@@ -146,6 +146,6 @@ __all__ = [
     "example_game", "example_game_chart", "example_game_check", "final_results", "forced_win_report", "game_lengths",
     "grid_symmetries", "half_splits", "legal_turns", "line_counterexample", "line_then_candidates",
     "neutral_twice_its_size", "only_the_line", "opening_position", "paper_annotation", "paper_example_a_turns",
-    "paper_line", "split_in_half", "split_premise_holds", "symmetry_chart", "symmetry_theorem",
+    "paper_line", "paper_steps_line", "split_in_half", "split_premise_holds", "symmetry_chart", "symmetry_theorem",
     "unboundedness_chart", "unboundedness_conjecture", "verdict",
 ]  # fmt: skip

@@ -162,10 +162,12 @@ def case_I(b_sizes: tuple[int, ...] = tuple(range(1, 13)), games: int = 30,
     sizes = _sizes_text(b_sizes)
     adjacent_text = (f"next to B, B ends the game at once with probability >= {least} (exactly (7 - r)/6 for A's "
                      "roll r), as the paper says" if least >= Fraction(1, 2) else "next to B is not always worse at once")
-    summary = (f"exact: {adjacent_text}; the argument against splitting ('at least one of your amoebae is smaller') "
-               f"fails exactly when B's size <= delta (= A's roll r, equal bases; by enumeration: B sizes {fails} for "
-               f"some r, the paper's start-of-game example among them), holds above; optimality of stalling: decided by "
-               f"no exact comparison; simulated, A's score (a tie counts 1/2): {findings}")  # fmt: skip
+    start_example = ("e.g. at the start of a game A rolls 3 to (4,0) and splits 2/2 against B's 1: neither piece is "
+                     "smaller" if not split_premise_holds(4, 1) else "")  # exact, by enumeration of the splits
+    summary = (f"exact: {adjacent_text}; the sentence of the argument against splitting ('Splitting in this case "
+               "guarantees that at least one of your amoebae is smaller than the opponent's amoeba') is false when "
+               f"B's size <= delta (= A's roll r, equal bases): {start_example} (by enumeration: B sizes {fails} for "
+               f"some r), true above; optimality of stalling: decided by no exact comparison; simulated, A's score (a tie counts 1/2): {findings}")  # fmt: skip
     scope = (f"{', '.join(f'{n}x{n}' for n in boards)}; only delta = 1..3 with equal bases (delta <= 0, A behind, not "
              f"tested); A (size b) on a1 rolls 1-3 against B (size b) on c3, "
              f"b = {sizes}; exact one-turn lookahead over every B roll and legal reply; simulations: A continues "

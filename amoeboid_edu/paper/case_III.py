@@ -7,7 +7,8 @@ from fractions import Fraction
 import pandas as pd
 
 from ..game import Game
-from ..rules import Position, apply, legal_turns
+from ..bots import paper_options
+from ..rules import Position, Turn, apply, legal_turns
 from ..search import LineOutcomes, SearchBudgetExceeded, line_counterexample
 from .lines import annotate_paper_turn, annotated_record, opening_position, paper_line
 from .verdict import Verdict
@@ -21,16 +22,27 @@ def case_III_start(delta: int = 7, base: int = 1, board: int = 3) -> Position:
     return opening_position(base + delta - 1, base, board=board)
 
 
-def whole_eat_line(position: Position, roll: int):
-    """The paper bot's line, except that Case III's eat uses A's whole amoeba (the other reading of 'eat one of the
-    opponent's split amoebae'; the bot's own default eats with one unit more than the piece)."""
-    from ..bots import paper_options
+def eat_stage_turns(position: Position, roll: int) -> list[Turn]:
+    """Every turn Case III's "eat one of the opponent's split amoebae" allows here, before any of the paper bot's
+    defaults choose among them (which piece, how many units, the safety default): [] when that sentence does not
+    apply.  Each eats a piece of B's next to A's centre and gains control of it."""
+    from ..bots import _plan_stages
 
-    rule, turns, _ = paper_options(position, roll)
-    if rule.key == "III-eat":
-        for turn in turns:
-            if apply(position, turn)[turn.src] is None:
-                return turn
+    if paper_options(position, roll)[0].key != "III-eat":
+        return []
+    for key, turns in _plan_stages(position, roll):
+        if key == "III-eat":
+            return [turn for turn in turns if apply(position, turn).result in ("ongoing", position.to_move)]
+    return []
+
+
+def whole_eat_line(position: Position, roll: int):
+    """The paper bot's line, except that Case III's eat takes the biggest of B's pieces next to A's centre with A's
+    whole amoeba (the paper bot's own default eats with one unit more than the piece, and only when B cannot win at
+    once afterwards); where that sentence does not apply, the paper bot's turn."""
+    eats = [turn for turn in eat_stage_turns(position, roll) if apply(position, turn)[turn.src] is None]
+    if eats:
+        return max(eats, key=lambda turn: position[turn.dst].size)
     return paper_line(position, roll)
 
 
@@ -44,23 +56,57 @@ ONE_MORE_LINE = ("A 1 a1 a1-b2", "B 6 c3 c3-c2 0,3", "A 1 b2 b2-c3 5,0", "B 6 c2
 """From A 7 on a1 v B 1 on c3: A to the centre, B splits in half, A eats c3 with one unit more, B eats the weakened
 centre, A 'resets' with its whole amoeba (every square it can reach touches the centre), B eats it and wins."""
 
+SMALLER_WHOLE_LINE = ("A 1 a1 a1-b2 8,0", "B 6 c3 c3-c2 0,1", "A 1 b2 b2-c2 9,0", "B 6 c3 c3-c2 0,12")
+"""From A 7 on a1 v B 1 on c3 (the second reviewer's line): A to the centre, B splits off a piece of 1 (keeping 6),
+A eats the piece of 1 with its whole amoeba, B's 6 rolls 6 and eats A's only amoeba: B wins on turn 4."""
 
-def _annotate_one_more(position: Position, turn) -> str:
-    """The paper's sentence for each A turn of :data:`ONE_MORE_LINE`; the reset is read as the paper words it."""
+SMALLER_WHOLE_BIG = ("A 1 a1 a1-b2 21,0", "B 6 c3 c3-c2 0,1", "A 1 b2 b2-c2 22,0", "B 6 c3 c3-c2 0,25")
+"""The same from A 20 on a1 v B 14 on c3: B wins on turn 4 with (22,26)."""
+
+
+def _annotate_case_III(position: Position, turn) -> str:
+    """The paper's sentence for an A turn of a Case III counter-line: the paper bot's reading when it allows the turn;
+    else Case III's eat when the sentence allows it before the bot's defaults choose (which piece, how many units,
+    the safety default); else the reset, read as the paper words it.  ValueError for anything else."""
+    from ..bots import PAPER_RULES
+
     try:
         return annotate_paper_turn(position, turn)
     except ValueError:
         pass
+    after = apply(position, turn).cells
+    allowed = eat_stage_turns(position, turn.roll)
+    if any(apply(position, other).cells == after for other in allowed):
+        target = position[turn.dst]
+        board = position.board
+        sizes = sorted((position.cells[j].size for j in board.neighbours[board.index[turn.src]]
+                        if position.cells[j] is not None and position.cells[j].owner == "B"), reverse=True)  # fmt: skip
+        rank = ("the only one of the opponent's next to it" if len(sizes) == 1 else
+                "the biggest of the opponent's next to it" if target.size == sizes[0] else
+                f"smaller than the biggest of the opponent's next to it ({sizes[0]})")  # fmt: skip
+        whole = apply(position, turn)[turn.src] is None
+        units = sum(x for x in (turn.a, turn.b) if x is not None) or position[turn.src].size + turn.roll
+        bot = paper_line(position, turn.roll)
+        return (f"{PAPER_RULES['III-eat'].where}: \"{PAPER_RULES['III-eat'].text.split(' (How many')[0]}\" [here: "
+                f"Delta = {position.Delta}; eats and owns {turn.dst} ({target.a},{target.b}), size {target.size}, "
+                f"{rank}, with {'its whole amoeba' if whole else 'part of its amoeba'} ({units} units); which piece "
+                f"and how many units: paper silent; the paper bot's defaults would play {bot} instead]")  # fmt: skip
     board = position.board
     reach = [board.names[j] for j in board.neighbours[board.index[turn.src]] if position.cells[j] is None]
     enemy = [name for name in board.names if position[name] is not None and position[name].owner == "B"]
     touching = all(any(board.are_adjacent(cell, e) for e in enemy) for cell in reach)
     if apply(position, turn)[turn.src] is not None or not touching or position.Delta >= 0:
-        raise ValueError(f"{turn} is not the reset this counter-line reads")
+        raise ValueError(f"{turn} is not a turn this counter-line reads")
     return ('Case III: "the Delta may continue to decrease from your advantage in which case the optimal move is to '
             f'move to an opposite square from your opponent" [here: Delta = {position.Delta}; the whole amoeba moves '
             f"(the paper's 'move'); paper silent when every empty square it can reach ({', '.join(reach)}) touches "
             f"B's amoeba: default (this line) {turn.dst}; the paper bot plays its greedy default instead]")
+
+
+def case_III_line_record(start: Position, line) -> tuple[str, str]:
+    """``(annotated record, result)`` of a Case III counter-line (every turn checked as it is replayed)."""
+    record = annotated_record(start, line, annotate=_annotate_case_III)
+    return record, Game.parse(record).result
 
 
 def case_III_table(setups: tuple[tuple[int, int, int], ...] = ((7, 1, 3),), turns: int = 6, chance_turns: int = 0,
@@ -130,89 +176,135 @@ def case_III_games(starts: tuple[tuple[int, int], ...] = GAME_STARTS, games: int
     return pd.DataFrame(rows)
 
 
+DEPENDS_ON = ("how A follows the plan (which of B's pieces it eats, with how many units, and where it resets: the "
+              "paper does not say)")  # fmt: skip
+"""The paper-silent choices that decide case-III."""
+
+BOT_EAT = ("the paper bot's eat: the biggest of B's pieces next to its centre, with one unit more than the piece, and "
+           "never a turn after which B can win at once when another avoids it")  # fmt: skip
+"""The paper bot's defaults for Case III's eat, named in the summary."""
+
+
 def case_III(setups: tuple[tuple[int, int, int], ...] = ((7, 1, 3), (10, 1, 3), (7, 1, 4), (7, 1, 5)),
              turns: int = 6, chance_turns: int = 0, games: int = 0, game_starts=GAME_STARTS, game_turns: int = 60,
              seed: int | str = 0) -> Verdict:  # fmt: skip
-    """Case III: 'the opponent cannot win' depends on how A eats (the paper is silent): false when A eats with one unit
-    more (a replayable counter-line), open when A eats with its whole amoeba (exhaustive within ``turns``); exact for
-    B's next turn; ``games`` played-out games per start against the expectimax bot add numbers (they decide no word)."""
+    """Case III: 'the opponent cannot win' depends on how A follows the plan (which piece it eats, with how many
+    units, where it resets: the paper is silent).  Exact for B's next turn (the paper's own argument); false for two
+    completions (replayable counter-lines, turn 4 and turn 6); for A always eating the biggest piece next to it with
+    its whole amoeba, searched exhaustively within ``turns``; ``games`` played-out games against the expectimax bot add
+    numbers (they decide no word)."""
     table = case_III_table(setups, turns, chance_turns, line=whole_eat_line)
     immediate = {(d, b, n): b_wins_at_once_after_centre(d, b, n) for d, b, n in setups}
-    wins = table[table["found"].notna()]
+    safe_at_once = sum(not v for v in immediate.values())
+    table["board n"] = [n for _, _, n in setups]
     unknown = table[table["B wins along the plan"].str.startswith("unknown")]
     boards = sorted({n for _, _, n in setups})
     names = ", ".join(f"{n}x{n}" for n in boards)
     setups_text = "; ".join(f"delta {d}, B size {b} on {n}x{n}" for d, b, n in setups)
     deep = f"{turns} turns of the game ({(turns + 1) // 2} of A's, {turns // 2} of B's)"
     played = case_III_games(game_starts, games, max_turns=game_turns, seed=seed) if games else None
-    one_more_start = case_III_start(7, 1)
-    record = annotated_record(one_more_start, ONE_MORE_LINE, annotate=_annotate_one_more)
-    one_more_wins = Game.parse(record).result == "B"
-    whole_text = (f"open if A eats with its whole amoeba: no B win along the plan within {deep} in any set-up "
-                  "(exhaustive over B's every roll and legal reply), beyond undecided" if not len(wins) else
-                  f"false if A eats with its whole amoeba too: B wins within {turns} turns from {wins.iloc[0]['start']}")
-    if len(wins):
-        verdict, depends_on = "false as stated", ""
-        record = annotated_record(Position.parse(wins.iloc[0]["start"]), wins.iloc[0]["found"])
-    elif one_more_wins:
-        verdict, depends_on = "depends", "how A eats (the paper does not say)"
+    smaller, smaller_result = case_III_line_record(case_III_start(7, 1), SMALLER_WHOLE_LINE)
+    bigger_start = opening_position(20, 14)
+    smaller_big, smaller_big_result = case_III_line_record(bigger_start, SMALLER_WHOLE_BIG)
+    one_more, one_more_result = case_III_line_record(case_III_start(7, 1), ONE_MORE_LINE)
+    # (iv): A always eats the biggest piece next to its centre with its whole amoeba, per board
+    per_board = {}
+    for n in boards:
+        rows = table[table["board n"] == n]
+        per_board[n] = rows[rows["found"].notna()]
+    none_boards = [n for n in boards if not len(per_board[n]) and not len(unknown[unknown["board n"] == n])]
+    win_boards = [n for n in boards if len(per_board[n])]
+    biggest_text = ("if A always eats the biggest of B's pieces next to its centre with its whole amoeba: "
+                    + "; ".join(part for part in (
+                        (f"open on {', '.join(f'{n}x{n}' for n in none_boards)} (no B win within {deep} in any "
+                         "set-up searched, exhaustive over B's every roll and legal turn; beyond undecided)")
+                        if none_boards else "",
+                        (f"false on {', '.join(f'{n}x{n}' for n in win_boards)} (B wins within {turns} turns: "
+                         f"{per_board[win_boards[0]].iloc[0]['B wins along the plan']}, from "
+                         f"{per_board[win_boards[0]].iloc[0]['start']}: B moves its bigger piece out of A's reach, "
+                         "A eats the piece left next to it, the far piece eats A)") if win_boards else "") if part))
+    n_one_more = len(ONE_MORE_LINE)
+    n_smaller = len(SMALLER_WHOLE_LINE)
+    if safe_at_once < len(immediate):
+        verdict, depends_on = "open", ""  # the paper's own argument fails: looked at by hand, not expected
+    elif "B" in (smaller_result, one_more_result):
+        verdict, depends_on = "depends", DEPENDS_ON
     else:
-        verdict, depends_on, record = "open", "", ""
-    summary = ((f"false if A eats with one unit more than the piece (the paper bot's default, the paper's own idiom "
-                f"in Case IV step 4) and then resets by moving its whole amoeba: B wins on turn {len(ONE_MORE_LINE)} "
-                "of the game from A 7 v B 1 (counter-line); " if one_more_wins else "")
-               + whole_text + "; either way B cannot win at once after the centre move (exact)")  # fmt: skip
+        verdict, depends_on = "open", ""
+    record = smaller if smaller_result == "B" else one_more if one_more_result == "B" else ""
+    summary = (
+        f"(i) B cannot win on its turn right after the centre move (exact, {safe_at_once} of {len(immediate)} "
+        "set-ups): the narrow reading, as the paper argues it; "
+        + (f"(ii) false if A eats the smaller of B's pieces with its whole amoeba: B wins on turn {n_smaller} of the "
+           "game from A 7 v B 1 (counter-line)"
+           + (" and from A 20 v B 14" if smaller_big_result == "B" else "") + "; " if smaller_result == "B" else "")
+        + (f"(iii) false if A eats with one unit more than the piece and then resets by moving its whole amoeba: B "
+           f"wins on turn {n_one_more} from A 7 v B 1 (in the explanation); " if one_more_result == "B" else "")
+        + f"(iv) {biggest_text}; {BOT_EAT}"
+    )
     if chance_turns and "max P(B wins)" in table:
         summary += f"; best chance of a B win within {chance_turns} turns: " + ", ".join(table["exact"])
     games_text = ""
     if played is not None:
         b_total, n_total = int(played["B wins"].sum()), int(played["games"].sum())
         late = int(played["B wins after A played a paper-silent default"].sum())
-        summary += ("; played out (the paper bot, eating with one unit more) against expectimax, B wins " + ", ".join(
+        summary += ("; played out (the paper bot) against expectimax, B wins " + ", ".join(
             f"{row['B wins']}/{row['games']} [{row['low']:.2f}, {row['high']:.2f}] from A {a} v B {b}"
             for (a, b), (_, row) in zip(game_starts, played.iterrows())))  # fmt: skip
-        games_text = (f"In played-out games against the expectimax bot B won {b_total} of {n_total}"
+        games_text = (f"In played-out games (the paper bot as A) against the expectimax bot B won {b_total} of {n_total}"
                       + (", every time after A had played a turn on which the paper is silent" if b_total and
                          late == b_total else f" ({late} after A had played a paper-silent turn)" if b_total else "")
                       + ": too few games to support anything. ")  # fmt: skip
     scope = ("only the clause 'the opponent cannot win' is tested (not 'the optimal strategy here is to move your "
              "amoeba to the center', nor 'splitting can be ruled out'); "
              f"{names}; {setups_text}; A on a1 and B on c3 on every board (two steps apart, b2 next to both: the "
-             f"paper's 3x3 picture inside the bigger boards); how many units eat: paper silent, {EAT_DEFAULT}; "
-             f"searched: A plays the paper bot (centre, neutralise the biggest piece while Delta > 6, eat, reset to an "
-             f"opposite square; defaults named in its rules) but eats with its whole amoeba, B every roll and every "
-             f"legal turn, to {deep}; counter-line: 3x3, A 7 on a1 v B 1 on c3, A eats with one unit more and resets "
-             "with its whole amoeba onto a square next to B (every square it can reach is)"
+             "paper's 3x3 picture inside the bigger boards); B: any legal turn (the claim is that B cannot win "
+             f"whatever it does); paper silent: which of B's pieces A eats, with how many units, where A resets; "
+             f"{EAT_DEFAULT}; (i) exact over every B roll and legal turn after the centre move; (ii), (iii) replayed "
+             "counter-lines on 3x3 (A 7 on a1 v B 1 on c3; (ii) also A 20 v B 14); (iv) searched: A plays the paper "
+             "bot (centre, neutralise the biggest piece while Delta > 6, reset to an opposite square; defaults named "
+             "in its rules) but eats the biggest of B's pieces next to its centre with its whole amoeba, B every roll "
+             f"and every legal turn, to {deep}"
              + (f"; {len(unknown)} set-ups ran out of budget" if len(unknown) else "")
              + (f"; played out: 3x3, {games} seeded games per start ({', '.join(f'{a} v {b}' for a, b in game_starts)})"
                 f" against the expectimax bot, at most {game_turns} turns each, 95% Wilson intervals"
                 if played is not None else ""))  # fmt: skip
     explanation = (
         "The paper's own argument is about B's next turn: A's centre amoeba exceeds B's by more than 6, so no roll "
-        f"lets B eat it; checked exactly ({sum(not v for v in immediate.values())} of {len(immediate)} set-ups: B "
-        "cannot win at once). The claim goes further: playing the plan, 'the opponent cannot win'. Once Delta <= 6 "
-        "the plan says 'eat one of the opponent's split amoebae' without saying with how many units. Eating with one "
-        "unit more than the piece (the paper's idiom in Case IV step 4, 'a number 1 higher', and the paper bot's "
-        "default) leaves A's centre weak: in the counter-line B eats it, Delta turns negative, A 'resets' by moving "
+        f"lets B eat it; checked exactly ({safe_at_once} of {len(immediate)} set-ups: B cannot win at once). The claim "
+        "goes further: playing the plan, 'the opponent cannot win'. Once Delta <= 6 the plan says 'eat one of the "
+        "opponent's split amoebae' without saying which piece or with how many units, and then 'move to an opposite "
+        "square' without saying which when none is away from B. Those choices decide the answer. "
+        f"(ii) In the counter-line B splits off a piece of 1 and keeps 6; A eats the piece of 1 with its whole "
+        "amoeba, as the text allows; B's 6 rolls 6 and eats A's only amoeba: B wins on turn 4. The same works from "
+        f"A 20 v B 14 ({'B wins' if smaller_big_result == 'B' else 'result ' + smaller_big_result}):\n{smaller_big}\n"
+        "(iii) Eating with one unit more than the piece (the paper's idiom in Case IV step 4, 'a number 1 higher', "
+        "and the paper bot's default) leaves A's centre weak: B eats it, Delta turns negative, A 'resets' by moving "
         "its whole amoeba to a square away from the centre, but on 3x3 every square touches the centre, and B eats "
-        "it and wins, six turns into the game. (The paper bot itself, finding no square next to no enemy, plays its "
-        "greedy default there instead.) Eating with the whole amoeba keeps A's units together: along that plan "
-        f"every B roll and every legal B turn was searched for {deep} and B never wins; that is not a proof that B "
-        "can never win (the game can last longer), so that reading is 'open', with this bound. Only the clause 'the "
-        "opponent cannot win' is checked here. "
+        "it and wins on turn 6. (The paper bot itself, finding no square next to no enemy, plays its greedy default "
+        f"there instead.)\n{one_more}\n"
+        "(iv) Eating the biggest of B's pieces next to the centre with the whole amoeba keeps A's units together: "
+        f"along that plan every B roll and every legal B turn was searched for {deep}"
+        + (f"; on {', '.join(f'{n}x{n}' for n in none_boards)} B never wins, which is not a proof that B can never "
+           "win (the game can last longer), so that reading is 'open' there, with this bound" if none_boards else "")
+        + (f"; on {', '.join(f'{n}x{n}' for n in win_boards)} B moves its bigger piece to a square not next to A's "
+           "centre, so the only piece A can eat is small, and the far piece then eats A:\n"
+           + case_III_line_record(Position.parse(per_board[win_boards[0]].iloc[0]["start"]),
+                                  per_board[win_boards[0]].iloc[0]["found"])[0] + "\n" if win_boards else "")
+        + (". " if not win_boards else "") + "(An earlier version of this search let the paper bot's safety default replace an unsafe whole-amoeba "
+        "eat; it no longer does.) Only the clause 'the opponent cannot win' is checked here. "
         + games_text
         + ("A bot game is not a counterexample: A played one of the turns the text allows, and after the text runs "
            "out a default; another choice might have won. " if played is not None else "")
     )
-    plain = ("It depends on how A eats, which the paper does not say: if A eats a piece with one unit more than it "
-             "(as the paper does in Case IV), B can win six turns into the game (the counter-line); if A eats with "
-             f"its whole amoeba, a computer that tried every roll and every reply found no way for B to win within "
-             f"{turns} turns of the game, and beyond that nobody knows.")  # fmt: skip
-    if verdict == "false as stated":
-        plain = "False as stated: even playing exactly as the paper says, there are dice and replies with which B wins."
-    elif verdict == "open":
-        plain = f"Open: no way for B to win was found within {turns} turns of the game; beyond that nobody knows."
-    evidence = table.drop(columns=["found"])
+    plain = ("It depends on how A follows the plan, which the paper does not spell out. On B's very next turn B "
+             "cannot win, as the paper argues. But if A eats B's smaller piece with its whole amoeba, B can win four "
+             "turns into the game; if A eats with one unit more and then moves away, B can win six turns in; if A "
+             "always eats B's biggest piece with its whole amoeba, a computer that tried every roll and every reply "
+             f"found no way for B to win within {turns} turns on 3x3, and beyond that nobody knows.")  # fmt: skip
+    if verdict == "open":
+        plain = "Open: see the summary."
+    evidence = table.drop(columns=["found", "board n"])
     if played is not None:
         evidence = pd.concat([evidence, played], ignore_index=True)
     return Verdict("case-III", verdict, summary, explanation, evidence, scope=scope, plain=plain,

@@ -10,13 +10,14 @@
 #
 # - Compute σ_A, σ_B and δ for any game, and explain why δ depends on the dice only, never on the players' choices.
 # - Prove the claim "a player can only win with advantage 1", and check it on thousands of games.
-# - Read the exact distribution of δ, and spot where the paper's symmetry theorem needs a correction.
+# - Read the exact distribution of δ, and say exactly when the paper's symmetry theorem holds (and when it does not).
 # - Explain why the unboundedness conjecture is in fact a theorem about random walks.
 #
 # **The results in one sentence each** (the computations below show how we know):
 #
 # - *A player can only win with advantage 1*: right, and there is a short proof.
-# - *The expected δ is always 0*: right after every full round, but just after A's roll A is 3.5 ahead on average.
+# - *The expected δ is always 0*: right, with "turn" meaning a full round as in the paper's own example; just after
+#   A's roll (mid-round) A is 3.5 ahead on average, and at the end of a game δ is not 0 on average either.
 # - *δ eventually passes any level*: right, it is even a theorem, if you imagine rolling forever; real games end
 #   long before (a dozen turns on the 3×3 board).
 
@@ -108,8 +109,9 @@ paper.advantage_1_claim(results=results)
 # **Theorem (paper).** The expected value of δ is always 0, because the players "start and play with the same
 # conditions", so P(δ = k) = P(δ = −k).
 #
-# **In one sentence:** right after every full round, but not "always": just after A's roll, A is 3.5 ahead on
-# average, because A has rolled once more.
+# **In one sentence:** right, with "turn" read as the paper's own example reads it: "If after three turns A has
+# rolled 1,2,3 and B has rolled 4,5,6", so a turn is a full round, and after every round the mean of δ is exactly 0.
+# Read turn by turn it would fail: just after A's roll, A is 3.5 ahead on average, because A has rolled once more.
 #
 # Since δ is a sum of independent die rolls with signs (+ for A's, − for B's), its distribution after n turns can be
 # computed exactly, as fractions. After one full round (A's roll minus B's roll):
@@ -152,8 +154,10 @@ laws.assign(mean=laws["mean"].astype(float), variance=laws["variance"].astype(fl
 paper.symmetry_theorem(games=2_000)
 
 # %% [markdown]
-# So the theorem is right at the end of every round, but not "always". It matters: a game can end after A's turn,
-# and then A has had one roll more. (The verdict above quantifies this at the end of random games.)
+# So the theorem is right at the end of every round, which is what the paper calls a turn: **confirmed**. Two things
+# it does not say, and which are not 0: δ in the middle of a round (7/2 on average), and δ at the end of a game. A game
+# can end after A's turn, and then A has had one roll more: on average the final δ is 7/2 × P(the game ends on A's
+# turn). (The verdict above quantifies this at the end of random games.)
 
 # %% [markdown]
 # ## The unboundedness "conjecture"
@@ -212,7 +216,8 @@ check(my_answer, analysis.turns_to_reach(curve, 0.5), hint="read it off the M = 
 #
 # - δ = σ_A − σ_B counts the dice only: no choice of the players changes it.
 # - The claim holds, with a short proof: a winner has δ in their favour (and a tie has δ = 0).
-# - δ's law is a convolution of dice, computable exactly. Its mean is 0 after full rounds, but 7/2 after A's turn:
-#   the symmetry theorem needs "after every full round".
+# - δ's law is a convolution of dice, computable exactly. Its mean is 0 after every full round (a "turn" in the
+#   paper's example): the symmetry theorem is confirmed; mid-round (after A's roll) it is 7/2, and at the end of a
+#   game 7/2 × P(the game ends on A's turn).
 # - The unboundedness conjecture is a theorem (recurrence of mean-zero random walks) about the dice as if play went
 #   on; exact curves show how slowly P_M(n) approaches 1, far more slowly than games end. Next: [lesson 4](04-advantage-2-size.ipynb), the advantage that choices *do* change.

@@ -200,9 +200,10 @@ pd.DataFrame(rows)
 # 2. After turn 4, B could have rolled 6 and eaten the neutral `(5,5)`. Who would own the result? Would A still be
 #    safe? (Try it: `apply(game.positions[3], "6 c2 c2-c3")`.)
 # 3. The paper switches from neutralising to eating "when your Advantage 2 is no longer greater than 6". Why 6?
-# 4. The card's counter-line beats the plan when A eats with one unit more. Can you find a start where B beats it
-#    when A eats with its whole amoeba? (Nobody has yet within the searched bounds: change `CASE_III_START` and the
-#    `LINE`, or let the bots play.)
+# 4. The card's counter-line beats the plan when A eats B's *smaller* piece with its whole amoeba, and another one
+#    when A eats with one unit more. On 3x3, can you find a start where B beats it when A always eats B's *biggest*
+#    piece with its whole amoeba? (Nobody has yet within the searched bounds: change `CASE_III_START` and the
+#    `LINE`, or let the bots play. On 4x4 the card shows how B does it: why does that trick not work on 3x3?)
 
 # %% [markdown]
 # ## Summary
@@ -213,10 +214,17 @@ pd.DataFrame(rows)
 #   at least k, so pieces of 6 units or fewer sometimes can; from 7 units on it is true.
 #
 # **What is actually known about the plan.** The paper's one-turn argument is right: after the move to the centre B
-# cannot win at once. Played as the paper says (including the eat and the "reset" to an opposite square), a search
-# over every roll and every reply of B finds no B win within the turns it searched (4 turns of the game: 2 of A's and
-# 2 of B's), from the small starts tried, when A eats with its whole amoeba. But the paper does not say with how many
-# units to eat: eating with one unit more than the piece (as in its Case IV) lets B win six turns into the game (the
-# card's counter-line). So "the opponent cannot win" **depends on how A eats**: false one way, open the other. The
-# games against the bots, above and on the card, are examples, not proofs.
+# cannot win on its next turn (exact). Beyond that, "eat one of the opponent's split amoebae" does not say which
+# piece, nor with how many units, and "move to an opposite square" does not say where when every square touches B.
+# Those choices decide the answer, so "the opponent cannot win" **depends on how A follows the plan**:
+#   - A eats B's smaller piece with its whole amoeba: B wins four turns into the game (the card's counter-line: B
+#     splits off a piece of 1, A eats it, B's other piece rolls 6 and eats A);
+#   - A eats with one unit more than the piece (as in the paper's Case IV) and then moves its whole amoeba away: B
+#     wins six turns into the game (its record is in the card's details);
+#   - A always eats B's biggest piece next to it with its whole amoeba: on 3x3 a search over every roll and every reply
+#     of B finds no B win within 4 turns of the game (2 of A's and 2 of B's), and beyond that nobody knows; on 4x4 and
+#     5x5 B wins by moving its bigger piece out of A's reach.
+#
+#   The strategy lab's `paper` bot eats the biggest piece next to it with one unit more, never with a turn after
+#   which B can win at once. The games against the bots, above and on the card, are examples, not proofs.
 # - Next: [lesson 7](07-case-4-forced-win.ipynb), where the paper claims that a large enough δ makes the win certain.

@@ -10,9 +10,9 @@
 #
 # - Replay the paper's Case IV line and name each of its steps: centre, neutralise, capture, squeeze.
 # - Tell apart "a line that wins" from "a strategy that forces a win": what a claim about all replies requires.
-# - Read the verdict of an AND-OR search, including a counter-line, and say exactly what it proves.
+# - Read the verdict of an AND-OR search, including an illustrating line, and say exactly what it proves.
 # - Tell "the paper's steps do not always win within 8 turns" (a wrong proof) apart from "A can force a win within 8"
-#   (true against the paper's halving B) and "against any B" (still open).
+#   (true against the paper's halving B) and "against any B" (still open): the answer depends on B's play.
 
 # %%
 import altair as alt
@@ -90,31 +90,35 @@ max_8 = paper.case_IV_max_8()
 max_8
 
 # %% [markdown]
-# **Right, with a correction.** The claim is that A *can* win within 8 turns. Against the B the paper assumes (it
+# **It depends on B's play.** The claim is that A *can* win within 8 turns. Against the B the paper assumes (it
 # always splits in half) a search over every roll finds that A forces a win within 4 of its turns, even using only
-# eats, so the claim holds there. But not by the paper's own steps: with A's turns restricted to them, the search found
-# a **counter-line**, a game record in which every A turn follows the paper's text (each is annotated with the
-# sentence that allows it) and A has not won after 9 of its turns. It breaks the paper's proof, not the claim. Look at B's rolls:
+# eats, so the claim holds there. But the item split-in-half rates that assumption "not
+# supported": a B that splits off small pieces lasts longer. Against a B free to play any legal turn the claim is
+# open (below). And even against the halving B, not by the paper's own steps: with A's turns restricted to them, the
+# search found a game record in which every A turn follows the paper's text (each is annotated with the sentence that
+# allows it) and A has not won after 9 of its turns. It breaks the paper's proof, not the claim, so it illustrates,
+# and is not the evidence for the word. Look at B's rolls:
 # small. B splits in half whenever it can; with small rolls its halves are small, A needs one neutralisation per
 # piece, and once the board is full a small piece eats a small neutral piece (lesson 6: "twice its size" is false for
 # small pieces), which the paper's step 5 says B cannot do. You can replay it with `amoeboid replay`:
 
 # %%
-print(max_8.counter_line)
+steps_line = paper.paper_steps_line()  # the same line as in the card's details
+print(steps_line)
 
 # %%
-end = Game.parse(max_8.counter_line).position
+end = Game.parse(steps_line).position
 print("B owns", {cell: str(end[cell]) for cell in end.owned("B")}, " Δ =", end.Delta)
 end
 
 # %% [markdown]
-# **Exercise 2.** Which part of the paper's *steps 1-5* does the counter-line break: "A wins" or "within 8 turns"? Answer
+# **Exercise 2.** Which part of the paper's *steps 1-5* does this line break: "A wins" or "within 8 turns"? Answer
 # `"wins"` or `"8 turns"` (capitals and spaces do not matter; `"within 8 turns"` or `"8"` work too).
 
 # %%
 my_answer = ...  # solution: "8 turns"
 check(my_answer, "8 turns", accept=("8", "within 8 turns"),
-      hint="in the counter-line, does B ever own more than A? Look at what B still owns at the end")
+      hint="in this line, does B ever own more than A? Look at what B still owns at the end")
 
 # %% [markdown]
 # **Open against a free B.** Against the B the paper assumes, one that always splits in half, A can force a win
@@ -137,7 +141,9 @@ paper.split_in_half()
 
 # %% [markdown]
 # And is δ > 44 enough? Against a B that splits in half, the same forced-win search (every roll, 4 of A's turns)
-# finds a win at every δ searched above 44, and already from δ = 17: 44 is enough, and far more than needed. Where 44
+# finds a win at every δ searched above 44, and at δ = 17 too (the card lists exactly which δ were searched; none
+# within 4 turns at 15 and 16): against that B, 44 is enough, and far more than needed. So this verdict, too, depends
+# on B's play. Where 44
 # comes from: the paper's example starts at δ = 44 with A rolling 1 and B rolling 6 every time, and with exactly those
 # dice the paper's own steps win within 8 of A's turns after the centre move from δ = 43 on. Against a B free to play
 # any turn nothing was tested:
@@ -150,9 +156,11 @@ paper.case_IV_threshold()
 #
 # - The paper's Case IV line (centre, neutralise the bigger half, capture with one unit more, squeeze) is legal and wins
 #   when A rolls 1s and B rolls 6s, in 9 turns of A (8 if the move to the centre is not counted).
-# - "A can win within 8 turns" is **confirmed with a correction**: against a B that always halves, A forces a win
-#   within 4 of its turns; but the paper's own steps are not how (with small rolls for B they take more than 8).
-# - Against a B free to play any legal turn it is **open**: our search reaches 2 of A's turns only.
-# - δ > 44 is **confirmed** against a halving B (every δ searched above 44), and not sharp: from δ = 17 on already; the
-#   paper's own steps with its own dice need 43.
+# - "A can win within 8 turns" **depends on B's play**: against a B that always halves (the paper's assumption,
+#   "not supported" by split-in-half), A forces a win within 4 of its turns, though the paper's own steps are not how
+#   (with small rolls for B they take more than 8); against a B free to play any legal turn it is **open**: our search
+#   reaches 2 of A's turns only.
+# - δ > 44 **depends on B's play** too: against a halving B, a forced win at every δ searched above 44, and not sharp
+#   (a win at δ = 17 as well, none within 4 turns at 15-16); the paper's own steps with its own dice need 43; a free B
+#   was not tested.
 #   Next: [lesson 8](08-example-game.ipynb), a whole game of the authors, replayed.
