@@ -220,3 +220,13 @@ def test_every_generated_turn_applies_and_every_rejected_turn_changes_nothing():
                 apply(position, bad)
         assert str(position) == snapshot
     assert checked > 1000
+
+
+def test_a_record_writes_no_start_line_for_the_standard_start_under_any_rules():
+    # (found by scripts/mutation.sh: the comparison with the standard start must use the game's own rules)
+    from amoeboid_edu.notation import format_record
+
+    for rules in (Rules(), Rules(die_sides=4), Rules(adjacency="rook")):
+        assert format_record(Position.start(rules=rules), []) == "board 3x3\n"
+    moved = Position.parse("(1,0) . / . (0,1) B", Rules(die_sides=4))
+    assert format_record(moved, [], "ongoing") == "board 2x2\nstart (1,0) . / . (0,1) B\n"

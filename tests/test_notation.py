@@ -148,7 +148,7 @@ def builtins_called(call) -> set[str]:
     ],
 )
 def test_the_readers_call_only_linear_builtins(text):
-    if os.environ.get("MUTANT_UNDER_TEST"):
+    if "MUTANT_UNDER_TEST" in os.environ:  # set (to "" for its clean run) by scripts/mutation.sh's mutmut
         pytest.skip("mutmut's trampolines call builtins of their own")
     for read in (Position.parse, Turn.parse, parse_record):
         builtins_called(lambda: read(text))  # warm the caches (Board.grid sorts its neighbour lists once)
@@ -357,3 +357,66 @@ def test_splits_indexing_cost_does_not_grow_with_the_amoeba():
         splits = Splits(size, size, size // 3)
         counts.append(work(lambda: [splits[i] for i in (0, len(splits) // 2 if size < 10**18 else 10**20, -1)]))
     assert max(counts) <= 1.2 * min(counts), counts
+
+
+# --------------------------------------------------------------------------- edges that mutation testing found untested
+# (scripts/mutation.sh; each test below kills mutants of rules.py or notation.py that every other test let live)
+
+
+def test_numbers_of_exactly_the_digit_limit_are_read():
+    assert whole_number("9" * 4300, "n") == 10**4300 - 1  # MAX_DIGITS digits: the most int() reads
+    with pytest.raises(NotationError, match="has 4301 digits"):
+        whole_number("9" * 4301, "n")
+
+
+def test_cell_names_may_hold_underscores_but_not_unicode_spaces():
+    assert Turn.parse("2 left_arm left_arm-hub") == Turn(2, "left_arm", "left_arm", "hub")
+    # A no-break space (pasted from a slide) is not a blank: it stays inside its field, so the turn is refused.
+    for text in ("3\u00a0a1 a1-b1", "3 a1 a1-b1\u00a04,0"):
+        with pytest.raises(InvalidTurnError):
+            Turn.parse(text)
+
+
+@pytest.mark.parametrize("token", ["[3,0]", "03,00", "(3,0]", "[3,0)", "(3,0"])
+def test_an_amoeba_is_written_in_round_brackets(token):
+    with pytest.raises(InvalidPositionError, match="neither '.' nor an amoeba"):
+        Position.parse(f"{token} / (0,1) A")
+
+
+@pytest.mark.parametrize("text", ["(1,0) . / . (0,1) A\u00a0", "(1,0) . / . (0,1) AX", "(1,0) . / . (0,1) XA"])
+def test_the_side_to_move_is_exactly_a_or_b(text):
+    with pytest.raises(InvalidPositionError, match="side to move"):
+        Position.parse(text)
+
+
+def test_record_rules_reach_the_board_and_the_start():
+    from amoeboid_edu import Rules
+
+    rook = Rules(adjacency="rook", die_sides=4)
+    no_headers = parse_record("1 a1 a1-b1\n", rook)
+    assert no_headers.start == Position.start(rules=rook) and no_headers.start.board.adjacency == "rook"
+    assert parse_record("board 2x3\n", rook).start == Position.start(2, 3, rook)
+    with_start = parse_record("start (1,0) . / . (0,1) A\n", rook)
+    assert with_start.start.rules == rook and not with_start.start.board.are_adjacent("a1", "b2")
+    # Without headers a record is the paper's game on the 3x3 board.
+    plain = parse_record("3 a1 a1-b1\n2 c3 c3-b3\n")
+    assert plain.start == Position.start() and plain.lines == (1, 2)
+    assert plain.turns == (Turn(3, "a1", "a1", "b1"), Turn(2, "c3", "c3", "b3"))
+
+
+def test_a_bom_before_the_start_header_is_ignored():
+    record = parse_record("\ufeffstart (1,0) . / . (0,1) B\n")
+    assert record.start == Position.parse("(1,0) . / . (0,1) B")
+
+
+@pytest.mark.parametrize("line", ["board 3x3\u00a0", "board 3x3X", "3 a1 a1-b1 4,0\u00a0"])
+def test_a_trailing_no_break_space_or_stray_letter_stays_in_its_field(line):
+    with pytest.raises(InvalidRecordError) as caught:
+        parse_record(line + "\n")
+    assert caught.value.line == 1
+
+
+def test_a_malformed_turn_names_its_line_and_number():
+    with pytest.raises(InvalidRecordError) as caught:
+        parse_record("board 3x3\n3 a1 a1-b1\n\n2 c3 c3:b3\n")
+    assert (caught.value.line, caught.value.turn_number) == (4, 2)

@@ -532,3 +532,45 @@ def test_turn_values_check_their_fields():
         Turn.parse(3)  # type: ignore[arg-type]
     assert Turn(2, "a1").is_pass and str(Turn(2, "a1")) == "2 a1 -"
     assert not Turn(2, "a1", "a1", "b1").is_pass and str(Turn(2, "a1", "a1", "b1")) == "2 a1 a1-b1"
+
+
+# --------------------------------------------------------------------------- edges that mutation testing found untested
+# (scripts/mutation.sh; each test below kills mutants of rules.py that every other test let live)
+
+
+def test_grid_cell_names_are_column_letter_then_row_number():
+    from amoeboid_edu.rules import grid_cell_name
+
+    assert [grid_cell_name(0, c) for c in range(3)] == ["a1", "b1", "c1"]
+    assert grid_cell_name(2, 1) == "b3" and grid_cell_name(25, 25) == "z26"
+
+
+def test_a_turn_error_names_the_field_at_fault():
+    with pytest.raises(InvalidTurnError, match="without a move cannot move units"):
+        Turn(1, "a1", a=1)  # one count and no move: the missing move is the first fault
+    error = IllegalTurnError("the die shows 4")  # as match.py raises it, without a reason code
+    assert error.reason == "illegal" and str(error) == "the die shows 4"
+    again = pickle.loads(pickle.dumps(IllegalTurnError("r", "too-big", "1 a1 a1-b1", "(1,0) (0,1) A")))
+    assert (again.reason, again.turn) == ("too-big", "1 a1 a1-b1") and "in position (1,0) (0,1) A" in str(again)
+
+
+def test_repr_names_the_rules_only_when_they_are_not_the_default():
+    assert repr(Position.start(2)) == "Position.parse('(1,0) . / . (0,1) A')"
+    variant = Position.start(2, rules=Rules(die_sides=4))
+    assert repr(variant) == "Position.parse('(1,0) . / . (0,1) A', rules=Rules(adjacency='king', die_sides=4))"
+    assert eval(repr(variant)) == variant
+
+
+def test_only_pairs_are_in_splits():
+    splits = Splits(2, 1, 1)
+    assert (1, 1) in splits and (0, 0) not in splits and (3, 0) not in splits
+    for other in ([1, 1], (1, 1, 1), "11", 7, None):
+        assert other not in splits
+
+
+def test_a_pass_after_a_move_does_not_reset_the_count():
+    # Grow a1 -> (6,0): it eats b1 (size 6) with all six units, one turn.  Grow d1 -> (3,0): nothing can move,
+    # so "2 d1 -" is the second turn.  The pass comes after the move in board order.
+    p = Position.parse("(4,0) (0,6) (0,9) (1,0) A")
+    assert [str(t) for t in legal_turns(p, 2)] == ["2 a1 a1-b1 6,0", "2 d1 -"]
+    assert count_legal_turns(p, 2) == 2 == len(brute_force_turns(p, 2))
