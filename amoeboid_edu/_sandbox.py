@@ -1011,6 +1011,17 @@ def untrusted_answer(data: bytes) -> dict[str, Any]:
     return answer
 
 
+def _pidfd(pid: int) -> int | None:
+    """A pidfd for ``pid``, or None where the kernel has none (before 5.3): its game processes are then not
+    stopped between rounds, as off Linux."""
+    try:
+        return os.pidfd_open(pid) if hasattr(os, "pidfd_open") else None
+    except OSError as error:  # ESRCH: it died already, and the import's answer says why
+        if error.errno in (errno.ESRCH, errno.ENOSYS, errno.EPERM, errno.EINVAL):
+            return None
+        raise
+
+
 @dataclass
 class Sandbox:
     """The harness's end of one untrusted strategy's worker: started on first use, restarted after a crash."""
@@ -1109,7 +1120,7 @@ class Sandbox:
             if self.fork_server:  # the template's word (it runs no student code): the game process's pid
                 pid = int(receive_message(self.control, time.monotonic() + self.load_limit, 32))
                 self._forget_game_process()
-                self.game_pidfd = os.pidfd_open(pid) if hasattr(os, "pidfd_open") else None
+                self.game_pidfd = _pidfd(pid)
             answer = untrusted_object(receive_message(mine, time.monotonic() + self.load_limit, MAX_MESSAGE))
             if not answer.get("ok"):
                 self.broken = shown(answer.get("error", "the strategy could not be loaded"))
