@@ -104,6 +104,7 @@ NO_HOME = "/nonexistent/amoeboid-strategy"
 OPEN_FILES = 128
 """File descriptors a worker may hold (RLIMIT_NOFILE): bounds the pipe and socket buffers a game can fill."""
 MOVE_GRACE = 1.0
+"""Seconds a game process has to answer once its move was interrupted at the per-move limit; then it is killed."""
 LATE_AFTER = 0.25
 """Seconds past the per-move limit after which an answer is late by the harness's own clock and forfeits.  The game
 process's alarm is a courtesy to honest strategies; a hostile one can block or rewrite it in its own process (it
@@ -112,7 +113,6 @@ FLUSH_AFTER = 0.01
 """Seconds a game process may hold a round's answers before sending what it has: a round's answers go back in
 a message or a few (a message each made the two processes take turns on one core, one context switch an answer),
 and the harness still hears from it at least once per move's time plus this."""
-"""Seconds a game process has to answer once its move was interrupted at the per-move limit; then it is killed."""
 _DENIED = (
     # other processes: signals through a queue or a pidfd, tracing, memory (kill/tkill/tgkill: the game's allow-list)
     "rt_sigqueueinfo", "rt_tgsigqueueinfo", "pidfd_open", "pidfd_send_signal", "pidfd_getfd",

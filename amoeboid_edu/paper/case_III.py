@@ -301,7 +301,9 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((7, 1, 3), (10, 1, 3), 
              "cannot win, as the paper argues. But if A eats B's smaller piece with its whole amoeba, B can win four "
              "turns into the game; if A eats with one unit more and then moves away, B can win six turns in; if A "
              "always eats B's biggest piece with its whole amoeba, a computer that tried every roll and every reply "
-             f"found no way for B to win within {turns} turns on 3x3, and beyond that nobody knows.")  # fmt: skip
+             f"found no way for B to win within {turns} turns on {', '.join(f'{n}x{n}' for n in none_boards)}, and "
+             "beyond that nobody knows"
+             + (f"; on {', '.join(f'{n}x{n}' for n in win_boards)} B can win even then." if win_boards else "."))  # fmt: skip
     if verdict == "open":
         plain = "Open: see the summary."
     evidence = table.drop(columns=["found", "board n"])
