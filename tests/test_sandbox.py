@@ -511,10 +511,9 @@ def test_a_game_process_that_stops_reading_cannot_freeze_the_harness():
                                big.rules)
     try:
         assert sandbox.ask([(1, 3, big)], 0.3)[0]["kind"] == "text"
-        began = time.monotonic()
         answers = sandbox.ask([(seed, 3, big) for seed in range(4000)], 0.3)  # megabytes: more than any buffer
-        assert time.monotonic() - began < 10
         assert isinstance(answers[0], _sandbox.Forfeit) and answers[0].reason == "timeout", answers[0]
+        assert "stopped reading its moves" in answers[0].message
         assert set(map(type, answers[1:])) == {type(None)}  # asked again on a fresh game process
     finally:
         sandbox.close()
