@@ -15,7 +15,9 @@ Board((4,0) . . / . . . / . . (0,2) A; A: human, B: human)
 
 from __future__ import annotations
 
+import functools
 import pathlib
+import threading
 from collections.abc import Callable, Iterable
 
 import anywidget
@@ -106,6 +108,22 @@ class _IntentError(ValueError):
     """An intent that cannot be carried out: its message is shown on the board."""
 
 
+def _one_at_a_time(method):
+    """Run ``method`` holding the widget's lock.
+
+    The kernel may carry out two widget messages at once, on two threads: with ipykernel 7 and JupyterLab 4.6 a
+    Review ran on a subshell's thread while another board's clicks ran on the main one.  A version check and the
+    change it guards must be one step, and a Hint must not read a game that a click is changing.
+    """
+
+    @functools.wraps(method)
+    def locked(self, *args, **kwargs):
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return locked
+
+
 class _BoardWidget(anywidget.AnyWidget):
     """What both widgets share: the ES module, the intent channel, and the versioned view."""
 
@@ -123,9 +141,11 @@ class _BoardWidget(anywidget.AnyWidget):
     history_open = traitlets.Bool(True).tag(sync=True)
 
     def __init__(self, **kwargs) -> None:
+        self._lock = threading.RLock()  # see _one_at_a_time; re-entrant, as Board.click goes through handle_intent
         super().__init__(**kwargs)
         self.on_msg(lambda _widget, content, _buffers: self.handle_intent(content))
 
+    @_one_at_a_time
     def handle_intent(self, content: object) -> bool:
         """Carry out one intent from the browser; False (and ``error`` set) if it was rejected.
 
@@ -194,6 +214,7 @@ class _Coaching(traitlets.HasTraits):
     review_view = traitlets.Dict().tag(sync=True)
     auto_hints = traitlets.Bool(False).tag(sync=True)
 
+    @_one_at_a_time
     def hint(self) -> list:
         """The hints for the turn at hand (what the Hint button shows): ``coach.Hint`` objects, best first."""
         from . import coach
@@ -205,6 +226,7 @@ class _Coaching(traitlets.HasTraits):
         self.hints = [hint.as_dict() for hint in found]
         return found
 
+    @_one_at_a_time
     def review(self):
         """The review of the game on the board (what the Review button shows): a ``coach.Review``."""
         from . import coach
@@ -322,6 +344,7 @@ class Board(_Coaching, _BoardWidget):
     def unobserve_turns(self, callback: TurnObserver) -> None:
         self._observers.remove(callback)
 
+    @_one_at_a_time
     def queue(self, turns: str | Iterable[Turn | str]) -> None:
         """Queue a scripted line (turns, or one turn per line) to step through with the Next button.
 
@@ -349,6 +372,7 @@ class Board(_Coaching, _BoardWidget):
         self._begin_turn()
         self._publish()
 
+    @_one_at_a_time
     def next(self) -> Turn:
         """Play the next queued turn (what the Next button does)."""
         queued = self._queued()
@@ -518,6 +542,7 @@ class Board(_Coaching, _BoardWidget):
             **self._coach_intents(),
         }
 
+    @_one_at_a_time
     def handle_intent(self, content: object) -> bool:
         self._marked = None  # any action ends the mark on the last bot or scripted turn
         return super().handle_intent(content)
@@ -731,6 +756,7 @@ class Replay(_BoardWidget):
         self.ply = self._checked_ply(ply)
         self._publish()
 
+    @_one_at_a_time
     def seek(self, ply: int) -> None:
         """Show the position after ``ply`` turns (0 is the start)."""
         self.ply = self._checked_ply(ply)

@@ -17,6 +17,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from jupyter_harness import chromium, jupyterlab
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from board_players import choose
 
 from amoeboid_edu import Game, Position, Turn, apply
@@ -25,13 +26,18 @@ pytestmark = pytest.mark.browser
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 GAME_SEED, FUZZ_SEED, FUZZ_CLICKS = 3, 11, 300  # seed 3: a 21-turn game with the test's players
-# Where the fuzz may click, and how often: highlighted cells more than others, New game rarely.
+# Where the fuzz may click, and how often: highlighted cells more than others, New game rarely, the coach never.
+# A Review of a long 4x4 game keeps the kernel busy for tens of seconds, and the boards' intents queue behind it, so
+# a Review clicked late in the fuzz made the next test's clicks wait past their timeout; test_coach_browser.py tests
+# the coach.
 FUZZ_TARGETS = """nodes => nodes.map(n => {
   const r = n.getBoundingClientRect();
   const kind = n.matches('.amb-selectable, .amb-target') ? 'highlighted' : n.dataset.action || 'cell';
   return [r.x, r.y, r.width, r.height, kind];
 })"""
-FUZZ_WEIGHTS = {"highlighted": 4.0, "new": 0.02, "undo": 0.3}
+FUZZ_WEIGHTS = {"highlighted": 4.0, "new": 0.02, "undo": 0.3, "coach-hint": 0.0, "coach-review": 0.0}
+# The versions of the boards other than the fuzz board (index 1): the fuzz must not touch them.
+OTHER_VERSIONS = "nodes => nodes.filter((_, i) => i !== 1).map(n => n.dataset.version)"
 PAPER_MOVE_9 = ". . . / (5,5) (12,2) . / (0,5) (0,4) (8,8) A"  # the paper's example game, before A's 9th turn
 PAPER_OPENING = "3 a1 a1-b1\n2 c3 c3-b3\n3 b1 b1-c1\n1 b3 b3-a3"
 
@@ -233,12 +239,20 @@ def test_random_click_fuzz_leaves_a_legal_position_that_the_board_shows(page, la
     board = BoardInPage(page, 1, lab["root"] / "fuzz.json")
     board.root.scroll_into_view_if_needed()
     board.settle()
+    other_boards = page.locator(".amoeboid-board").evaluate_all(OTHER_VERSIONS)
+    targets = board.root.locator("[data-cell], button:not([disabled])")
     rng = random.Random(FUZZ_SEED)
+    missed = 0
     for _ in range(FUZZ_CLICKS):
-        boxes = board.root.locator("[data-cell], button:not([disabled])").evaluate_all(FUZZ_TARGETS)
+        boxes = targets.evaluate_all(FUZZ_TARGETS)
         weights = [FUZZ_WEIGHTS.get(kind, 1.0) for *_, kind in boxes]
-        x, y, width, height, _kind = rng.choices(boxes, weights)[0]
-        page.mouse.click(x + width * rng.uniform(0.2, 0.8), y + height * rng.uniform(0.2, 0.8))
+        index = rng.choices(range(len(boxes)), weights)[0]
+        _x, _y, width, height, _kind = boxes[index]
+        where = {"x": width * rng.uniform(0.2, 0.8), "y": height * rng.uniform(0.2, 0.8)}
+        try:  # a locator click lands on this board or not at all, even while a reply re-renders it
+            targets.nth(index).click(position=where, timeout=1000)
+        except PlaywrightTimeoutError:  # the target went away with the re-render (e.g. a disabled button)
+            missed += 1
         if rng.random() < 0.3:
             page.wait_for_timeout(rng.choice([20, 100, 500]))
     page.wait_for_timeout(1500)  # let a bot's two-step animation finish
@@ -249,7 +263,11 @@ def test_random_click_fuzz_leaves_a_legal_position_that_the_board_shows(page, la
     assert board.root.get_attribute("data-position") == state["view"]["shown"]
     shown = Position.parse(state["view"]["shown"])
     assert cells_text(state["view"]) == ["." if cell is None else str(cell) for cell in shown.cells]
-    print(f"\nfuzz: {FUZZ_CLICKS} clicks, {state['version']} accepted, {len(game.turns)} turns in the final game")
+    assert page.locator(".amoeboid-board").evaluate_all(OTHER_VERSIONS) == other_boards  # the fuzz stayed on its board
+    print(
+        f"\nfuzz: {FUZZ_CLICKS} clicks ({missed} found no target), {state['version']} accepted, "
+        f"{len(game.turns)} turns in the final game"
+    )
 
 
 def test_a_teachers_position_in_light_and_dark_and_a_replay(page, lab):
