@@ -21,6 +21,10 @@ CASE_I_OPTIONS = {  # the paper's three options, as A's turn from a1 (size s) af
     "split": lambda r, s=1: f"{r} a1 a1-b1 {(s + r) // 2},0",  # half of A's amoeba to b1, the rest stays on a1
 }
 
+WINS_AT_ONCE = "P(B wins at once), mean over r = 1-3"
+TIES_AT_ONCE = "P(B only ties at once), mean over r = 1-3"
+"""Case I's exact columns: a mean over A's rolls 1-3, each a third of the time (each roll alone: the summary)."""
+
 
 def _b_ends_at_once(after: Position) -> tuple[Fraction, Fraction]:
     """(P(B can win at once), P(B can only tie at once)) over B's roll, every legal B reply."""
@@ -61,7 +65,7 @@ def case_I_table(b_sizes: tuple[int, ...] = tuple(range(1, 13)), games: int = 30
                 exact_win, exact_tie = exact_win + win / 3, exact_tie + tie / 3
                 least = win + tie if least is None else min(least, win + tie)
             row = {"board": f"{board}x{board}", "B size": b, "option": option,
-                   "P(B wins at once)": float(exact_win), "P(B only ties at once)": float(exact_tie),
+                   WINS_AT_ONCE: float(exact_win), TIES_AT_ONCE: float(exact_tie),
                    "least P(B ends it at once), r = 1-3": str(least),
                    "premise holds (r=1,2,3)": all(split_premise_holds(b + r, b) for r in (1, 2, 3))}  # fmt: skip
             for opponent in opponents:
@@ -138,7 +142,7 @@ def case_I(b_sizes: tuple[int, ...] = tuple(range(1, 13)), games: int = 30,
     adjacent = main[main["option"] == "adjacent"]
     others = main[main["option"] != "adjacent"]
     least = min(Fraction(x) for x in adjacent["least P(B ends it at once), r = 1-3"])
-    safe_otherwise = bool((others["P(B wins at once)"] == 0).all())
+    safe_otherwise = bool((others[WINS_AT_ONCE] == 0).all())
     premise = main.drop_duplicates("B size").set_index("B size")["premise holds (r=1,2,3)"]
     fails = [int(b) for b, holds in premise.items() if not holds]
     comparisons = pd.concat([_comparison(main, o) for o in opponents], ignore_index=True)
@@ -161,7 +165,7 @@ def case_I(b_sizes: tuple[int, ...] = tuple(range(1, 13)), games: int = 30,
     verdict = "open"
     sizes = _sizes_text(b_sizes)
     adjacent_text = (f"next to B, B ends the game at once with probability >= {least} (exactly (7 - r)/6 for A's "
-                     "roll r), as the paper says" if least >= Fraction(1, 2) else "next to B is not always worse at once")
+                     "roll r), counting B's choice to tie: the paper's 'likely loss' (B strictly bigger: (6 - r)/6, 1/2 at r = 3)" if least >= Fraction(1, 2) else "next to B is not always worse at once")
     start_example = ("e.g. at the start of a game A rolls 3 to (4,0) and splits 2/2 against B's 1: neither piece is "
                      "smaller" if not split_premise_holds(4, 1) else "")  # exact, by enumeration of the splits
     summary = (f"exact: {adjacent_text}; the sentence of the argument against splitting ('Splitting in this case "
@@ -175,7 +179,7 @@ def case_I(b_sizes: tuple[int, ...] = tuple(range(1, 13)), games: int = 30,
              "size, option and opponent, 95% Wilson intervals")  # fmt: skip
     other_boards = ""
     if len(boards) > 1:
-        by_board = table[table["option"] == "adjacent"].groupby("board")["P(B wins at once)"].min()
+        by_board = table[table["option"] == "adjacent"].groupby("board")[WINS_AT_ONCE].min()
         other_boards = (" On " + ", ".join(by_board.index) + " the exact facts are the same (B is two steps away "
                         "on every board); the simulations are in the evidence.")  # fmt: skip
 

@@ -181,11 +181,14 @@ def case_II_streak(games: int = 40, seed: int | str = 0) -> Verdict:
                f"{p_on} x P(B comes back after rolling {going_on[0]}-{going_on[-1]}): simulated, "
                + " and ".join(f"{row['P(B wins the game)']:.2f} [{row['P(B wins) low']:.2f}, "
                               f"{row['P(B wins) high']:.2f}] as {row['B plays']}" for _, row in later.iterrows())
-               + f" ({games} games each after B's roll of {going_on[0]}-{going_on[-1]})")  # fmt: skip
+               + f" ({games} games each after B's roll of {going_on[0]}-{going_on[-1]}; unfinished after 60 turns, "
+               "counted as no comeback: " + ", ".join(f"{row['unfinished (60 turns)']} as {row['B plays']}"
+                                                      for _, row in later.iterrows()) + ")")  # fmt: skip
     scope = (f"3x3; the paper's position: A and B of size 1000 in opposite corners, A rolls 5 and moves to the "
              f"middle; exact over B's roll and every B eat; then, after each B roll that does not end the game (in "
-             f"turn), {games} seeded games per B bot (A: the paper bot, at most 60 turns), 95% Wilson intervals "
-             "scaled into the exact formula")  # fmt: skip
+             f"turn), {games} seeded games per B bot (A: the paper bot, at most 60 turns; a game still going then counts as "
+             "no comeback, so the figure is a lower bound), 95% Wilson intervals scaled into the exact formula; B's 5 "
+             "counted as a tie, as the paper says ('B will choose to tie'), though B may play on instead")  # fmt: skip
     explanation = (
         "Dice have no memory: each roll is 5 or 6 with probability 2/6 = 1/3 whatever came before (the gambler's "
         "fallacy is to think a streak makes the next roll less likely). After A's move to the middle B ties with a "

@@ -185,7 +185,7 @@ BOT_EAT = ("the paper bot's eat: the biggest of B's pieces next to its centre, w
 """The paper bot's defaults for Case III's eat, named in the summary."""
 
 
-def case_III(setups: tuple[tuple[int, int, int], ...] = ((7, 1, 3), (10, 1, 3), (7, 1, 4), (7, 1, 5)),
+def case_III(setups: tuple[tuple[int, int, int], ...] = ((7, 1, 3), (10, 1, 3)),
              turns: int = 6, chance_turns: int = 0, games: int = 0, game_starts=GAME_STARTS, game_turns: int = 60,
              seed: int | str = 0) -> Verdict:  # fmt: skip
     """Case III: 'the opponent cannot win' depends on how A follows the plan (which piece it eats, with how many
@@ -219,7 +219,8 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((7, 1, 3), (10, 1, 3), 
                         (f"open on {', '.join(f'{n}x{n}' for n in none_boards)} (no B win within {deep} in any "
                          "set-up searched, exhaustive over B's every roll and legal turn; beyond undecided)")
                         if none_boards else "",
-                        (f"false on {', '.join(f'{n}x{n}' for n in win_boards)} (B wins within {turns} turns: "
+                        (f"false on {', '.join(f'{n}x{n}' for n in win_boards)}, outside the paper's set-up (b2 is "
+                         f"not the centre there; B wins within {turns} turns: "
                          f"{per_board[win_boards[0]].iloc[0]['B wins along the plan']}, from "
                          f"{per_board[win_boards[0]].iloc[0]['start']}: B moves its bigger piece out of A's reach, "
                          "A eats the piece left next to it, the far piece eats A)") if win_boards else "") if part))
@@ -238,8 +239,9 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((7, 1, 3), (10, 1, 3), 
         + (f"(ii) false if A eats the smaller of B's pieces with its whole amoeba: B wins on turn {n_smaller} of the "
            "game from A 7 v B 1 (counter-line)"
            + (" and from A 20 v B 14" if smaller_big_result == "B" else "") + "; " if smaller_result == "B" else "")
-        + (f"(iii) false if A eats with one unit more than the piece and then resets by moving its whole amoeba: B "
-           f"wins on turn {n_one_more} from A 7 v B 1 (in the explanation); " if one_more_result == "B" else "")
+        + (f"(iii) false if A eats with one unit more than the piece and then resets by moving its whole amoeba to "
+           f"b3, next to B (a default: no square is away from B, so the paper says nothing there): B wins on turn "
+           f"{n_one_more} from A 7 v B 1 (in the explanation); " if one_more_result == "B" else "")
         + f"(iv) {biggest_text}; {BOT_EAT}"
     )
     if chance_turns and "max P(B wins)" in table:
@@ -257,8 +259,10 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((7, 1, 3), (10, 1, 3), 
                       + ": too few games to support anything. ")  # fmt: skip
     scope = ("only the clause 'the opponent cannot win' is tested (not 'the optimal strategy here is to move your "
              "amoeba to the center', nor 'splitting can be ruled out'); "
-             f"{names}; {setups_text}; A on a1 and B on c3 on every board (two steps apart, b2 next to both: the "
-             "paper's 3x3 picture inside the bigger boards); B: any legal turn (the claim is that B cannot win "
+             f"{names}; {setups_text}; A on a1 and B on c3 (two steps apart, the centre b2 next to both"
+             + ("" if boards == [3] else "; on bigger boards the paper's 3x3 picture, where b2 is not the centre")
+             + "); 3x3 is the board of the paper's plan, whose centre touches every cell ('until either there are no "
+             "squares left unoccupied'); it names no centre square for bigger boards; B: any legal turn (the claim is that B cannot win "
              f"whatever it does); paper silent: which of B's pieces A eats, with how many units, where A resets; "
              f"{EAT_DEFAULT}; (i) exact over every B roll and legal turn after the centre move; (ii), (iii) replayed "
              "counter-lines on 3x3 (A 7 on a1 v B 1 on c3; (ii) also A 20 v B 14); (iv) searched: A plays the paper "
@@ -280,15 +284,16 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((7, 1, 3), (10, 1, 3), 
         f"A 20 v B 14 ({'B wins' if smaller_big_result == 'B' else 'result ' + smaller_big_result}):\n{smaller_big}\n"
         "(iii) Eating with one unit more than the piece (the paper's idiom in Case IV step 4, 'a number 1 higher', "
         "and the paper bot's default) leaves A's centre weak: B eats it, Delta turns negative, A 'resets' by moving "
-        "its whole amoeba to a square away from the centre, but on 3x3 every square touches the centre, and B eats "
-        "it and wins on turn 6. (The paper bot itself, finding no square next to no enemy, plays its greedy default "
-        f"there instead.)\n{one_more}\n"
+        "its whole amoeba, but on 3x3 no square is away from B (every one touches the centre), so the text does not "
+        "say where; this line takes b3, next to B, and B eats it and wins on turn 6. That turn is a default, not the "
+        "paper's: other turns there (a split, for one) leave B no win at once, and the paper bot, finding no square "
+        f"next to no enemy, plays its greedy default instead.\n{one_more}\n"
         "(iv) Eating the biggest of B's pieces next to the centre with the whole amoeba keeps A's units together: "
         f"along that plan every B roll and every legal B turn was searched for {deep}"
         + (f"; on {', '.join(f'{n}x{n}' for n in none_boards)} B never wins, which is not a proof that B can never "
            "win (the game can last longer), so that reading is 'open' there, with this bound" if none_boards else "")
-        + (f"; on {', '.join(f'{n}x{n}' for n in win_boards)} B moves its bigger piece to a square not next to A's "
-           "centre, so the only piece A can eat is small, and the far piece then eats A:\n"
+        + (f"; on {', '.join(f'{n}x{n}' for n in win_boards)} (outside the paper's set-up: there b2 is not the "
+           "centre and does not touch every cell) B moves its bigger piece to a square not next to A's square, so the only piece A can eat is small, and the far piece then eats A:\n"
            + case_III_line_record(Position.parse(per_board[win_boards[0]].iloc[0]["start"]),
                                   per_board[win_boards[0]].iloc[0]["found"])[0] + "\n" if win_boards else "")
         + (". " if not win_boards else "") + "(An earlier version of this search let the paper bot's safety default replace an unsafe whole-amoeba "
@@ -299,7 +304,8 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((7, 1, 3), (10, 1, 3), 
     )
     plain = ("It depends on how A follows the plan, which the paper does not spell out. On B's very next turn B "
              "cannot win, as the paper argues. But if A eats B's smaller piece with its whole amoeba, B can win four "
-             "turns into the game; if A eats with one unit more and then moves away, B can win six turns in; if A "
+             "turns into the game; if A eats with one unit more and then moves next to B (where the paper does not say "
+             "where to go), B can win six turns in; if A "
              "always eats B's biggest piece with its whole amoeba, a computer that tried every roll and every reply "
              f"found no way for B to win within {turns} turns on {', '.join(f'{n}x{n}' for n in none_boards)}, and "
              "beyond that nobody knows"

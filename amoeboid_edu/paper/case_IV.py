@@ -74,8 +74,6 @@ ANY_B = "any B (every legal turn)"
 B_MODELS = {PAPER_B: half_splits, ANY_B: legal_turns}
 A_TEXT = ("A: any turn the paper's text allows, for every A roll: Case IV's steps 1-5, or Case III's rules as the paper "
           "bot reads them (eat once Delta <= 6, then the reset), named defaults where both are silent")  # fmt: skip
-B_PLAY = "B's play"
-"""What case-IV-max-8 and case-IV-threshold depend on: a B that always splits in half, or a B free to play any turn."""
 HALF_B_NOTE = "the paper's assumption, which the split-in-half item rates 'not supported'"
 HALVING = ("splitting in half whenever it can: either half of an odd amoeba, onto any empty cell, any legal turn when "
            "no half split exists")  # fmt: skip
@@ -144,8 +142,9 @@ def paper_steps_line(delta: int = 45, b_size: int = 16, budget: int = 400_000) -
 
 
 def case_IV_max_8(delta: int = 45, b_size: int = 16, budget: int = 400_000) -> Verdict:
-    """The claim is that A *can* win within 8 A turns: decided by a forced-win search against the paper's halving B;
-    the paper's own steps 1-5 (A restricted to the text) searched for 8, 9 and 10 A turns are the correction."""
+    """The claim is that A *can* win within 8 A turns, whatever B does: a forced win.  Proved against the paper's
+    halving B by a forced-win search; against a free B undecided (case-IV-forced-win), so the word is "open".  The
+    paper's own steps 1-5 (A restricted to the text) searched for 8, 9 and 10 A turns show its proof falls short."""
     start = case_IV_position(delta, b_size)
     example_turns = paper_example_a_turns()
     forced, forced_nodes = halving_forced_win(delta, b_size, FORCED_TURNS, budget)
@@ -172,17 +171,19 @@ def case_IV_max_8(delta: int = 45, b_size: int = 16, budget: int = 400_000) -> V
     _STEPS_LINES[delta, b_size, budget] = record  # the same search as paper_steps_line's
     line_rows = rows[1:]
     line_fails = [row["reading"] for row in line_rows if row["A wins for every roll"] is False]
-    # The word: a forced win against the halving B is proved; against a free B nothing is (case-IV-forced-win), and
-    # the split-in-half item rates the halving B "not supported": the answer depends on B's play.
-    verdict, depends_on = ("depends", B_PLAY) if forced is True else ("open", "")
+    # The word: a forced win is over every B.  Against the halving B it is proved; against a free B nothing is
+    # (case-IV-forced-win), and no B is known that holds out: open, the same word as case-IV-forced-win.
+    verdict = "open"
     status = {True: "A always wins", False: "not always won", None: "unknown (budget)"}
     forced_text = {True: f"A forces a win within {FORCED_TURNS} A turns (the centre move counted), for every roll",
                    False: f"no forced win within {FORCED_TURNS} A turns", None: "unknown (budget)"}[forced]
-    summary = (f"against a B that always splits in half ({HALF_B_NOTE}): {forced_text} (exhaustive; A: eats only), "
+    summary = (f"proved against a B that always splits in half ({HALF_B_NOTE}): {forced_text} (exhaustive; A: eats "
+               "only), "
                "though not by the paper's steps 1-5: with A's turns restricted to the paper's steps, "
                + ", ".join(f"{row['reading']}: {status[row['A wins for every roll']]}" for row in line_rows)
                + ", for some sequence of B's rolls (an illustration in the explanation, not the word's evidence); "
-               f"against a B free to play any legal turn: open (case-IV-forced-win); the paper's own example takes "
+               f"against a B free to play any legal turn: undecided, and no B is known that holds out "
+               f"(case-IV-forced-win); the paper's own example takes "
                f"{example_turns} A turns in all ({example_turns - 1} after the centre move)")  # fmt: skip
     scope = (f"3x3; A {b_size + delta - 1} on a1 v B {b_size} on c3 (delta {delta} after A's roll of 1); B: every "
              f"roll, as the paper plays it ({HALVING}); {NO_TURN_PASSES}; forced win: {EATS_ONLY}; exact AND-OR search, "
@@ -210,14 +211,15 @@ def case_IV_max_8(delta: int = 45, b_size: int = 16, budget: int = 400_000) -> V
            f"claim, and it is not the word's evidence:\n{record}\n" if record else ". ")
         + "Against a B free to play any legal turn (the split-in-half item rates the paper's halving B 'not "
         "supported': a B splitting off small pieces outlives the paper's line) nothing is decided: whether A can "
-        "force a win then is the item case-IV-forced-win (open). So the answer depends on B's play."
+        "force a win then is the item case-IV-forced-win (open). A forced win is a claim about every B, so the "
+        "claim is open: proved for the B the paper assumes, undecided for the others, refuted by none."
     )
-    plain = (f"It depends on B: against a B that always splits in half, as the paper assumes, A can force a win "
-             f"within {FORCED_TURNS} of its turns whatever the dice, but not by the paper's own steps, which with some "
-             f"rolls for B take more than {example_turns - 1} of A's turns. Against a B free to do anything, nobody "
-             "knows." if verdict == "depends" else f"{verdict.capitalize()}: see the summary.")  # fmt: skip
+    plain = (f"Open. Against a B that always splits in half, as the paper assumes, A can force a win within "
+             f"{FORCED_TURNS} of its turns whatever the dice (proved), but not by the paper's own steps, which with "
+             f"some rolls for B take more than {example_turns - 1} of A's turns. Against a B free to do anything, "
+             "nobody knows." if forced is True else "Open: see the summary.")  # fmt: skip
     return Verdict("case-IV-max-8", verdict, summary, explanation, evidence, scope=scope, plain=plain,
-                   depends_on=depends_on, quote=QUOTE)  # fmt: skip
+                   quote=QUOTE)  # fmt: skip
 
 
 def case_IV_forced_win(delta: int = 45, b_size: int = 16, depths: tuple[int, int] = (2, 4),
@@ -332,13 +334,13 @@ def case_IV_threshold(b_size: int = 16, deltas: tuple[int, ...] = (45, 46, 47, 4
                       extra: tuple[int, ...] = (15, 16, 17), line_deltas: range = range(7, 61),
                       a_turns: int = 9) -> Verdict:  # fmt: skip
     """'delta > 44' decided by the forced-win search of case-IV-max-8 (against the paper's halving B, within
-    :data:`FORCED_TURNS` A turns, every roll) at every delta in ``deltas`` (all above 44: they decide the word) and in
+    :data:`FORCED_TURNS` A turns, every roll) at every delta in ``deltas`` (all above 44: searched in every run, quick or full) and in
     ``extra`` (below: how sharp 44 is); the paper's own line with the paper's own dice as an extra figure."""
     rows = {}
     for delta in sorted(set(deltas) | set(extra)):
         forced, nodes = halving_forced_win(delta, b_size)
         rows[delta] = {"delta": delta, f"A forces a win within {FORCED_TURNS} A turns v halving B": forced,
-                       "B replies visited": nodes, "decides the word": delta in deltas}  # fmt: skip
+                       "B replies visited": nodes, "searched in every run": delta in deltas}  # fmt: skip
     columns = {  # the paper's line with the paper's dice (A rolls 1, B rolls 6): column -> A turns in all
         f"paper's steps win within {a_turns} A turns v halving B (A 1s, B 6s)": a_turns,
         f"paper's steps win within {a_turns - 1} A turns v halving B (A 1s, B 6s)": a_turns - 1,
@@ -359,7 +361,8 @@ def case_IV_threshold(b_size: int = 16, deltas: tuple[int, ...] = (45, 46, 47, 4
 
     main, short = (line_threshold(column) for column in columns)
     above = [d for d in deltas if d > 44]
-    verdict, depends_on = ("depends", B_PLAY) if above and all(forced[d] is True for d in above) else ("open", "")
+    # The word: as for case-IV-max-8, a forced win is over every B; proved only against the halving B: open.
+    verdict, proved = "open", bool(above) and all(forced[d] is True for d in above)
     searched = sorted(forced)
     failing = [d for d in searched if forced[d] is not True]
     sharp_from = (max(failing) + 1) if failing else searched[0]
@@ -371,16 +374,16 @@ def case_IV_threshold(b_size: int = 16, deltas: tuple[int, ...] = (45, 46, 47, 4
                  f"a forced win at every delta searched: {_ranges(from_text)}")
     sharp = wins_text + (f"; none within {FORCED_TURNS} A turns at {_ranges(failing)}" if failing else "")
     word_text = {True: "A forces a win", False: "no forced win", None: "unknown (budget)"}
-    summary = (f"against a B that always splits in half ({HALF_B_NOTE}), {FORCED_TURNS} A turns, every roll, "
-               f"exhaustive (A: eats only): " + (sharp if verdict == "depends" else
+    summary = (f"proved against a B that always splits in half ({HALF_B_NOTE}), {FORCED_TURNS} A turns, every roll, "
+               f"exhaustive (A: eats only): " + (sharp if proved else
                                                  "; ".join(f"delta {d}: {word_text[forced[d]]}" for d in above))
-               + f" (the deltas that decide the word, the same in every run: {_ranges(above)}; 44 is not sharp)"
+               + f" (the deltas above 44, searched in every run: {_ranges(above)}; 44 is not sharp)"
                + f"; with A's turns restricted to the paper's steps and the paper's own dice (A rolls 1, B rolls 6), "
                f"its line wins within {a_turns} A turns in all from delta = {main} on, within {a_turns - 1} from "
                f"{short} on; for some sequence of B's rolls the paper's steps take longer (case-IV-max-8); against a B "
-               "free to play any legal turn: not tested (open, see case-IV-forced-win)")  # fmt: skip
+               "free to play any legal turn: not tested, and no B is known that holds out (see case-IV-forced-win)")  # fmt: skip
     scope = (f"3x3; B size {b_size} on c3, A on a1 (delta after A's roll of 1); forced win: delta "
-             f"{_ranges(searched)} ({_ranges(deltas)} decide the word), B: every roll, as the paper plays it "
+             f"{_ranges(searched)} ({_ranges(deltas)} in every run), B: every roll, as the paper plays it "
              f"({HALVING}), {NO_TURN_PASSES}; {EATS_ONLY}; exact AND-OR search, {FORCED_TURNS} A turns in all; the "
              f"paper's line: delta {line_deltas.start}..{line_deltas.stop - 1}, A rolls 1 every turn and follows Case "
              f"IV's steps (any turn they allow; named defaults where they are silent), B rolls 6 every turn and halves, "
@@ -394,7 +397,8 @@ def case_IV_threshold(b_size: int = 16, deltas: tuple[int, ...] = (45, 46, 47, 4
         "nothing was searched). 44 is far from sharp: "
         + sharp
         + ". Against a B free to play any legal turn nothing was tested (and the split-in-half item rates the "
-        "halving B 'not supported'), so the answer depends on B's play. Where 44 most likely comes from: the paper's example starts at delta = 44 with A rolling 1 and B "
+        "halving B 'not supported'), so the claim is open: proved for the B the paper assumes, undecided for the "
+        "others. Where 44 most likely comes from: the paper's example starts at delta = 44 with A rolling 1 and B "
         f"rolling 6 every time; with exactly those dice and a halving B, A following Case IV's steps wins within "
         f"{a_turns} A turns in all ({a_turns - 1} after the centre move, the count the example fits) from delta = "
         f"{main} on, and within {a_turns - 1} in all from delta = {short} on. That is a figure about the paper's "
@@ -402,10 +406,11 @@ def case_IV_threshold(b_size: int = 16, deltas: tuple[int, ...] = (45, 46, 47, 4
         "(case-IV-max-8). Computed on 3x3 only "
         "(the paper's pictures), B of size 16 (the paper's example)."
     )
-    plain = (f"It depends on B: against a B that splits in half, as the paper assumes, A can force a win within "
-             f"{FORCED_TURNS} of its turns at every lead we searched above 44, and at smaller leads too (at "
-             f"{_ranges(from_text)}, every lead searched from {sharp_from} on); the paper's own steps with its own dice need a lead "
-             f"of about {main}. Against a B free to do anything, this was not tested." if verdict == "depends" else
-             "Open within the searched bounds: see the summary.")  # fmt: skip
+    plain = (f"Open. Against a B that splits in half, as the paper assumes, A can force a win within "
+             f"{FORCED_TURNS} of its turns at every lead we searched above 44, and at smaller leads too ("
+             + (f"every lead from {sharp_from} to {searched[-1]}" if every else
+                f"at {_ranges(from_text)}; the leads in between were not searched")
+             + f"); the paper's own steps with its own dice need a lead of about {main}. Against a B free to do "
+             "anything, this was not tested." if proved else "Open within the searched bounds: see the summary.")  # fmt: skip
     return Verdict("case-IV-threshold", verdict, summary, explanation, evidence, scope=scope, plain=plain,
-                   depends_on=depends_on, quote=THRESHOLD_QUOTE)  # fmt: skip
+                   quote=THRESHOLD_QUOTE)  # fmt: skip

@@ -7,11 +7,10 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-VERDICTS = ("confirmed", "confirmed with a correction", "false as stated", "not supported", "depends", "open")
+VERDICTS = ("confirmed", "false as stated", "not supported", "depends", "open")
 """The words a verdict may use.
 
 - confirmed: the statement holds (a proof, an exact computation, or an exhaustive search that covers the claim).
-- confirmed with a correction: it holds once one stated detail is corrected.
 - false as stated: a counterexample in which every move of the claimant's side follows the paper's text (or a
   paper-silent default the verdict names); it carries a replayable counter-line.
 - not supported: the evidence does not bear the claim out, but there is no counterexample to the paper's plan.

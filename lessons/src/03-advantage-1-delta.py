@@ -197,9 +197,9 @@ analysis.exceedance_chart(curves)
 paper.unboundedness_conjecture(walks=5_000, length_games=300)
 
 # %% [markdown]
-# The card measures game lengths on several boards and quotes the longest median it found: its "about 402.5 turns at
-# most in the median" is random players on 5×5. On the 3×3 board of this course the median is 13 turns (the card's
-# scope lists every board), so inside one game δ has no time to wander far.
+# The card measures game lengths on several boards; its summary gives the median for each, and the bigger the board,
+# the longer the games (400 turns for random players on 5×5). On the 3×3 board of this course the median is 13 turns,
+# so inside one game δ has no time to wander far.
 
 # %% [markdown]
 # **Exercise 3.** Using `analysis.exceedance_curve(M, turns)` (it returns P_M(n) for n = 0..turns) and

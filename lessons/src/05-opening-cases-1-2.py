@@ -75,7 +75,8 @@ case_1 = paper.case_I((1, 2, 3, 4, 8, 12), games=12)
 case_1
 
 # %%
-columns = ["B size", "option", "P(B wins at once)", "P(B only ties at once)", "premise holds (r=1,2,3)"]
+columns = ["B size", "option", "P(B wins at once), mean over r = 1-3", "P(B only ties at once), mean over r = 1-3",
+           "premise holds (r=1,2,3)"]
 case_1.evidence.loc[case_1.evidence["board"] == "3x3", columns].round(3)
 
 # %% [markdown]

@@ -52,7 +52,7 @@ LINE = """\
 5 b1 b1-a1 0,4    # B splits again
 5 b2 b2-a1 4,0    # A neutralises a1
 5 b1 b1-c1 0,4    # B splits into the last corner
-4 b2 b2-b1 5,0    # A neutralises b1: one empty cell is left
+4 b2 b2-b1 5,0    # A neutralises b1: every cell next to B's last piece (c1) is taken
 2 c1 -            # B rolls 2: no empty neighbour, nothing it may eat. B passes
 4 b2 b2-c1 19,0   # A eats B's last amoeba and wins
 """
@@ -89,8 +89,9 @@ analysis.delta_chart(analysis.game_frame(game, start=True), title="Case III line
 # line drawn over Δ). A neutralisation moves k of A's units onto B's k units: A's total loses k, B's total loses k,
 # and Δ does not move. So neutralising costs A nothing in Δ, while it
 # takes B's half out of play: nobody may move a neutral amoeba. Δ stays above 6 throughout, so by the paper's rule A
-# keeps neutralising. When every cell is taken, B cannot split any more and, with a small roll, cannot eat anything:
-# A wins.
+# keeps neutralising. Once every cell next to B's last piece is taken (three cells of the board are still empty,
+# but none of them next to it), B cannot split any more and, with a small roll, cannot eat anything: it passes, and
+# A wins. (The paper's "until ... there are no squares left unoccupied" is the same idea for the whole board.)
 #
 # **Exercise 1.** In turn 3, A moved exactly 5 units onto B's `(0,5)`. What would have happened with 6 units instead?
 # Give the amoeba left on `c3` in notation, like `"(5,5)"`.
@@ -203,7 +204,7 @@ pd.DataFrame(rows)
 # 4. The card's counter-line beats the plan when A eats B's *smaller* piece with its whole amoeba, and another one
 #    when A eats with one unit more. On 3x3, can you find a start where B beats it when A always eats B's *biggest*
 #    piece with its whole amoeba? (Nobody has yet within the searched bounds: change `CASE_III_START` and the
-#    `LINE`, or let the bots play. On 4x4 the card shows how B does it: why does that trick not work on 3x3?)
+#    `LINE`, or let the bots play. Why can B never move a piece out of reach of A's centre on 3x3?)
 
 # %% [markdown]
 # ## Summary
@@ -219,11 +220,12 @@ pd.DataFrame(rows)
 # Those choices decide the answer, so "the opponent cannot win" **depends on how A follows the plan**:
 #   - A eats B's smaller piece with its whole amoeba: B wins four turns into the game (the card's counter-line: B
 #     splits off a piece of 1, A eats it, B's other piece rolls 6 and eats A);
-#   - A eats with one unit more than the piece (as in the paper's Case IV) and then moves its whole amoeba away: B
-#     wins six turns into the game (its record is in the card's details);
+#   - A eats with one unit more than the piece (as in the paper's Case IV) and then moves its whole amoeba next to B
+#     (on 3x3 no square is away from B, and there the paper does not say where to go; the line's b3 is our default,
+#     not the paper's): B wins six turns into the game (its record is in the card's details);
 #   - A always eats B's biggest piece next to it with its whole amoeba: on 3x3 a search over every roll and every reply
-#     of B finds no B win within 4 turns of the game (2 of A's and 2 of B's), and beyond that nobody knows; on 4x4 and
-#     5x5 B wins by moving its bigger piece out of A's reach.
+#     of B finds no B win within 4 turns of the game (2 of A's and 2 of B's), and beyond that nobody knows. (Only
+#     3x3 is tested: the plan needs a centre that touches every cell, and the paper names none on bigger boards.)
 #
 #   The strategy lab's `paper` bot eats the biggest piece next to it with one unit more, never with a turn after
 #   which B can win at once. The games against the bots, above and on the card, are examples, not proofs.

@@ -12,7 +12,7 @@
 # - Tell apart "a line that wins" from "a strategy that forces a win": what a claim about all replies requires.
 # - Read the verdict of an AND-OR search, including an illustrating line, and say exactly what it proves.
 # - Tell "the paper's steps do not always win within 8 turns" (a wrong proof) apart from "A can force a win within 8"
-#   (true against the paper's halving B) and "against any B" (still open): the answer depends on B's play.
+#   (proved against the paper's halving B) and "against any B" (undecided): so the claim is open.
 
 # %%
 import altair as alt
@@ -73,8 +73,9 @@ check(my_answer, sum(1 for before in game.positions[:-1] if before.to_move == "A
 # In the line, A rolls 1 every time and B rolls 6. The claim is about **every** roll and **every** reply. It says two
 # things, and we check them separately:
 #
-# 1. **"A max of 8"**: playing as the paper says, A has won within 8 of its turns. "8" has two readings: the paper's
-#    own example takes 9 A turns if the move to the centre counts (exercise 1), 8 if it does not. We test both.
+# 1. **"A max of 8"**: whatever B does, A can win within 8 of its turns (a forced win). "8" has two readings: the
+#    paper's own example takes 9 A turns if the move to the centre counts (exercise 1), 8 if it does not. We test
+#    both, and we also test whether *the paper's own steps* get there in time (its proof).
 # 2. **"A can win in finitely many turns"**: A can always force a win, by any play at all.
 #
 # The theory module runs an **AND-OR search** from the Case IV start with δ = 45, the smallest δ the claim covers:
@@ -90,11 +91,11 @@ max_8 = paper.case_IV_max_8()
 max_8
 
 # %% [markdown]
-# **It depends on B's play.** The claim is that A *can* win within 8 turns. Against the B the paper assumes (it
-# always splits in half) a search over every roll finds that A forces a win within 4 of its turns, even using only
+# **Open.** The claim is that A *can* win within 8 turns, whatever B does. Against the B the paper assumes (it
+# always splits in half) a search over every roll proves that A forces a win within 4 of its turns, even using only
 # eats, so the claim holds there. But the item split-in-half rates that assumption "not
-# supported": a B that splits off small pieces lasts longer. Against a B free to play any legal turn the claim is
-# open (below). And even against the halving B, not by the paper's own steps: with A's turns restricted to them, the
+# supported": B may do other things. Against a B free to play any legal turn nobody knows (below), and nobody has
+# found a B that holds out either: so the claim is open. And even against the halving B, not by the paper's own steps: with A's turns restricted to them, the
 # search found a game record in which every A turn follows the paper's text (each is annotated with the sentence that
 # allows it) and A has not won after 9 of its turns. It breaks the paper's proof, not the claim, so it illustrates,
 # and is not the evidence for the word. Look at B's rolls:
@@ -134,7 +135,8 @@ paper.verdict("case-IV-forced-win")
 # ## Two more sentences of Case IV
 #
 # "B's only option is to split his amoeba, obviously in half": is halving really B's best move against the plan?
-# With the paper's own dice (A rolls 1, B rolls 6), splitting off small pieces lasts longer:
+# With the paper's own dice (A rolls 1, B rolls 6), and only for that one sequence of rolls, splitting off small
+# pieces lasts longer against the paper's steps (which says nothing yet about who wins in the end):
 
 # %%
 paper.split_in_half()
@@ -142,8 +144,8 @@ paper.split_in_half()
 # %% [markdown]
 # And is δ > 44 enough? Against a B that splits in half, the same forced-win search (every roll, 4 of A's turns)
 # finds a win at every δ searched above 44, and at δ = 17 too (the card lists exactly which δ were searched; none
-# within 4 turns at 15 and 16): against that B, 44 is enough, and far more than needed. So this verdict, too, depends
-# on B's play. Where 44
+# within 4 turns at 15 and 16): against that B, 44 is enough, and far more than needed. Against any B it is open, as
+# above. Where 44
 # comes from: the paper's example starts at δ = 44 with A rolling 1 and B rolling 6 every time, and with exactly those
 # dice the paper's own steps win within 8 of A's turns after the centre move from δ = 43 on. Against a B free to play
 # any turn nothing was tested:
@@ -156,11 +158,11 @@ paper.case_IV_threshold()
 #
 # - The paper's Case IV line (centre, neutralise the bigger half, capture with one unit more, squeeze) is legal and wins
 #   when A rolls 1s and B rolls 6s, in 9 turns of A (8 if the move to the centre is not counted).
-# - "A can win within 8 turns" **depends on B's play**: against a B that always halves (the paper's assumption,
-#   "not supported" by split-in-half), A forces a win within 4 of its turns, though the paper's own steps are not how
-#   (with small rolls for B they take more than 8); against a B free to play any legal turn it is **open**: our search
+# - "A can win within 8 turns" is **open**: against a B that always halves (the paper's assumption, "not supported"
+#   by split-in-half), A forces a win within 4 of its turns (proved), though the paper's own steps are not how (with
+#   small rolls for B they take more than 8); against a B free to play any legal turn nobody knows: our search
 #   reaches 2 of A's turns only.
-# - δ > 44 **depends on B's play** too: against a halving B, a forced win at every δ searched above 44, and not sharp
+# - δ > 44 is **open** too: against a halving B, a forced win at every δ searched above 44 (proved), and not sharp
 #   (a win at δ = 17 as well, none within 4 turns at 15-16); the paper's own steps with its own dice need 43; a free B
 #   was not tested.
 #   Next: [lesson 8](08-example-game.ipynb), a whole game of the authors, replayed.
