@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import pathlib
 import random
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -74,10 +75,17 @@ class _HexBoard(anywidget.AnyWidget):
     def __init__(self, seed: int | str) -> None:
         super().__init__()
         self.seed = seed
+        # The kernel may carry out two of the board's messages at once, on two threads (ipykernel 7's subshells):
+        # the version check and the change it guards are one step.
+        self._lock = threading.Lock()
         self.on_msg(lambda _widget, content, _buffers: self.handle_intent(content))
 
     def handle_intent(self, content: object) -> bool:
         """Carry out ``{"kind": "cell"|"button", "cell"|"button": ..., "version": N}``; False if refused."""
+        with self._lock:
+            return self._carry_out(content)
+
+    def _carry_out(self, content: object) -> bool:
         try:
             if not isinstance(content, dict) or type(content.get("version")) is not int:
                 raise _Refused("ignored a malformed intent (no board version)")
