@@ -28,11 +28,10 @@ def test_verdict_shows_its_word_and_scope_in_one_line_and_folds_details_in_a_not
     assert card.index("Right.") < card.index("<details>") < card.index("a paragraph") < card.index("<table")
     with pytest.raises(ValueError, match="verdict must be one of"):
         Verdict("x", "refuted", "", "", pd.DataFrame())
-    with pytest.raises(ValueError, match="says on what"):
-        Verdict("x", "depends", "", "", pd.DataFrame())
+    with pytest.raises(ValueError, match="verdict must be one of"):
+        Verdict("x", "depends", "", "", pd.DataFrame())  # "open" says it: a word per statement, not per reading
     with pytest.raises(ValueError, match="counter-line"):
         Verdict("x", "false as stated", "", "", pd.DataFrame())
-    assert Verdict("x", "depends", "", "", pd.DataFrame(), depends_on="the roll").word == "depends on the roll"
 
 
 def replay(record: str) -> Game:
@@ -70,9 +69,10 @@ def test_a_game_breaking_the_proof_would_not_be_confirmed():
     assert paper.advantage_2_claim(results=fake).verdict == "confirmed"
 
 
-def test_symmetry_theorem_is_confirmed_with_turn_a_round_as_the_papers_example_defines_it():
+def test_symmetry_theorem_holds_after_every_round_corrected_for_always():
     verdict = paper.symmetry_theorem(rounds=3, games=200)
-    assert verdict.verdict == "confirmed" and "exact laws" in verdict.scope and "(a round)" in verdict.scope
+    assert verdict.verdict == "confirmed with a correction" and "exact laws" in verdict.scope  # 'always': mid-round
+    assert "(a round)" in verdict.scope and "correction: 'always' is too strong" in verdict.summary
     assert verdict.summary.startswith("a proof") and "as if play went on" in verdict.scope
     assert "after three turns A has rolled 1,2,3 and B has rolled 4,5,6" in verdict.summary
     assert "(after A's roll) E[delta] = 7/2" in verdict.summary
@@ -114,7 +114,7 @@ def test_games_lengths_say_when_too_few_games_ended():
 
 def test_case_I_word_rests_on_exact_facts_not_on_the_sample():
     verdicts = [paper.case_I((1, 4), games=games, opponents=("greedy", "paper")) for games in (2, 5)]
-    assert {verdict.word for verdict in verdicts} == {"open"}
+    assert {verdict.verdict for verdict in verdicts} == {"open"}
     verdict = verdicts[0]
     # right about the adjacent square, the argument against splitting fails exactly when B <= delta, optimality open
     assert "is false when B's size <= delta" in verdict.summary and "B sizes [1] for some r" in verdict.summary
@@ -191,7 +191,7 @@ def test_case_II_streak_is_the_gamblers_fallacy_with_a_replayable_counter_line()
     assert (simulated["P(B wins) low"] >= 1 / 6 - 1e-12).all()
     assert replay(verdict.counter_line).result == "B"
     assert "Case II, delta = 5" in claimant_turns(verdict.counter_line)[0][2]  # A moved to the middle as told
-    assert paper.case_II_streak(games=3).word == verdict.word
+    assert paper.case_II_streak(games=3).verdict == verdict.verdict
 
 
 def test_case_II_length_both_readings():
@@ -264,18 +264,20 @@ def test_the_bot_plays_the_first_turn_paper_options_allows_found_lazily():
 # --------------------------------------------------------------------------- Case III
 
 
-def test_case_III_depends_on_how_a_follows_the_plan_with_each_answer():
+def test_case_III_is_open_with_the_completions_that_lose_and_the_one_not_beaten():
     verdict = paper.case_III(((7, 1, 3), (7, 1, 4)), turns=4)
-    assert verdict.word == ("depends on how A follows the plan (which of B's pieces it eats, with how many units, "
-                            "and where it resets: the paper does not say)")
+    assert verdict.verdict == "open" and not verdict.counter_line  # a losing completion refutes itself, not the plan
+    assert "a completion that loses refutes that completion, not the claim" in verdict.explanation
     summary = verdict.summary
     assert "(i) B cannot win on its turn right after the centre move (exact, 2 of 2 set-ups)" in summary
-    assert "(ii) false if A eats the smaller of B's pieces with its whole amoeba: B wins on turn 4" in summary
+    assert "(ii) a completion that loses: if A eats the smaller of B's pieces with its whole amoeba, B wins on turn 4" \
+        in summary
     assert "from A 20 v B 14" in summary
-    assert "(iii) false if A eats with one unit more than the piece and then resets by moving its whole amoeba to " \
+    assert "(iii) another: if A eats with one unit more than the piece and then resets by moving its whole amoeba to " \
            "b3, next to B (a default: no square is away from B, so the paper says nothing there): B wins on turn 6" \
            in summary
-    assert "(iv) if A always eats the biggest of B's pieces next to its centre with its whole amoeba: open on 3x3" in summary
+    assert "(iv) the completion no search has beaten: if A always eats the biggest of B's pieces next to its centre " \
+           "with its whole amoeba: open on 3x3" in summary
     # B moves its bigger piece out of reach: reported for a bigger board, said to be outside the paper's set-up
     assert "false on 4x4, outside the paper's set-up (b2 is not the centre there" in summary
     assert "where b2 is not the centre" in verdict.scope
@@ -289,17 +291,21 @@ def test_case_III_depends_on_how_a_follows_the_plan_with_each_answer():
     table = verdict.evidence.set_index("board")
     assert table.loc["3x3", "B wins along the plan"] == "none"  # the biggest piece, whole amoeba: none within 4 turns
     assert table.loc["4x4", "B wins along the plan"].startswith("A 1 a1 a1-b2")
-    # (ii) the counter-line (the shortest): A eats the piece of 1 with its whole amoeba, B wins on turn 4
-    game = replay(verdict.counter_line)
+    # (ii) the shortest losing completion: A eats the piece of 1 with its whole amoeba, B wins on turn 4
+    from amoeboid_edu.paper.case_III import SMALLER_WHOLE_LINE, case_III_line_record
+
+    smaller, _ = case_III_line_record(paper.case_III_start(7, 1), SMALLER_WHOLE_LINE)
+    assert smaller in verdict.explanation
+    game = replay(smaller)
     assert game.result == "B" and len(game.turns) == 4
-    moves = claimant_turns(verdict.counter_line)
+    moves = claimant_turns(smaller)
     assert [note.split(":")[0] for _, _, note in moves] == ["Case III"] * 2
     before, eat, _ = moves[1]
     eat = Turn.parse(eat)
     enemy = [before[name].size for name in before.board.names if before[name] is not None and before[name].owner == "B"]
     assert before[eat.dst].size == min(enemy) < max(enemy) and apply(before, eat)[eat.src] is None
     # the same from A 20 v B 14, and (iii): A eats with one unit more, resets with its whole amoeba, B wins on turn 6
-    from amoeboid_edu.paper.case_III import ONE_MORE_LINE, SMALLER_WHOLE_BIG, case_III_line_record
+    from amoeboid_edu.paper.case_III import ONE_MORE_LINE, SMALLER_WHOLE_BIG
 
     big, result = case_III_line_record(paper.opening_position(20, 14), SMALLER_WHOLE_BIG)
     assert result == "B" and replay(big).result == "B" and big in verdict.explanation
@@ -316,7 +322,7 @@ def test_case_III_depends_on_how_a_follows_the_plan_with_each_answer():
 
 def test_case_III_reports_played_out_games_with_intervals_and_keeps_its_word():
     verdict = paper.case_III(((7, 1, 3),), turns=4, games=1, game_starts=((8, 1),), game_turns=30)
-    assert verdict.verdict == "depends"
+    assert verdict.verdict == "open"
     assert "1 seeded games per start (8 v 1) against the expectimax bot, at most 30 turns each" in verdict.scope
     played = verdict.evidence.dropna(subset=["B plays"]).iloc[0]
     assert played["games"] == 1 and 0 <= played["low"] <= played["B win rate"] <= played["high"] <= 1
@@ -391,7 +397,7 @@ def annotation_is_true(before: Position, turn: str, note: str) -> None:
 
 def test_case_IV_max_8_is_open_proved_v_the_halving_b_not_by_the_papers_steps():
     verdict = paper.case_IV_max_8()
-    assert verdict.word == "open" and not verdict.counter_line  # a forced win is over every B: the same word as
+    assert verdict.verdict == "open" and not verdict.counter_line  # a forced win is over every B: the same word as
     assert verdict.summary.startswith("proved against a B that always splits in half")  # case-IV-forced-win's
     forced = verdict.evidence[verdict.evidence["A plays"] == "eats only (forced-win search)"].iloc[0]
     assert forced["A wins for every roll"] is True or forced["A wins for every roll"] == True  # noqa: E712
@@ -457,7 +463,7 @@ def test_case_IV_forced_win_against_the_papers_halving_b_within_four():
 
 def test_case_IV_threshold_is_decided_by_the_forced_win_search():
     verdict = paper.case_IV_threshold(deltas=(45, 60), extra=(16, 17), line_deltas=range(40, 50))
-    assert verdict.word == "open" and verdict.summary.startswith("proved against a B that always splits in half")
+    assert verdict.verdict == "open" and verdict.summary.startswith("proved against a B that always splits in half")
     assert "the leads in between were not searched" in verdict.plain
     table = verdict.evidence.set_index("delta")
     forced = table["A forces a win within 4 A turns v halving B"]
@@ -466,7 +472,7 @@ def test_case_IV_threshold_is_decided_by_the_forced_win_search():
     assert "from 17 on" not in verdict.summary  # 18..44 were not searched here
     assert "against a B free to play any legal turn: not tested" in verdict.summary
     every = paper.case_IV_threshold(deltas=(45,), extra=tuple(range(15, 46)), line_deltas=range(42, 44))
-    assert every.word == "open" and "every lead from 17 to 45" in every.plain
+    assert every.verdict == "open" and "every lead from 17 to 45" in every.plain
     assert "a forced win at every delta from 17 to 45 (every delta 15..45 searched); none within 4 A turns at 15-16" \
         in every.summary
     assert "picks its rolls" not in verdict.summary and "for some sequence of B's rolls" in verdict.summary
@@ -545,13 +551,14 @@ def test_cli_paper_prints_one_line_per_item_and_its_counter_line_replays(tmp_pat
 
 
 def test_every_false_as_stated_counter_line_replays_with_the_cli(tmp_path):
-    from amoeboid_edu.paper.case_III import ONE_MORE_LINE, case_III_line_record
+    from amoeboid_edu.paper.case_III import ONE_MORE_LINE, SMALLER_WHOLE_LINE, case_III_line_record
 
-    verdicts = [paper.case_II_streak(games=1), paper.neutral_twice_its_size(), paper.case_III(((7, 1, 3),), turns=2)]
+    verdicts = [paper.case_II_streak(games=1), paper.neutral_twice_its_size()]
     records = []
     for verdict in verdicts:
-        assert verdict.verdict in ("false as stated", "depends") and verdict.counter_line
+        assert verdict.verdict == "false as stated" and verdict.counter_line
         records.append((verdict.item, verdict.counter_line))
+    records.append(("case-III smaller piece", case_III_line_record(paper.case_III_start(7, 1), SMALLER_WHOLE_LINE)[0]))
     records.append(("case-III one unit more", case_III_line_record(paper.case_III_start(7, 1), ONE_MORE_LINE)[0]))
     records.append(("case-IV-max-8 illustration", paper.paper_steps_line()))
     for item, counter_line in records:

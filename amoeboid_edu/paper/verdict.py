@@ -7,15 +7,14 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-VERDICTS = ("confirmed", "false as stated", "not supported", "depends", "open")
+VERDICTS = ("confirmed", "confirmed with a correction", "false as stated", "not supported", "open")
 """The words a verdict may use.
 
 - confirmed: the statement holds (a proof, an exact computation, or an exhaustive search that covers the claim).
+- confirmed with a correction: it holds once one stated detail is corrected (the verdict names the detail).
 - false as stated: a counterexample in which every move of the claimant's side follows the paper's text (or a
   paper-silent default the verdict names); it carries a replayable counter-line.
 - not supported: the evidence does not bear the claim out, but there is no counterexample to the paper's plan.
-- depends (shown as "depends on ..."): the answer differs with something the verdict names (an opponent, a position,
-  or a choice on which the paper is silent); the verdict gives the answer for each (with a counter-line for a "false").
 - open: undecided within the stated search bounds.
 
 The word is always decided by an argument that does not move with sample sizes (a proof, an exact computation, an
@@ -40,34 +39,26 @@ class Verdict:
     evidence: pd.DataFrame = field(repr=False)
     scope: str = ""
     plain: str = ""
-    depends_on: str = ""
     counter_line: str = ""
     quote: str = ""
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
             raise ValueError(f"verdict must be one of {VERDICTS}, not {self.verdict!r}")
-        if (self.verdict == "depends") != bool(self.depends_on):
-            raise ValueError("a 'depends' verdict says on what (depends_on), and only it does")
         if self.verdict == "false as stated" and not self.counter_line:
             raise ValueError("a 'false as stated' verdict carries a counter-line")
-
-    @property
-    def word(self) -> str:
-        """The verdict as printed: ``depends on the roll`` for a "depends" verdict."""
-        return f"depends on {self.depends_on}" if self.verdict == "depends" else self.verdict
 
     @property
     def line(self) -> str:
         """``ITEM: VERDICT — evidence [scope: ...]``: what ``amoeboid paper`` prints."""
         scope = f" [scope: {self.scope}]" if self.scope else ""
-        return f"{self.item}: {self.word} — {self.summary}{scope}"
+        return f"{self.item}: {self.verdict} — {self.summary}{scope}"
 
     def __str__(self) -> str:
         return self.line
 
     def _repr_markdown_(self) -> str:
-        return f"**{self.item}: {self.word}** — {self.plain or self.summary}\n\n*Scope:* {self.scope}\n\n{self.explanation}\n"
+        return f"**{self.item}: {self.verdict}** — {self.plain or self.summary}\n\n*Scope:* {self.scope}\n\n{self.explanation}\n"
 
     def _repr_html_(self) -> str:
         esc = html.escape
@@ -76,7 +67,7 @@ class Verdict:
                    if self.counter_line else "")  # fmt: skip
         quote = f"<p><i>The paper:</i> “{esc(self.quote)}”</p>" if self.quote else ""
         return (
-            f"<div class='verdict'><p><b>{esc(self.item)}: {esc(self.word)}</b> — {esc(self.plain or self.summary)}</p>"
+            f"<div class='verdict'><p><b>{esc(self.item)}: {esc(self.verdict)}</b> — {esc(self.plain or self.summary)}</p>"
             f"<p><i>Scope:</i> {esc(self.scope)}</p>"
             f"<details><summary>For the curious: how this was checked</summary>{quote}<p>{esc(self.summary)}</p>"
             f"<p>{esc(self.explanation)}</p>{counter}{table}</details></div>"

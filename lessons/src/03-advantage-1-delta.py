@@ -154,10 +154,12 @@ laws.assign(mean=laws["mean"].astype(float), variance=laws["variance"].astype(fl
 paper.symmetry_theorem(games=2_000)
 
 # %% [markdown]
-# So the theorem is right at the end of every round, which is what the paper calls a turn: **confirmed**. Two things
-# it does not say, and which are not 0: δ in the middle of a round (7/2 on average), and δ at the end of a game. A game
-# can end after A's turn, and then A has had one roll more: on average the final δ is 7/2 × P(the game ends on A's
-# turn). (The verdict above quantifies this at the end of random games.)
+# So the theorem is right at the end of every round (what the paper's example calls a turn), but not "always": δ is
+# defined "in a given moment", and in the middle of a round A has rolled once more (7/2 on average). The paper's proof
+# ("the players start and play with the same conditions") overlooks that A rolls first: **confirmed with a
+# correction**. Something else it does not cover: δ at the end of a game. A game can end after A's turn, and then A
+# has had one roll more: on average the final δ is 7/2 × P(the game ends on A's turn). (The verdict above quantifies
+# this at the end of random games.)
 
 # %% [markdown]
 # ## The unboundedness "conjecture"
@@ -217,7 +219,8 @@ check(my_answer, analysis.turns_to_reach(curve, 0.5), hint="read it off the M = 
 # - δ = σ_A − σ_B counts the dice only: no choice of the players changes it.
 # - The claim holds, with a short proof: a winner has δ in their favour (and a tie has δ = 0).
 # - δ's law is a convolution of dice, computable exactly. Its mean is 0 after every full round (a "turn" in the
-#   paper's example): the symmetry theorem is confirmed; mid-round (after A's roll) it is 7/2, and at the end of a
+#   paper's example): the symmetry theorem is confirmed with a correction, since mid-round (after A's roll) it is
+#   7/2, not 0; at the end of a
 #   game 7/2 × P(the game ends on A's turn).
 # - The unboundedness conjecture is a theorem (recurrence of mean-zero random walks) about the dice as if play went
 #   on; exact curves show how slowly P_M(n) approaches 1, far more slowly than games end. Next: [lesson 4](04-advantage-2-size.ipynb), the advantage that choices *do* change.

@@ -65,7 +65,8 @@ print(*stalling, sep="\n")
 # %% [markdown]
 # The theory module checks Case I in two ways. The **verdict word** rests only on exact facts: an exact one-turn
 # lookahead (every B roll, every legal B reply) and an exact check of the paper's premise about splitting, for B sizes
-# from 1 to 12 (the opening is not only the first move: after some stalling both amoebae are bigger). **Simulations**
+# from 1 to 12 (six of them here, all twelve in the CLI; the opening is not only the first move: after some stalling
+# both amoebae are bigger). **Simulations**
 # add numbers: from each option A goes on playing the paper's way (stalling again and again, as the paper means)
 # against the `greedy` and `paper` bots, 12 seeded games per size and option here (the CLI's `--full` plays more; the
 # word is the same).

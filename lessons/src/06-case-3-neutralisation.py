@@ -155,7 +155,7 @@ checks[(checks["turn"] == 4)]
 # first, in one sentence with its scope; the search statistics are folded under "For the curious". The theory module
 # plays A with the strategy lab's `paper` bot, which follows *every* instruction of Case III (centre, neutralise
 # while Δ > 6, the biggest piece first as Case IV says, eat once it is not, then "move to an opposite square from your
-# opponent"), and tries every roll and every legal turn of B. It also reports games played out against the
+# opponent") and, where the text says nothing, a default its rules name; it tries every roll and every legal turn of B. It also reports games played out against the
 # `expectimax` bot, with their intervals: a bot game is an example, not a proof either way.
 
 # %%
@@ -217,15 +217,18 @@ pd.DataFrame(rows)
 # **What is actually known about the plan.** The paper's one-turn argument is right: after the move to the centre B
 # cannot win on its next turn (exact). Beyond that, "eat one of the opponent's split amoebae" does not say which
 # piece, nor with how many units, and "move to an opposite square" does not say where when every square touches B.
-# Those choices decide the answer, so "the opponent cannot win" **depends on how A follows the plan**:
-#   - A eats B's smaller piece with its whole amoeba: B wins four turns into the game (the card's counter-line: B
-#     splits off a piece of 1, A eats it, B's other piece rolls 6 and eats A);
+# Those choices are A's to make (as in lesson 7, "A can win" means *some* way of playing wins), and some lose:
+#   - A eats B's smaller piece with its whole amoeba: B wins four turns into the game (the line in the card's
+#     details: B splits off a piece of 1, A eats it, B's other piece rolls 6 and eats A);
 #   - A eats with one unit more than the piece (as in the paper's Case IV) and then moves its whole amoeba next to B
 #     (on 3x3 no square is away from B, and there the paper does not say where to go; the line's b3 is our default,
 #     not the paper's): B wins six turns into the game (its record is in the card's details);
 #   - A always eats B's biggest piece next to it with its whole amoeba: on 3x3 a search over every roll and every reply
 #     of B finds no B win within 4 turns of the game (2 of A's and 2 of B's), and beyond that nobody knows. (Only
 #     3x3 is tested: the plan needs a centre that touches every cell, and the paper names none on bigger boards.)
+#
+#   A losing way of filling in the plan refutes that way, not the paper; a way that holds is not proved beyond the
+#   search. So "the opponent cannot win" is **open**.
 #
 #   The strategy lab's `paper` bot eats the biggest piece next to it with one unit more, never with a turn after
 #   which B can win at once. The games against the bots, above and on the card, are examples, not proofs.

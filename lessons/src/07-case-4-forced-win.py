@@ -144,8 +144,8 @@ paper.split_in_half()
 # %% [markdown]
 # And is δ > 44 enough? Against a B that splits in half, the same forced-win search (every roll, 4 of A's turns)
 # finds a win at every δ searched above 44, and at δ = 17 too (the card lists exactly which δ were searched; none
-# within 4 turns at 15 and 16): against that B, 44 is enough, and far more than needed. Against any B it is open, as
-# above. Where 44
+# within 4 turns at 15 and 16): against that B, and for B's 16 units of the paper's example, 44 is enough at every δ
+# searched, and far more than needed. Against any B it is open, as above. Where 44
 # comes from: the paper's example starts at δ = 44 with A rolling 1 and B rolling 6 every time, and with exactly those
 # dice the paper's own steps win within 8 of A's turns after the centre move from δ = 43 on. Against a B free to play
 # any turn nothing was tested:
