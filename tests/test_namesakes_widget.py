@@ -7,12 +7,12 @@ import random
 import subprocess
 import sys
 import sysconfig
-import threading
 import venv
 import zipfile
 from pathlib import Path
 
 import pytest
+from intent_race import race
 
 from amoeboid_edu.namesakes import bots, drawing, nakajima, oosterwal, widget
 from amoeboid_edu.namesakes.widget import NakajimaBoard, OosterwalBoard
@@ -59,32 +59,9 @@ def test_nakajima_refuses_bad_clicks_and_stale_versions_changing_nothing():
 def test_two_clicks_made_on_one_version_at_once_apply_only_the_first():
     """The kernel may carry out two widget messages at once on two threads: the second must see the first's version."""
     board = NakajimaBoard(seed=1)
-    version, results = board.version, {}
-    inside, release = threading.Event(), threading.Event()
-    on_cell = board._on_cell
-
-    def slow_cell(cell):  # the first click stops half-way, after its version check
-        if not inside.is_set():
-            inside.set()
-            release.wait(10)
-        return on_cell(cell)
-
-    board._on_cell = slow_cell
-
-    def send(name, cell):
-        results[name] = board.handle_intent({"kind": "cell", "cell": cell, "version": version})
-
-    first = threading.Thread(target=send, args=("first", "e1"))
-    first.start()
-    assert inside.wait(10)
-    second = threading.Thread(target=send, args=("second", "e1"))
-    second.start()
-    second.join(0.5)  # without the board's lock the second is carried out now, on the version the first is changing
-    release.set()
-    first.join(10)
-    second.join(10)
-    assert results == {"first": True, "second": False}
-    assert "older board" in board.error  # (a refusal here re-publishes the view, so the version moved twice)
+    click = {"kind": "cell", "cell": "e1", "version": board.version}
+    assert race(board, "_on_cell", click, click) == (True, False)
+    assert "older board" in board.error
 
 
 def test_oosterwal_place_then_add_a_chip_against_two_bots_and_undo():

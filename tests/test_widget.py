@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import doctest
 import random
-import threading
 
 import pytest
 from board_players import choose
+from intent_race import race
 
 from amoeboid_edu import Game, Position, Turn, apply, random_turn, widget
 from amoeboid_edu.bots import BOTS
@@ -204,31 +204,9 @@ def test_stale_and_bad_count_intents_mid_turn_are_rejected():
 def test_two_intents_made_on_one_version_at_once_apply_only_the_first():
     """The kernel may carry out two widget messages at once on two threads: the second must see the first's version."""
     replay = Replay(PAPER_OPENING)
-    version, results = replay.version, {}
-    inside, release = threading.Event(), threading.Event()
-    check = replay._checked_ply
-
-    def slow_check(ply):  # the first intent stops half-way, after its version check
-        if not inside.is_set():
-            inside.set()
-            release.wait(10)
-        return check(ply)
-
-    replay._checked_ply = slow_check
-
-    def send(name, ply):
-        results[name] = replay.handle_intent({"kind": "seek", "ply": ply, "version": version})
-
-    first = threading.Thread(target=send, args=("first", 1))
-    first.start()
-    assert inside.wait(10)
-    second = threading.Thread(target=send, args=("second", 2))
-    second.start()
-    second.join(0.5)  # without the widget's lock the second is carried out now, on the version the first is changing
-    release.set()
-    first.join(10)
-    second.join(10)
-    assert results == {"first": True, "second": False}
+    version = replay.version
+    seek = {"kind": "seek", "version": version}
+    assert race(replay, "_checked_ply", {**seek, "ply": 1}, {**seek, "ply": 2}) == (True, False)
     assert replay.ply == 1 and replay.version == version + 1 and "older board" in replay.error
 
 
