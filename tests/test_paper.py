@@ -197,6 +197,10 @@ def test_case_II_streak_is_the_gamblers_fallacy_with_a_replayable_counter_line()
 def test_case_II_length_both_readings():
     verdict = paper.case_II_length()
     assert verdict.verdict == "confirmed" and "168" in verdict.summary and "335" in verdict.summary
+    # A grows by at least 1 a turn: after B's j-th turn the gap is at least 1006 + (j - 1) - 6 j, closed at j = 201
+    assert min(j for j in range(1, 400) if 1006 + (j - 1) - 6 * j <= 0) == 201
+    assert "B needs at least 201 of its own turns to catch up, so more than 200 surely" in verdict.summary
+    assert "A keeps its amoeba whole" in verdict.scope
     assert "exact convolution of 200 dice" in verdict.scope
     assert "about 288 on average" in verdict.plain and "287" not in verdict.plain  # the hitting time, not 1006/3.5
 
@@ -457,8 +461,12 @@ def test_case_IV_forced_win_against_the_papers_halving_b_within_four():
     verdict = paper.case_IV_forced_win()
     assert verdict.verdict == "open"
     assert "against B as the paper plays it (splitting in half): A forces a win within 4 A turns" in verdict.summary
-    assert verdict.summary.startswith("about a B free to play any legal turn")
+    assert verdict.summary.startswith("about a B free to play any legal turn: no forced win within 4 A turns")
     assert "Against a B that always splits in half, as the paper assumes, A can force a win" in verdict.plain
+    # the free B's 4 turns: A's candidate turns do not force a win; the search names the B that lasts
+    free = verdict.evidence.iloc[0]
+    assert free["A turns"] == 4 and free["forced win"] == False  # noqa: E712 (numpy's bool)
+    assert "a B splitting off single units lasts" in verdict.explanation
 
 
 def test_case_IV_threshold_is_decided_by_the_forced_win_search():

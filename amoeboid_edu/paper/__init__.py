@@ -64,7 +64,7 @@ SIZES = {
     },
 }  # fmt: skip
 WORD_SEARCHES = {"case_III_setups": ((7, 1, 3), (10, 1, 3)), "case_III_turns": 4,  # 3x3: the plan's board
-                 "forced_depths": (2, 4), "threshold_deltas": (45, 46, 47, 48, 50, 55, 60)}
+                 "forced_depths": (4, 4), "threshold_deltas": (45, 46, 47, 48, 50, 55, 60)}
 """The searches that decide words: identical in quick and full runs, so the words cannot differ."""
 
 

@@ -240,34 +240,48 @@ def _expected_rolls(total: int, sides: int = 6) -> Fraction:
 
 
 def case_II_length(need: int = 1006, claimed: int = 200) -> Verdict:
-    """"More than 200 turns": both readings (B's own turns, turns of the game), exactly."""
+    """"More than 200 turns": both readings (B's own turns, turns of the game), exactly.
+
+    Rolls alone, B's turns are only almost surely more than 200; counting A's growth too (at least 1 a turn, A
+    keeping its amoeba whole: a named default), B's deficit shrinks by at most 5 a round, so it is surely more."""
     fewest_b_turns = math.ceil(need / 6)
+    # after B's j-th turn A has grown j - 1 times: B catches up when need + (j - 1) - 6 j <= 0
+    fewest_with_growth = math.ceil((need - 1) / 5)
     fewest_game_turns = 2 * fewest_b_turns - 1  # B's turns alternate with A's, B moving first after A's eat
     p_within = _p_sum_at_least(claimed, need)
     expected_b_turns = float(_expected_rolls(need))
     rows = [
         {"reading": "B's own turns", "fewest possible": fewest_b_turns, "expected (rolls only)": expected_b_turns,
          f"P(done within {claimed})": float(p_within), "more than 200?": "almost surely, not surely"},
+        {"reading": "B's own turns, A growing too", "fewest possible": fewest_with_growth,
+         "expected (rolls only)": None, f"P(done within {claimed})": 0.0,
+         "more than 200?": "surely" if fewest_with_growth > claimed else "not surely"},
         {"reading": "turns of the game", "fewest possible": fewest_game_turns,
          "expected (rolls only)": 2 * expected_b_turns, f"P(done within {claimed})": 0.0, "more than 200?": "surely"},
     ]  # fmt: skip
     evidence = pd.DataFrame(rows)
     digits = -math.floor(math.log10(float(p_within))) if p_within else 0
-    summary = (f"exact: B needs at least {fewest_b_turns} of its own turns ({fewest_game_turns} turns of the game); "
-               f"P(B gains 1006 within 200 of its turns) < 1e-{digits - 1}; true under both readings "
-               "(surely in game turns, all but surely in B's turns), even before counting that A keeps growing")  # fmt: skip
-    scope = "the dice alone (any board): B's gain of 1006 units, 6 per roll at most; exact convolution of 200 dice"
+    summary = (f"exact: counting A's growth (at least 1 a turn), B needs at least {fewest_with_growth} of its own "
+               f"turns to catch up, so more than 200 surely, under both readings (B's turns, turns of the game); "
+               f"from B's rolls alone: at least {fewest_b_turns} of its turns ({fewest_game_turns} of the game), and "
+               f"P(B gains 1006 within 200 of its turns) < 1e-{digits - 1}")  # fmt: skip
+    scope = ("the dice alone (any board): B's gain of 1006 units, 6 per roll at most, A's at least 1 per roll; A keeps "
+             "its amoeba whole and grows it (paper silent on A's play: a default; 'until he gets 1006 more in size' "
+             "counts B's growth only); exact convolution of 200 dice")  # fmt: skip
     explanation = (
         f"B gains at most 6 per roll, so 1006 more units take at least ceil(1006/6) = {fewest_b_turns} of B's turns, "
         f"which with A's turns in between is {fewest_game_turns} turns of the game: under that reading 'more than 200 "
         f"turns' is certain. Counting only B's turns, {fewest_b_turns} < 200, so it is not certain, but the chance "
         f"that 200 rolls add up to 1006 (an average above 5) is {float(p_within):.1e}. On average it takes "
         f"{expected_b_turns:.1f} of B's turns (the exact expected number of rolls to reach 1006, a little more than "
-        f"1006/3.5 = {need / 3.5:.1f} because the last roll overshoots). 1006/5 = 201 suggests the authors counted B's turns at about 5 a "
-        "roll. And A grows too, so B needs even more: the paper's conclusion is safe."
+        f"1006/3.5 = {need / 3.5:.1f} because the last roll overshoots). And A grows too, by at least 1 a turn while "
+        f"it keeps its amoeba whole, so B gains at most 5 a round on it: at least ceil(1005/5) = {fewest_with_growth} "
+        "of B's turns, which makes 'more than 200' certain in B's turns as well (1006/5 = 201 is most likely the "
+        "authors' own count)."
     )
     hitting = expected_b_turns
-    plain = (f"Right: B would need at least {fewest_b_turns} of its own turns even rolling only sixes, and about "
-             f"{hitting:.0f} on average; counted in turns of the game, it is at least {fewest_game_turns}.")
+    plain = (f"Right: since A keeps growing too, B needs at least {fewest_with_growth} of its own turns even rolling "
+             f"only sixes, and about {hitting:.0f} on average from its rolls alone; counted in turns of the game, it "
+             "is more still.")
     return Verdict("case-II-length", "confirmed", summary, explanation, evidence, scope=scope, plain=plain,
                    quote=LENGTH_QUOTE)  # fmt: skip

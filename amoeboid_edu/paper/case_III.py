@@ -99,7 +99,8 @@ def _annotate_case_III(position: Position, turn) -> str:
         raise ValueError(f"{turn} is not a turn this counter-line reads")
     return ('Case III: "the Delta may continue to decrease from your advantage in which case the optimal move is to '
             f'move to an opposite square from your opponent" [here: Delta = {position.Delta}; the whole amoeba moves '
-            f"(the paper's 'move'); paper silent when every empty square it can reach ({', '.join(reach)}) touches "
+            "(a default: the paper's 'your controlled amoeba' read as all of it); paper silent when every empty "
+            f"square it can reach ({', '.join(reach)}) touches "
             f"B's amoeba: default (this line) {turn.dst}; the paper bot plays its greedy default instead]")
 
 

@@ -172,7 +172,7 @@ def case_IV_max_8(delta: int = 45, b_size: int = 16, budget: int = 400_000) -> V
     line_rows = rows[1:]
     line_fails = [row["reading"] for row in line_rows if row["A wins for every roll"] is False]
     # The word: a forced win is over every B.  Against the halving B it is proved; against a free B nothing is
-    # (case-IV-forced-win), and no B is known that holds out: open, the same word as case-IV-forced-win.
+    # (case-IV-forced-win), and no B is known that holds out for 8 A turns: open, the same word as case-IV-forced-win.
     verdict = "open"
     status = {True: "A always wins", False: "not always won", None: "unknown (budget)"}
     forced_text = {True: f"A forces a win within {FORCED_TURNS} A turns (the centre move counted), for every roll",
@@ -182,7 +182,7 @@ def case_IV_max_8(delta: int = 45, b_size: int = 16, budget: int = 400_000) -> V
                "though not by the paper's steps 1-5: with A's turns restricted to the paper's steps, "
                + ", ".join(f"{row['reading']}: {status[row['A wins for every roll']]}" for row in line_rows)
                + ", for some sequence of B's rolls (an illustration in the explanation, not the word's evidence); "
-               f"against a B free to play any legal turn: undecided, and no B is known that holds out "
+               f"against a B free to play any legal turn: undecided, and no B is known that holds out for 8 A turns "
                f"(case-IV-forced-win); the paper's own example takes "
                f"{example_turns} A turns in all ({example_turns - 1} after the centre move)")  # fmt: skip
     scope = (f"3x3; A {b_size + delta - 1} on a1 v B {b_size} on c3 (delta {delta} after A's roll of 1); B: every "
@@ -222,7 +222,7 @@ def case_IV_max_8(delta: int = 45, b_size: int = 16, budget: int = 400_000) -> V
                    quote=QUOTE)  # fmt: skip
 
 
-def case_IV_forced_win(delta: int = 45, b_size: int = 16, depths: tuple[int, int] = (2, 4),
+def case_IV_forced_win(delta: int = 45, b_size: int = 16, depths: tuple[int, int] = (4, 4),
                        budget: int = 400_000) -> Verdict:  # fmt: skip
     """Can A force a win at all (any A turn)?  Against any B to ``depths[0]``, against the paper's halving B to
     ``depths[1]`` A turns; open unless the search against any B proves it."""
@@ -252,8 +252,11 @@ def case_IV_forced_win(delta: int = 45, b_size: int = 16, depths: tuple[int, int
     explanation = (
         "'A can win the game in finitely many turns' is a claim about every dice sequence and every B reply. An "
         "AND-OR search answers it within a depth: at A's turns some A turn must work for every roll, at B's turns "
-        "every roll and every reply must lose. Against every legal B turn the search is only affordable to "
-        f"{depths[0]} A turns, far short of the 8 the paper claims: it says nothing about the claim either way. "
+        "every roll and every reply must lose. Against every legal B turn the search is affordable to "
+        f"{depths[0]} A turns (one more runs past the budget): "
+        + ("there A, playing its candidate turns, has no forced win (a B splitting off single units lasts); "
+           if free["forced win"] is False else "")
+        + f"{depths[0]} is far short of the 8 the paper claims, so it says nothing about the claim either way. "
         + (f"Against the B the paper assumes (it splits in half), A does force a win within {depths[1]} A turns "
            "for every dice sequence, though not by the paper's line (it splits its own amoeba to capture B's pieces): "
            "under the paper's assumption about B the claim holds. " if halving is True else
@@ -381,7 +384,7 @@ def case_IV_threshold(b_size: int = 16, deltas: tuple[int, ...] = (45, 46, 47, 4
                + f"; with A's turns restricted to the paper's steps and the paper's own dice (A rolls 1, B rolls 6), "
                f"its line wins within {a_turns} A turns in all from delta = {main} on, within {a_turns - 1} from "
                f"{short} on; for some sequence of B's rolls the paper's steps take longer (case-IV-max-8); against a B "
-               "free to play any legal turn: not tested, and no B is known that holds out (see case-IV-forced-win)")  # fmt: skip
+               "free to play any legal turn: not tested, and no B is known that holds out for 8 A turns (see case-IV-forced-win)")  # fmt: skip
     scope = (f"3x3; B size {b_size} on c3, A on a1 (delta after A's roll of 1); forced win: delta "
              f"{_ranges(searched)} ({_ranges(deltas)} in every run), B: every roll, as the paper plays it "
              f"({HALVING}), {NO_TURN_PASSES}; {EATS_ONLY}; exact AND-OR search, {FORCED_TURNS} A turns in all; the "

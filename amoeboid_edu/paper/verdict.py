@@ -13,7 +13,9 @@ VERDICTS = ("confirmed", "confirmed with a correction", "false as stated", "not 
 - confirmed: the statement holds (a proof, an exact computation, or an exhaustive search that covers the claim).
 - confirmed with a correction: it holds once one stated detail is corrected (the verdict names the detail).
 - false as stated: a counterexample in which every move of the claimant's side follows the paper's text (or a
-  paper-silent default the verdict names); it carries a replayable counter-line.
+  paper-silent default the verdict names); it carries a replayable counter-line.  A claim that the claimant *can*
+  secure something ("A can win", "by moving to the center ... the opponent cannot win") leaves the choices the text
+  does not make to the claimant: its counterexample must beat every way of playing that the text allows.
 - not supported: the evidence does not bear the claim out, but there is no counterexample to the paper's plan.
 - open: undecided within the stated search bounds.
 

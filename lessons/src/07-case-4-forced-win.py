@@ -93,10 +93,10 @@ max_8
 # %% [markdown]
 # **Open.** The claim is that A *can* win within 8 turns, whatever B does. Against the B the paper assumes (it
 # always splits in half) a search over every roll proves that A forces a win within 4 of its turns, even using only
-# eats, so the claim holds there. But the item split-in-half rates that assumption "not
-# supported": B may do other things. Against a B free to play any legal turn nobody knows (below), and nobody has
-# found a B that holds out either: so the claim is open. And even against the halving B, not by the paper's own steps: with A's turns restricted to them, the
-# search found a game record in which every A turn follows the paper's text (each is annotated with the sentence that
+# eats, so the claim holds there. But the item split-in-half rates that assumption "not supported": B may do other
+# things. Against a B free to play any legal turn nobody knows (below), and nobody has found a B that holds out for 8
+# of A's turns either: so the claim is open. And even against the halving B, not by the paper's own steps: with A's
+# turns restricted to them, the search found a game record in which every A turn follows the paper's text (each is annotated with the sentence that
 # allows it) and A has not won after 9 of its turns. It breaks the paper's proof, not the claim, so it illustrates,
 # and is not the evidence for the word. Look at B's rolls:
 # small. B splits in half whenever it can; with small rolls its halves are small, A needs one neutralisation per
@@ -125,8 +125,9 @@ check(my_answer, "8 turns", accept=("8", "within 8 turns"),
 # **Open against a free B.** Against the B the paper assumes, one that always splits in half, A can force a win
 # within 4 of its turns, whatever the dice, though not by the paper's line. Against a B free to play any legal turn
 # the search must cover every reply for many
-# turns, and it gets expensive fast: we can afford 2 of A's turns, far short of the 8 claimed, which proves nothing
-# either way. Nobody knows yet: the claim is **open**.
+# turns, and it gets expensive fast: we can afford 4 of A's turns. There A, playing its candidate turns, has no forced
+# win (a B that splits off single units lasts), but 4 is far short of the 8 claimed, which proves nothing either
+# way. Nobody knows yet: the claim is **open**.
 
 # %%
 paper.verdict("case-IV-forced-win")
@@ -161,7 +162,7 @@ paper.case_IV_threshold()
 # - "A can win within 8 turns" is **open**: against a B that always halves (the paper's assumption, "not supported"
 #   by split-in-half), A forces a win within 4 of its turns (proved), though the paper's own steps are not how (with
 #   small rolls for B they take more than 8); against a B free to play any legal turn nobody knows: our search
-#   reaches 2 of A's turns only.
+#   reaches 4 of A's turns only.
 # - δ > 44 is **open** too: against a halving B, a forced win at every δ searched above 44 (proved), and not sharp
 #   (a win at δ = 17 as well, none within 4 turns at 15-16); the paper's own steps with its own dice need 43; a free B
 #   was not tested.
