@@ -259,7 +259,8 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((7, 1, 3), (10, 1, 3)),
              f"{names}; {setups_text}; A on a1 and B on c3 (two steps apart, the centre b2 next to both"
              + ("" if boards == [3] else "; on bigger boards the paper's 3x3 picture, where b2 is not the centre")
              + "); 3x3 is the board of the paper's plan, whose centre touches every cell ('until either there are no "
-             "squares left unoccupied'); it names no centre square for bigger boards; B: any legal turn (the claim is that B cannot win "
+             "squares left unoccupied'); it names no centre square for bigger boards; B: any legal turn (the claim "
+             "is that B cannot win "
              f"whatever it does); paper silent: which of B's pieces A eats, with how many units, where A resets; "
              f"{EAT_DEFAULT}; (i) exact over every B roll and legal turn after the centre move; (ii), (iii) replayed "
              "counter-lines on 3x3 (A 7 on a1 v B 1 on c3; (ii) also A 20 v B 14); (iv) searched: A plays the paper "
@@ -274,7 +275,8 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((7, 1, 3), (10, 1, 3)),
         "Read as a guarantee: by moving to the centre and following the plan, A can see to it that B cannot win. "
         f"The plan leaves choices open ({SILENT}); they are A's to make, as in Case IV's 'A can win' "
         "(case-IV-max-8), so a completion that loses refutes that completion, not the claim, and the claim is proved "
-        "only by a completion that holds against every B. The paper's own argument is about B's next turn: A's centre amoeba exceeds B's by more than 6, so no roll "
+        "only by a completion that holds against every B. The paper's own argument is about B's next turn: A's "
+        "centre amoeba exceeds B's by more than 6, so no roll "
         f"lets B eat it; checked exactly ({safe_at_once} of {len(immediate)} set-ups: B cannot win at once). The claim "
         "goes further: playing the plan, 'the opponent cannot win'. Once Delta <= 6 the plan says 'eat one of the "
         "opponent's split amoebae' without saying which piece or with how many units, and then 'move to an opposite "
@@ -293,7 +295,8 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((7, 1, 3), (10, 1, 3)),
         + (f"; on {', '.join(f'{n}x{n}' for n in none_boards)} B never wins, which is not a proof that B can never "
            "win (the game can last longer), so that reading is 'open' there, with this bound" if none_boards else "")
         + (f"; on {', '.join(f'{n}x{n}' for n in win_boards)} (outside the paper's set-up: there b2 is not the "
-           "centre and does not touch every cell) B moves its bigger piece to a square not next to A's square, so the only piece A can eat is small, and the far piece then eats A:\n"
+           "centre and does not touch every cell) B moves its bigger piece to a square not next to A's square, so "
+           "the only piece A can eat is small, and the far piece then eats A:\n"
            + case_III_line_record(Position.parse(per_board[win_boards[0]].iloc[0]["start"]),
                                   per_board[win_boards[0]].iloc[0]["found"])[0] + "\n" if win_boards else "")
         + (". " if not win_boards else "") + "(An earlier version of this search let the paper bot's safety default replace an unsafe whole-amoeba "
@@ -303,7 +306,8 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((7, 1, 3), (10, 1, 3)),
            "out a default; another choice might have won. " if played is not None else "")
     )
     plain = ("Open. On B's very next turn B cannot win, as the paper argues. After that the plan leaves A choices "
-             "the paper does not spell out, and some lose: if A eats B's smaller piece with its whole amoeba, B can win four "
+             "the paper does not spell out, and some lose: if A eats B's smaller piece with its whole amoeba, B can "
+             "win four "
              "turns into the game; if A eats with one unit more and then moves next to B (where the paper does not say "
              "where to go), B can win six turns in; if A "
              "always eats B's biggest piece with its whole amoeba, a computer that tried every roll and every reply "
