@@ -30,10 +30,10 @@ GAME_SEED, FUZZ_SEED, FUZZ_CLICKS = 3, 11, 300  # seed 3: a 21-turn game with th
 # A Review of a long 4x4 game keeps the kernel busy for tens of seconds, and the boards' intents queue behind it, so
 # a Review clicked late in the fuzz made the next test's clicks wait past their timeout; test_coach_browser.py tests
 # the coach.
-FUZZ_TARGETS = """nodes => nodes.map(n => {
+FUZZ_TARGETS = """nodes => nodes.map(n => {  // the size of each target (the click is placed inside it) and its kind
   const r = n.getBoundingClientRect();
   const kind = n.matches('.amb-selectable, .amb-target') ? 'highlighted' : n.dataset.action || 'cell';
-  return [r.x, r.y, r.width, r.height, kind];
+  return [r.width, r.height, kind];
 })"""
 FUZZ_WEIGHTS = {"highlighted": 4.0, "new": 0.02, "undo": 0.3, "coach-hint": 0.0, "coach-review": 0.0}
 # The versions of the boards other than the fuzz board (index 1): the fuzz must not touch them.
@@ -247,7 +247,7 @@ def test_random_click_fuzz_leaves_a_legal_position_that_the_board_shows(page, la
         boxes = targets.evaluate_all(FUZZ_TARGETS)
         weights = [FUZZ_WEIGHTS.get(kind, 1.0) for *_, kind in boxes]
         index = rng.choices(range(len(boxes)), weights)[0]
-        _x, _y, width, height, _kind = boxes[index]
+        width, height, _kind = boxes[index]
         where = {"x": width * rng.uniform(0.2, 0.8), "y": height * rng.uniform(0.2, 0.8)}
         try:  # a locator click lands on this board or not at all, even while a reply re-renders it
             targets.nth(index).click(position=where, timeout=1000)

@@ -337,7 +337,8 @@ def case_IV_threshold(b_size: int = 16, deltas: tuple[int, ...] = (45, 46, 47, 4
                       extra: tuple[int, ...] = (15, 16, 17), line_deltas: range = range(7, 61),
                       a_turns: int = 9) -> Verdict:  # fmt: skip
     """'delta > 44' decided by the forced-win search of case-IV-max-8 (against the paper's halving B, within
-    :data:`FORCED_TURNS` A turns, every roll) at every delta in ``deltas`` (all above 44: searched in every run, quick or full) and in
+    :data:`FORCED_TURNS` A turns, every roll) at every delta in ``deltas`` (all above 44: searched in every run, quick
+    or full) and in
     ``extra`` (below: how sharp 44 is); the paper's own line with the paper's own dice as an extra figure."""
     rows = {}
     for delta in sorted(set(deltas) | set(extra)):
@@ -384,7 +385,8 @@ def case_IV_threshold(b_size: int = 16, deltas: tuple[int, ...] = (45, 46, 47, 4
                + f"; with A's turns restricted to the paper's steps and the paper's own dice (A rolls 1, B rolls 6), "
                f"its line wins within {a_turns} A turns in all from delta = {main} on, within {a_turns - 1} from "
                f"{short} on; for some sequence of B's rolls the paper's steps take longer (case-IV-max-8); against a B "
-               "free to play any legal turn: not tested, and no B is known that holds out for 8 A turns (see case-IV-forced-win)")  # fmt: skip
+               "free to play any legal turn: not tested, and no B is known that holds out for 8 A turns (see "
+               "case-IV-forced-win)")  # fmt: skip
     scope = (f"3x3; B size {b_size} on c3, A on a1 (delta after A's roll of 1); forced win: delta "
              f"{_ranges(searched)} ({_ranges(deltas)} in every run), B: every roll, as the paper plays it "
              f"({HALVING}), {NO_TURN_PASSES}; {EATS_ONLY}; exact AND-OR search, {FORCED_TURNS} A turns in all; the "
