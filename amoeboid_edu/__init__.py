@@ -6,9 +6,10 @@
 . (4,0) . / . . . / . . (0,1) B
 """
 
-from .game import Game, Playout, random_playout, random_turn, seeded_rng
-from .notation import InvalidRecordError, format_record, parse_record
-from .rules import (
+from .engine.game import Game, Playout, random_playout, random_turn
+from .engine.seeding import seeded_rng
+from .engine.notation import InvalidRecordError, format_record, parse_record
+from .engine.rules import (
     Amoeba,
     Board,
     IllegalTurnError,

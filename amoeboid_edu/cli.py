@@ -13,10 +13,11 @@ import time
 from itertools import islice
 from typing import Iterator, Sequence, TextIO
 
-from .game import Game, random_playout, seeded_rng
+from .engine.game import Game, random_playout
+from .engine.seeding import seeded_rng
 from .namesakes.commands import GAMES
-from .notation import read_record, replay_turns
-from .rules import (
+from .engine.notation import read_record, replay_turns
+from .engine.rules import (
     NotationError,
     Position,
     abbreviate,
@@ -243,7 +244,7 @@ def _tournament(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def _paper(args: argparse.Namespace, out: TextIO) -> None:
-    from . import paper  # pandas and Altair load only for this command
+    from .theory import paper  # pandas and Altair load only for this command
 
     unknown = [item for item in args.items if item not in paper.ITEMS]
     if unknown:
@@ -254,7 +255,7 @@ def _paper(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def _review(args: argparse.Namespace, out: TextIO) -> None:
-    from . import coach  # pandas loads only for this command
+    from .theory import coach  # pandas loads only for this command
 
     if args.rollouts < 1:
         raise CommandError("--rollouts must be at least 1")

@@ -18,8 +18,9 @@ import argparse
 import statistics
 import time
 
-from amoeboid_edu import Game, coach, random_turn, seeded_rng
-from amoeboid_edu.examples import PAPER_EXAMPLE_RECORD
+from amoeboid_edu import Game, random_turn, seeded_rng
+from amoeboid_edu.theory import coach
+from amoeboid_edu.engine.examples import PAPER_EXAMPLE_RECORD
 
 
 def forget() -> None:

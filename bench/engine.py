@@ -23,7 +23,7 @@ import argparse
 import time
 
 from amoeboid_edu import Position, apply, legal_turns, random_playout, random_turn, seeded_rng
-from amoeboid_edu.rules import Splits
+from amoeboid_edu.engine.rules import Splits
 
 
 def straightforward_playout(start: Position, rng, max_turns: int = 1000) -> int:
@@ -112,7 +112,7 @@ def huge_splits() -> None:
 
 
 def score_walk(games: int) -> None:
-    from amoeboid_edu.bots import BOTS
+    from amoeboid_edu.players.registry import BOTS
     from amoeboid_edu.lab import score
 
     BOTS["walk"] = walk  # registered bots play in-process: the engine's share, without isolation

@@ -23,7 +23,7 @@ import open_spiel.python.games  # noqa: F401 - registers OpenSpiel's Python game
 import pyspiel
 
 from amoeboid_edu import Position, apply, random_playout, seeded_rng
-from amoeboid_edu import openspiel as aos
+from amoeboid_edu.players import openspiel as aos
 from amoeboid_edu.lab import score
 
 
@@ -57,7 +57,7 @@ def engine_turns_per_cpu_second(seconds: float, seed: int) -> float:
 
 def mcts_move_times(games: int, seed: int) -> list[float]:
     """CPU seconds per ``mcts`` move over seeded games of mcts against greedy (both sides: mcts)."""
-    from amoeboid_edu.bots import greedy
+    from amoeboid_edu.players.bots import greedy
 
     times = []
     for index in range(games):

@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from amoeboid_edu import Position
-from amoeboid_edu._sandbox import Sandbox, sweep
+from amoeboid_edu.sandbox.core import Sandbox, sweep
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "strategies"))
 WANDER = {"load": "import", "module": "student", "name": "wander"}

@@ -9,7 +9,7 @@ see the Binder figure.  The strategies below are defined here, in ``__main__``, 
 they travel to the worker exactly as a notebook cell's would (cloudpickle, by value).
 
 Two in-process references, neither isolated: the same games played with
-:func:`~amoeboid_edu.match.play_match` (the strategy gets the same per-move
+:func:`~amoeboid_edu.engine.match.play_match` (the strategy gets the same per-move
 ``rng`` as in the worker, so the games are identical: the turn counts printed
 agree), the one the ratio is taken against; and the strategy registered as a
 baseline bot and played through the lab's loop (a bot keeps one generator for the
@@ -25,10 +25,11 @@ import statistics
 import time
 
 from amoeboid_edu import Position, legal_move_pairs, random_playout, seeded_rng
-from amoeboid_edu.bots import BOTS, expectimax
+from amoeboid_edu.players.bots import expectimax
+from amoeboid_edu.players.registry import BOTS
 from amoeboid_edu.lab import MAX_TURNS, score
-from amoeboid_edu.match import play_match
-from amoeboid_edu.strategy import advantage_after, candidate_turns
+from amoeboid_edu.engine.match import play_match
+from amoeboid_edu.players.strategy import advantage_after, candidate_turns
 
 
 def wander(position, roll, rng):

@@ -13,9 +13,9 @@ import argparse
 import time
 from contextlib import contextmanager
 
-from amoeboid_edu import analysis, paper
-from amoeboid_edu.rules import legal_turns
-from amoeboid_edu.strategy import candidate_turns
+from amoeboid_edu.theory import analysis, paper
+from amoeboid_edu.engine.rules import legal_turns
+from amoeboid_edu.players.strategy import candidate_turns
 
 
 @contextmanager

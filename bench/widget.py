@@ -16,7 +16,7 @@ import statistics
 import time
 
 from amoeboid_edu import random_turn, seeded_rng
-from amoeboid_edu.widget import Board
+from amoeboid_edu.ui.widget import Board
 
 
 def click_times(side: int, turns: int) -> list[float]:

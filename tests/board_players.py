@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from amoeboid_edu import Position, Turn
-from amoeboid_edu.strategy import advantage_after, candidate_turns
+from amoeboid_edu.players.strategy import advantage_after, candidate_turns
 
 
 def choose(position: Position, roll: int, rng: random.Random) -> Turn:

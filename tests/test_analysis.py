@@ -15,9 +15,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from amoeboid_edu import Game, analysis, legal_turns
-from amoeboid_edu.charts import chart_svg
-from amoeboid_edu.examples import PAPER_EXAMPLE_RECORD
+from amoeboid_edu import Game, legal_turns
+from amoeboid_edu.theory import analysis
+from amoeboid_edu.ui import charts
+from amoeboid_edu.ui.charts import chart_svg
+from amoeboid_edu.engine.examples import PAPER_EXAMPLE_RECORD
 
 EXAMPLE = Game.parse(PAPER_EXAMPLE_RECORD)
 
@@ -218,7 +220,7 @@ def test_delta_chart_refuses_many_games():
 
 def test_chart_specs_are_identical_in_a_fresh_process():
     code = (
-        "import json; from amoeboid_edu import Game, analysis; from amoeboid_edu.examples import PAPER_EXAMPLE_RECORD; "
+        "import json; from amoeboid_edu import Game; from amoeboid_edu.theory import analysis; from amoeboid_edu.engine.examples import PAPER_EXAMPLE_RECORD; "
         "print(json.dumps(analysis.delta_chart(analysis.game_frame(Game.parse(PAPER_EXAMPLE_RECORD))).to_dict(), "
         "sort_keys=True))"
     )
@@ -282,9 +284,9 @@ def test_score_card_reads_the_labs_tournament_frames():
 
 def test_save_chart_writes_png_and_svg(tmp_path):
     chart = analysis.delta_chart(analysis.game_frame(EXAMPLE))
-    png = analysis.save_chart(chart, tmp_path / "delta.png")
+    png = charts.save_chart(chart, tmp_path / "delta.png")
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    svg = analysis.save_chart(chart, tmp_path / "delta.svg")
+    svg = charts.save_chart(chart, tmp_path / "delta.svg")
     assert "<svg" in svg.read_text()[:200]
     with pytest.raises(ValueError, match=".png or .svg"):
-        analysis.save_chart(chart, tmp_path / "delta.pdf")
+        charts.save_chart(chart, tmp_path / "delta.pdf")

@@ -7,7 +7,8 @@ import math
 import pytest
 
 from amoeboid_edu import Position, apply, is_legal, random_playout, seeded_rng
-from amoeboid_edu.bots import BOTS, can_end_at_once, greedy, paper, paper_case, paper_options
+from amoeboid_edu.players.bots import can_end_at_once, greedy, paper, paper_case, paper_options
+from amoeboid_edu.players.registry import BOTS
 
 
 def wilson_lower(wins: int, games: int, z: float = 1.96) -> float:

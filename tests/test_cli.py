@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from amoeboid_edu import Position, count_legal_turns, legal_turns
-from amoeboid_edu.examples import PAPER_EXAMPLE_RECORD
+from amoeboid_edu.engine.examples import PAPER_EXAMPLE_RECORD
 
 
 def amoeboid(*args: str, stdin: str | bytes | None = None) -> subprocess.CompletedProcess:

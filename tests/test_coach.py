@@ -6,12 +6,13 @@ import io
 
 import pytest
 
-from amoeboid_edu import Game, Position, coach, random_playout, seeded_rng
-from amoeboid_edu.bots import greedy, greedy_choices, paper, random_turn
+from amoeboid_edu import Game, Position, random_playout, seeded_rng
+from amoeboid_edu.theory import coach
+from amoeboid_edu.players.bots import greedy, greedy_choices, paper, random_turn
 from amoeboid_edu.cli import main
-from amoeboid_edu.examples import PAPER_EXAMPLE_RECORD
-from amoeboid_edu.game import WHOLE_MOVE_PROBABILITY
-from amoeboid_edu.rules import Rules, Splits, Turn, apply, grown_cells, is_legal, move_pairs
+from amoeboid_edu.engine.examples import PAPER_EXAMPLE_RECORD
+from amoeboid_edu.engine.game import WHOLE_MOVE_PROBABILITY
+from amoeboid_edu.engine.rules import Rules, Splits, Turn, apply, grown_cells, is_legal, move_pairs
 
 
 def _forget():

@@ -2,7 +2,7 @@
 
 The notebook writes the board's Python-side state to a JSON file at every change,
 so the test checks what the browser shows against what Python computed, and that
-against ``amoeboid_edu.coach`` run here.  Screenshots (1280x720, light and dark) go
+against ``amoeboid_edu.theory.coach`` run here.  Screenshots (1280x720, light and dark) go
 to ``test-artifacts/`` (gitignored).
 """
 
@@ -16,7 +16,8 @@ import nbformat
 import pytest
 from jupyter_harness import chromium, jupyterlab
 
-from amoeboid_edu import Game, Position, coach
+from amoeboid_edu import Game, Position
+from amoeboid_edu.theory import coach
 
 pytestmark = pytest.mark.browser
 
@@ -27,7 +28,7 @@ from (3,0) . . / . . . / . . (0,3) A with seed 2, A's hinted piece flees B's big
 
 NOTEBOOK = f"""\
 import json, pathlib
-from amoeboid_edu.widget import Board
+from amoeboid_edu.ui.widget import Board
 
 board = Board.from_position({START!r}, seed={SEED}, opponent="greedy")
 

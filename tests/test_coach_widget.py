@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from amoeboid_edu import coach
-from amoeboid_edu.widget import Board
+from amoeboid_edu.theory import coach
+from amoeboid_edu.ui.widget import Board
 
 
 def _intent(board: Board, kind: str, **fields) -> bool:

@@ -2,12 +2,12 @@
 
 import pytest
 
-pytest.importorskip("amoeboid_edu.widget")
+pytest.importorskip("amoeboid_edu.ui.widget")
 
-from amoeboid_edu import analysis  # noqa: E402
-from amoeboid_edu.charts import chart_html  # noqa: E402
-from amoeboid_edu.course import WAITING, WAITING_FOR_NEXT, Demo, LiveChart  # noqa: E402
-from amoeboid_edu.widget import Board  # noqa: E402
+from amoeboid_edu.theory import analysis  # noqa: E402
+from amoeboid_edu.ui.charts import chart_html  # noqa: E402
+from amoeboid_edu.ui.course import WAITING, WAITING_FOR_NEXT, Demo, LiveChart  # noqa: E402
+from amoeboid_edu.ui.widget import Board  # noqa: E402
 
 
 def delta_chart(game):

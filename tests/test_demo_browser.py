@@ -31,8 +31,9 @@ LINE = [
 SETUP = """\
 import json, pathlib
 import altair as alt
-from amoeboid_edu import Position, analysis
-from amoeboid_edu.widget import Board
+from amoeboid_edu import Position
+from amoeboid_edu.theory import analysis
+from amoeboid_edu.ui.widget import Board
 
 _ = alt.renderers.enable("amoeboid")
 

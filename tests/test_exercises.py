@@ -4,8 +4,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from amoeboid_edu import Amoeba, Position, Turn, exercises
-from amoeboid_edu.exercises import check
+from amoeboid_edu import Amoeba, Position, Turn
+from amoeboid_edu.ui import exercises
+from amoeboid_edu.ui.exercises import check
 
 
 def test_docstring_examples():

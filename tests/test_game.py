@@ -19,8 +19,9 @@ from amoeboid_edu import (
     random_turn,
     seeded_rng,
 )
-from amoeboid_edu.rules import Splits
-from amoeboid_edu.examples import PAPER_EXAMPLE_MATRICES, PAPER_EXAMPLE_RECORD, PAPER_EXAMPLE_WINNER
+from amoeboid_edu.engine.game import CAPPED, TURN_CAP
+from amoeboid_edu.engine.rules import Splits
+from amoeboid_edu.engine.examples import PAPER_EXAMPLE_MATRICES, PAPER_EXAMPLE_RECORD, PAPER_EXAMPLE_WINNER
 
 
 def board_only(position: Position) -> str:
@@ -113,7 +114,7 @@ def test_rows_track_the_papers_quantities():
 # --------------------------------------------------------------------------- the random player
 
 
-def reference_playout(start: Position, rng: random.Random, max_turns: int = 1000) -> tuple[Position, int]:
+def reference_playout(start: Position, rng: random.Random, max_turns: int = TURN_CAP) -> tuple[Position, int]:
     """The spec's policy written out literally with rng.randint and rng.choice."""
     position, turns = start, 0
     while not position.is_over and turns < max_turns:
@@ -129,15 +130,16 @@ def test_fast_playout_is_the_same_game_as_the_reference_policy(rows, rules):
     for seed in range(300):
         fast = random_playout(start, seeded_rng(seed, "check"))
         position, turns = reference_playout(start, seeded_rng(seed, "check"))
-        assert (fast.final, fast.turns, fast.result) == (position, turns, position.result), f"seed {seed}"
+        result = position.result if position.is_over else CAPPED
+        assert (fast.final, fast.turns, fast.result) == (position, turns, result), f"seed {seed}"
 
 
 def test_game_play_random_equals_random_playout():
     for seed in range(50):
         game = Game(seed=seed)
         game.play_random()
-        fast = random_playout(Position.start(), random.Random(seed))
-        assert game.position == fast.final and len(game) == fast.turns
+        fast = random_playout(Position.start(), seeded_rng(seed))
+        assert game.position == fast.final and len(game) == fast.turns and game.result == fast.result
 
 
 def test_random_player_follows_the_spec_step_by_step():
@@ -173,7 +175,7 @@ def test_random_player_sometimes_splits():
 def test_playout_cap_and_finished_positions():
     start = Position.start(8)
     capped = random_playout(start, random.Random(1), max_turns=10)
-    assert capped.turns == 10 and capped.result == "ongoing"
+    assert capped.turns == 10 and capped.result == CAPPED
     assert capped.final.to_move == "A"  # ten turns later it is A's turn again
     over = Position.parse("(3,1) . / . (2,2) B")
     assert random_playout(over, random.Random(0)).turns == 0
@@ -224,9 +226,44 @@ def test_every_generated_turn_applies_and_every_rejected_turn_changes_nothing():
 
 def test_a_record_writes_no_start_line_for_the_standard_start_under_any_rules():
     # (found by scripts/mutation.sh: the comparison with the standard start must use the game's own rules)
-    from amoeboid_edu.notation import format_record
+    from amoeboid_edu.engine.notation import format_record
 
     for rules in (Rules(), Rules(die_sides=4), Rules(adjacency="rook")):
         assert format_record(Position.start(rules=rules), []) == "board 3x3\n"
     moved = Position.parse("(1,0) . / . (0,1) B", Rules(die_sides=4))
     assert format_record(moved, [], "ongoing") == "board 2x2\nstart (1,0) . / . (0,1) B\n"
+
+
+def test_a_games_dice_are_the_one_seeding_scheme():
+    game = Game(seed="7:dice:12")
+    rolls = []
+    while not game.is_over and len(rolls) < 20:
+        rolls.append(game.roll())
+        game.play(random_turn(game.position, rolls[-1], seeded_rng("player")))
+    dice = seeded_rng(7, "dice", 12)
+    assert rolls == [dice.randint(1, 6) for _ in rolls]
+
+
+def test_the_one_turn_cap_stops_a_game_capped():
+    game = Game(seed=3, turn_cap=6)
+    game.play_random()
+    assert len(game) <= 6
+    if not game.position.is_over:
+        assert game.capped and game.is_over and game.result == CAPPED
+        with pytest.raises(IllegalTurnError, match="capped: 6 turns played"):
+            game.roll()
+        game.undo()
+        assert not game.is_over and game.result == "ongoing"
+    playout = random_playout(Position.start(), seeded_rng(3), max_turns=6)
+    assert playout.result == game.result and playout.turns == len(game)
+
+
+def test_an_agreed_draw_is_a_tie_and_undo_takes_it_back():
+    game = Game(seed=1)
+    game.play(next(game.legal_turns()))
+    game.agree_draw()
+    assert game.is_over and game.result == "tie" and not game.capped
+    with pytest.raises(IllegalTurnError, match="over"):
+        game.agree_draw()
+    game.undo()
+    assert not game.is_over and len(game) == 0

@@ -11,7 +11,8 @@ import pytest
 
 import hostile
 from amoeboid_edu import Position, seeded_rng
-from amoeboid_edu.bots import BOTS, greedy
+from amoeboid_edu.players.bots import greedy
+from amoeboid_edu.players.registry import BOTS
 from amoeboid_edu.lab import score, tournament, wilson_interval
 
 STRATEGIES = Path(__file__).parent / "strategies"

@@ -10,7 +10,7 @@ from amoeboid_edu.lab import FAST_OPPONENTS, SAME_FAILURE_STOP, score
 
 def write_strategy(tmp_path, body: str) -> str:
     path = tmp_path / "student.py"
-    path.write_text("from amoeboid_edu.strategy import candidate_turns\n\n\n" + textwrap.dedent(body))
+    path.write_text("from amoeboid_edu.players.strategy import candidate_turns\n\n\n" + textwrap.dedent(body))
     return f"{path}:strategy"
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 
 from amoeboid_edu.lab import wilson_interval
-from amoeboid_edu.namesakes import compare, nakajima, oosterwal
+from amoeboid_edu.theory import namesakes_compare as compare
+from amoeboid_edu.namesakes import nakajima, oosterwal
 
 
 def test_self_play_rows_agree_with_the_games_they_describe():

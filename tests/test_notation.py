@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import amoeboid_edu.rules as rules_module
+import amoeboid_edu.engine.rules as rules_module
 from amoeboid_edu import Game, InvalidPositionError, InvalidRecordError, InvalidTurnError, Position, Turn
-from amoeboid_edu.notation import parse_record, read_record, replay_turns
-from amoeboid_edu.rules import ECHO_LIMIT, NotationError, Splits, abbreviate, legal_turns, whole_number
+from amoeboid_edu.engine.notation import parse_record, read_record, replay_turns
+from amoeboid_edu.engine.rules import ECHO_LIMIT, NotationError, Splits, abbreviate, legal_turns, whole_number
 
 RULES_FILE = str(Path(rules_module.__file__).resolve())
 

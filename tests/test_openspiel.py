@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from amoeboid_edu import Position, Rules, Turn, random_playout, seeded_rng
-from amoeboid_edu.strategy import candidate_turns
+from amoeboid_edu.players.strategy import candidate_turns
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -21,7 +21,7 @@ try:
     import numpy as np
     import pyspiel
 
-    from amoeboid_edu import openspiel as aos
+    from amoeboid_edu.players import openspiel as aos
 except ImportError:  # CI installs the extra (./dev.sh); without it only the last test runs, and it checks that case
     pyspiel = None
 needs_extra = pytest.mark.skipif(pyspiel is None, reason="the openspiel extra is not installed")
@@ -157,7 +157,7 @@ def test_an_illegal_action_is_refused_and_the_state_is_unchanged():
 
 @needs_extra
 def test_mcts_is_a_deterministic_strategy_in_bots():
-    from amoeboid_edu.bots import BOTS
+    from amoeboid_edu.players.registry import BOTS
 
     assert BOTS["mcts"] is aos.mcts
     position = Position.parse("(5,0) . . / . (3,2) . / . . (0,7) A")
@@ -174,8 +174,8 @@ def test_mcts_takes_a_winning_eat():
 
 def _mcts_against_greedy(game: tuple[int, str]) -> str | None:
     """One seeded game of the ``mcts`` bot against greedy: "first" (mcts won), "second" or None (tie or cap)."""
-    from amoeboid_edu.bots import greedy
-    from amoeboid_edu.match import play_match
+    from amoeboid_edu.players.bots import greedy
+    from amoeboid_edu.engine.match import play_match
 
     pair, seat = game
     return play_match(aos.mcts, greedy, seed="boss", pair=pair, first_seat=seat, max_turns=BOSS_TURN_CAP).winner
@@ -195,7 +195,7 @@ def test_mcts_beats_greedy_at_its_budget():
     tie 1/2) has a 95% Wilson interval above 1/2, at the budget ``mcts`` plays with."""
     from concurrent.futures import ProcessPoolExecutor
 
-    from amoeboid_edu.stats import wilson_interval
+    from amoeboid_edu.lab.scoring.stats import wilson_interval
 
     games = [(pair, seat) for pair in range(BOSS_GAMES // 2) for seat in "AB"]
     with ProcessPoolExecutor(2) as pool:
@@ -210,7 +210,7 @@ def test_mcts_beats_greedy_at_its_budget():
 def test_our_bots_play_in_openspiels_evaluate_bots():
     from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
 
-    from amoeboid_edu.bots import greedy, paper
+    from amoeboid_edu.players.bots import greedy, paper
 
     game = pyspiel.load_game(aos.GAME_NAME, {"turn_cap": 200})
     bots = [aos.StrategyBot(greedy, seed=1), aos.StrategyBot(paper, seed=2)]
@@ -236,7 +236,7 @@ def test_a_strategy_bot_names_a_turn_outside_the_abstraction():
 @needs_extra
 def test_score_cli_plays_mcts(tmp_path):
     strategy = tmp_path / "my.py"  # a student who copied greedy
-    strategy.write_text("from amoeboid_edu.bots import greedy\n\n\ndef strategy(position, roll, rng):\n"
+    strategy.write_text("from amoeboid_edu.players.bots import greedy\n\n\ndef strategy(position, roll, rng):\n"
                         "    return greedy(position, roll, rng)\n")
     # seed 1: both games are decided within 100 turns (others may stall to the 500-turn cap: minutes of mcts)
     done = subprocess.run([sys.executable, "-m", "amoeboid_edu", "score", f"{strategy}:strategy", "--opponents",
@@ -262,14 +262,14 @@ def test_without_the_extra_everything_else_works_and_bots_lacks_mcts(tmp_path):
         for module in pkgutil.iter_modules(amoeboid_edu.__path__):
             if module.name not in ("openspiel", "__main__"):
                 importlib.import_module("amoeboid_edu." + module.name)
-        from amoeboid_edu.bots import BOTS
+        from amoeboid_edu.players.registry import BOTS
         assert sorted(BOTS) == ["expectimax", "greedy", "paper", "random"], sorted(BOTS)
         try:
-            import amoeboid_edu.openspiel
+            import amoeboid_edu.players.openspiel
         except ImportError as error:
             assert "pip install 'amoeboid-edu[openspiel]'" in str(error), error
         else:
-            raise AssertionError("amoeboid_edu.openspiel imported without pyspiel")
+            raise AssertionError("amoeboid_edu.players.openspiel imported without pyspiel")
         from amoeboid_edu.cli import main
         out = io.StringIO()
         assert main(["score", {str(strategy)!r} + ":strategy", "--opponents", "greedy", "--games", "2", "-q"],

@@ -11,11 +11,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from amoeboid_edu import Game, Position, Turn, analysis, apply, legal_turns, paper, random_playout
-from amoeboid_edu.bots import PAPER_RULES, paper_choice, paper_options
-from amoeboid_edu.examples import PAPER_EXAMPLE_MATRICES
-from amoeboid_edu.game import seeded_rng
-from amoeboid_edu.paper import Verdict
+from amoeboid_edu import Game, Position, Turn, apply, legal_turns, random_playout
+from amoeboid_edu.theory import analysis, paper
+from amoeboid_edu.players.bots import PAPER_RULES, paper_choice, paper_options
+from amoeboid_edu.engine.examples import PAPER_EXAMPLE_MATRICES
+from amoeboid_edu.engine.seeding import seeded_rng
+from amoeboid_edu.theory.paper import Verdict
 
 # --------------------------------------------------------------------------- the result object
 
@@ -206,7 +207,7 @@ def test_case_II_length_both_readings():
 
 
 def test_expected_rolls_to_reach_a_total_by_hand():
-    from amoeboid_edu.paper.case_II import _expected_rolls
+    from amoeboid_edu.theory.paper.case_II import _expected_rolls
 
     # up to 6 every roll below the total leaves the same kind of problem: E(n) = (7/6)^(n-1)
     assert [_expected_rolls(n) for n in range(1, 7)] == [Fraction(7, 6) ** (n - 1) for n in range(1, 7)]
@@ -296,7 +297,7 @@ def test_case_III_is_open_with_the_completions_that_lose_and_the_one_not_beaten(
     assert table.loc["3x3", "B wins along the plan"] == "none"  # the biggest piece, whole amoeba: none within 4 turns
     assert table.loc["4x4", "B wins along the plan"].startswith("A 1 a1 a1-b2")
     # (ii) the shortest losing completion: A eats the piece of 1 with its whole amoeba, B wins on turn 4
-    from amoeboid_edu.paper.case_III import SMALLER_WHOLE_LINE, case_III_line_record
+    from amoeboid_edu.theory.paper.case_III import SMALLER_WHOLE_LINE, case_III_line_record
 
     smaller, _ = case_III_line_record(paper.case_III_start(7, 1), SMALLER_WHOLE_LINE)
     assert smaller in verdict.explanation
@@ -309,7 +310,7 @@ def test_case_III_is_open_with_the_completions_that_lose_and_the_one_not_beaten(
     enemy = [before[name].size for name in before.board.names if before[name] is not None and before[name].owner == "B"]
     assert before[eat.dst].size == min(enemy) < max(enemy) and apply(before, eat)[eat.src] is None
     # the same from A 20 v B 14, and (iii): A eats with one unit more, resets with its whole amoeba, B wins on turn 6
-    from amoeboid_edu.paper.case_III import ONE_MORE_LINE, SMALLER_WHOLE_BIG
+    from amoeboid_edu.theory.paper.case_III import ONE_MORE_LINE, SMALLER_WHOLE_BIG
 
     big, result = case_III_line_record(paper.opening_position(20, 14), SMALLER_WHOLE_BIG)
     assert result == "B" and replay(big).result == "B" and big in verdict.explanation
@@ -427,7 +428,7 @@ def test_case_IV_max_8_is_open_proved_v_the_halving_b_not_by_the_papers_steps():
 
 def test_case_IV_eats_only_forced_win_agrees_with_the_reviewers_independent_search():
     # /tmp/attack15/trap.py (A eats only, B halves): forced from delta 17 (A 32 v B 16), not at 16
-    from amoeboid_edu.paper.case_IV import halving_forced_win
+    from amoeboid_edu.theory.paper.case_IV import halving_forced_win
 
     assert halving_forced_win(16)[0] is False and halving_forced_win(17)[0] is True
 
@@ -506,7 +507,7 @@ def test_line_outcomes_on_positions_with_known_answers():
 
 def test_forced_win_search_and_its_refutation():
     def every_candidate(position, roll):
-        from amoeboid_edu.strategy import candidate_turns
+        from amoeboid_edu.players.strategy import candidate_turns
 
         return candidate_turns(position, roll)
 
@@ -559,7 +560,7 @@ def test_cli_paper_prints_one_line_per_item_and_its_counter_line_replays(tmp_pat
 
 
 def test_every_false_as_stated_counter_line_replays_with_the_cli(tmp_path):
-    from amoeboid_edu.paper.case_III import ONE_MORE_LINE, SMALLER_WHOLE_LINE, case_III_line_record
+    from amoeboid_edu.theory.paper.case_III import ONE_MORE_LINE, SMALLER_WHOLE_LINE, case_III_line_record
 
     verdicts = [paper.case_II_streak(games=1), paper.neutral_twice_its_size()]
     records = []

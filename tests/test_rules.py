@@ -27,7 +27,7 @@ from amoeboid_edu import (
     legal_move_pairs,
     legal_turns,
 )
-from amoeboid_edu.rules import ILLEGAL_REASONS, Splits, cells_after_legal, count_splits
+from amoeboid_edu.engine.rules import ILLEGAL_REASONS, Splits, cells_after_legal, count_splits
 
 
 def brute_force_turns(position: Position, roll: int) -> set[str]:
@@ -510,7 +510,7 @@ def test_owned_and_the_position_shortcuts():
 
 
 def test_resolve_fills_in_counts_and_play_turn_checks_once():
-    from amoeboid_edu.rules import play_turn, resolve
+    from amoeboid_edu.engine.rules import play_turn, resolve
 
     p = Position.start()
     assert str(resolve(p, "3 a1 a1-b1")) == "3 a1 a1-b1 4,0"
@@ -539,7 +539,7 @@ def test_turn_values_check_their_fields():
 
 
 def test_grid_cell_names_are_column_letter_then_row_number():
-    from amoeboid_edu.rules import grid_cell_name
+    from amoeboid_edu.engine.rules import grid_cell_name
 
     assert [grid_cell_name(0, c) for c in range(3)] == ["a1", "b1", "c1"]
     assert grid_cell_name(2, 1) == "b3" and grid_cell_name(25, 25) == "z26"

@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 
 import hostile
-from amoeboid_edu import _sandbox
+from amoeboid_edu.sandbox import core as _sandbox
 from amoeboid_edu.lab import score, tournament, wilson_interval
-from amoeboid_edu.rules import Position
+from amoeboid_edu.engine.rules import Position
 
 STRATEGIES = Path(__file__).parent / "strategies"
 QUICK = dict(games=2, seed=1, opponents=["random"], progress=False, per_move_limit=5.0)
@@ -640,7 +640,7 @@ def test_parallel_harnesses_do_not_open_the_teachers_current_folder(tmp_path):
 
 
 def test_an_echo_stays_short_after_escaping():
-    from amoeboid_edu._sandbox import VALUE_WIDTH, shown
+    from amoeboid_edu.sandbox.core import VALUE_WIDTH, shown
 
     text = shown("\U000e0001" * 5000)  # each one escapes to ten characters
     assert len(text) < VALUE_WIDTH + 30 and "more)" in text
@@ -653,7 +653,7 @@ SYSCALL_PROBES = r'''
 but no Landlock (or with Landlock before its signal scope, Linux 5.13-6.11) leaves standing. Then try each
 attack on a sacrificial child and files of the test, and print what each call returned."""
 import ctypes, errno, json, os, signal, socket, sys, time
-from amoeboid_edu import _sandbox
+from amoeboid_edu.sandbox import core as _sandbox
 
 kind, scratch = sys.argv[1], sys.argv[2]
 libc = ctypes.CDLL(None, use_errno=True)
@@ -938,7 +938,7 @@ def test_a_scorer_killed_in_a_parallel_run_leaves_no_process(tmp_path, command):
                               stderr=subprocess.DEVNULL, cwd=STRATEGIES, env=dict(os.environ, AMOEBOID_TEST_MARK=mark))
     try:
         end = time.monotonic() + 90
-        while len([pid for pid, line in ours(mark).items() if b"amoeboid_edu._sandbox" in line]) < 6:
+        while len([pid for pid, line in ours(mark).items() if b"amoeboid_edu.sandbox.core" in line]) < 6:
             assert time.monotonic() < end and scorer.poll() is None, "the sandboxes never started"
             time.sleep(0.05)
         time.sleep(0.5)  # games in their moves
@@ -975,8 +975,8 @@ def ours(mark: str) -> dict[int, bytes]:
     found = {}
     for pid, (line, marked) in processes.items():
         words = line.split()
-        if marked or (b"amoeboid_edu._sandbox" in words
-                      and int(words[words.index(b"amoeboid_edu._sandbox") + 2]) in helpers):
+        if marked or (b"amoeboid_edu.sandbox.core" in words
+                      and int(words[words.index(b"amoeboid_edu.sandbox.core") + 2]) in helpers):
             found[pid] = line
     return found
 
@@ -1019,7 +1019,7 @@ def test_a_strategy_file_given_through_a_symbolic_link_loads(tmp_path):
 def test_the_isolation_line_names_what_this_kernels_landlock_covers():
     """On an older ABI the card said "landlock" although Landlock had no network or signal rules there."""
     program = ("import sys, landlockpy._syscall as s; s.abi_version = lambda: int(sys.argv[1]); "
-               "from amoeboid_edu import _sandbox; print(_sandbox._landlock([sys.prefix]))")
+               "from amoeboid_edu.sandbox import core as _sandbox; print(_sandbox._landlock([sys.prefix]))")
     named = {abi: subprocess.run([sys.executable, "-c", program, str(abi)], capture_output=True, text=True,
                                  timeout=60).stdout.strip() for abi in (3, 4, 6)}
     assert named == {3: "landlock (files)", 4: "landlock (files, tcp)", 6: "landlock (files, tcp, signals)"}, named

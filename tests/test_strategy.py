@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from amoeboid_edu import Amoeba, Position, is_legal, legal_turns, random_playout, seeded_rng
-from amoeboid_edu.strategy import (
+from amoeboid_edu.players.strategy import (
     advantage_after,
     as_function,
     can_eat,

@@ -19,12 +19,15 @@ import pandas as pd
 import pytest
 
 import hostile
-from amoeboid_edu import analysis, lab
-from amoeboid_edu.bots import BOTS, greedy
-from amoeboid_edu.ledger import Ledger, fingerprint, run_file
-from amoeboid_edu.match import play_match
-from amoeboid_edu.roster import read_folder
-from amoeboid_edu.stats import bradley_terry, ratings
+from amoeboid_edu.theory import analysis
+from amoeboid_edu import lab
+from amoeboid_edu.players.bots import greedy
+from amoeboid_edu.engine.game import TURN_CAP
+from amoeboid_edu.players.registry import BOTS
+from amoeboid_edu.lab.scoring.ledger import Ledger, fingerprint, run_file
+from amoeboid_edu.engine.match import play_match
+from amoeboid_edu.lab.scoring.roster import read_folder
+from amoeboid_edu.lab.scoring.stats import bradley_terry, ratings
 
 WANDER = '''
 from amoeboid_edu import legal_move_pairs
@@ -58,7 +61,7 @@ GIVEN = []
 def strategy(position, roll, rng):
     """Looks everywhere in its process for the harness's dice (hostile.snoops_for_dice, as a student file)."""
     GIVEN.append(rng)
-    stand_ins = {id(getattr(sys.modules.get(name), "_entropy", None)) for name in ("__main__", "amoeboid_edu._sandbox")}
+    stand_ins = {id(getattr(sys.modules.get(name), "_entropy", None)) for name in ("__main__", "amoeboid_edu.sandbox.core")}
     own = {id(generator) for generator in GIVEN} | {id(random._inst)} | stand_ins  # OS entropy's stand-in
     found = [obj for obj in gc.get_objects()  # a SystemRandom (NumPy's secrets) has no seed: not the dice
              if isinstance(obj, random.Random) and not isinstance(obj, random.SystemRandom) and id(obj) not in own]
@@ -429,7 +432,7 @@ def test_a_results_file_whose_run_cannot_be_checked_is_refused(tmp_path):
     lab.tournament(["random", greedy], games=2, seed=1, out=out, progress=False)
     header, *rows = out.read_text().splitlines(keepends=True)
     run = rows[0].split(",")[0]
-    earlier = fingerprint("1", 3, lab.MAX_TURNS, 1.0)  # what the first fingerprint covered
+    earlier = fingerprint("1", 3, TURN_CAP, 1.0)  # what the first fingerprint covered
     out.write_text(header + "".join(row.replace(run, earlier, 1) for row in rows))
     with pytest.raises(ValueError, match="earlier version of amoeboid_edu, whose fingerprint left out the batch size"):
         lab.tournament(["random", greedy], games=2, seed=1, out=out, progress=False)

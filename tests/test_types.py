@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-ENGINE = ["amoeboid_edu/rules.py", "amoeboid_edu/notation.py", "amoeboid_edu/game.py", "amoeboid_edu/strategy.py"]
+ENGINE = ["amoeboid_edu/engine/rules.py", "amoeboid_edu/engine/notation.py", "amoeboid_edu/engine/game.py",
+          "amoeboid_edu/players/strategy.py"]
 
 
 def mypy(tmp_path: Path, *files: str) -> subprocess.CompletedProcess[str]:

@@ -12,9 +12,11 @@ import pytest
 from board_players import choose
 from intent_race import race
 
-from amoeboid_edu import Game, Position, Turn, apply, random_turn, widget
-from amoeboid_edu.bots import BOTS
-from amoeboid_edu.widget import STATIC, Board, Replay, play, resolve_opponent
+from amoeboid_edu import Game, Position, Turn, apply, random_turn
+from amoeboid_edu.ui import widget
+from amoeboid_edu.engine.game import CAPPED, TURN_CAP
+from amoeboid_edu.players.registry import BOTS
+from amoeboid_edu.ui.widget import STATIC, Board, Replay, play, resolve_opponent
 
 PAPER_OPENING = "3 a1 a1-b1\n2 c3 c3-b3\n3 b1 b1-c1\n1 b3 b3-a3"
 
@@ -448,3 +450,45 @@ def test_clicking_the_opponents_amoeba_to_move_from_says_it_is_the_opponents():
     assert not board.click("b2")
     assert board.error == "b2 holds (3,3), a neutral amoeba: click a highlighted amoeba (a1) to move from"
     assert board.phase == "source" and len(board.game) == 0  # refusals change nothing
+
+
+def _fleeing_human(board: Board, rng: random.Random) -> None:
+    """A human who never eats: moves a single unit when it can (a chase greedy cannot always finish)."""
+    roll = board.view["roll"]
+    turns = [t for t in board.game.legal_turns(roll) if t.is_pass or (t.a, t.b) in ((1, 0), (0, 1))]
+    play_by_intents(board, rng.choice(turns) if turns else next(board.game.legal_turns(roll)))
+
+
+def test_a_game_against_greedy_always_ends_within_the_one_turn_cap():
+    board = play("greedy", seed=8)
+    rng = random.Random(8)
+    while not board.game.is_over:
+        assert len(board.game) <= TURN_CAP
+        _fleeing_human(board, rng)
+    assert len(board.game) <= TURN_CAP
+    assert board.phase == "over"
+    if board.game.capped:
+        assert f"turn cap ({TURN_CAP} turns)" in board.message and board.view["result"] == CAPPED
+
+
+def test_a_capped_board_says_so_and_refuses_more_turns():
+    board = Board(opponent="random", seed=3)
+    board.game.turn_cap = 4
+    rng = random.Random(3)
+    while not board.game.is_over:
+        human_turn(board, rng)
+    assert board.game.capped or board.game.position.is_over
+    board.handle_intent({"kind": "new", "version": board.version})  # a fresh game has the full cap again
+    assert board.game.turn_cap == TURN_CAP and not board.game.is_over
+
+
+def test_a_draw_offer_is_accepted_by_the_stated_rule_and_refused_with_the_reason():
+    board = play("greedy", seed=1)
+    assert board.view["can_offer_draw"]
+    assert board.offer_draw(), board.error  # at the start nobody is ahead in size: greedy accepts
+    assert board.game.result == "tie" and board.phase == "over" and "Draw agreed" in board.message
+    ahead = Board.from_position(". . . / . (0,9) . / (1,0) . . A", opponent="greedy", seed=1)
+    before = snapshot(ahead)
+    assert not ahead.offer_draw()
+    assert "declines the draw" in ahead.error and "Δ = 8" in ahead.error
+    assert snapshot(ahead)[1:] == before[1:]  # refused: nothing changed but the version counter's echo

@@ -43,7 +43,7 @@ PAPER_OPENING = "3 a1 a1-b1\n2 c3 c3-b3\n3 b1 b1-c1\n1 b3 b3-a3"
 
 NOTEBOOK_SETUP = """\
 import json, pathlib
-from amoeboid_edu.widget import Board
+from amoeboid_edu.ui.widget import Board
 
 
 def record_state(board, path):
@@ -70,7 +70,7 @@ def lab(tmp_path_factory):
             f"record_state(fuzz, {str(root / 'fuzz.json')!r})\nfuzz"
         ),
         nbformat.v4.new_code_cell(f"demo = Board.from_position({PAPER_MOVE_9!r}, seed=1)\ndemo"),
-        nbformat.v4.new_code_cell(f"from amoeboid_edu.widget import Replay\nReplay({PAPER_OPENING!r})"),
+        nbformat.v4.new_code_cell(f"from amoeboid_edu.ui.widget import Replay\nReplay({PAPER_OPENING!r})"),
         nbformat.v4.new_code_cell(f"line = Board(seed=0)\nline.queue({PAPER_OPENING!r})\nline"),
         nbformat.v4.new_code_cell(
             f"big = Board(board=8, opponent='random', seed=2)\nrecord_state(big, {str(root / 'big.json')!r})\nbig"

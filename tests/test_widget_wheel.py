@@ -18,7 +18,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 CHECK = """
 import pathlib, sys
-import amoeboid_edu, amoeboid_edu.widget as widget
+import amoeboid_edu, amoeboid_edu.ui.widget as widget
 site = pathlib.Path(sys.argv[1]).resolve()
 assert site in pathlib.Path(amoeboid_edu.__file__).resolve().parents, amoeboid_edu.__file__
 assert widget.STATIC.resolve() == site / "amoeboid_edu" / "_static", widget.STATIC

@@ -267,6 +267,7 @@ function render({ model, el }) {
       buttons.append(next);
     }
     buttons.append(undo, button("New game", "new"));
+    if (view.can_offer_draw) buttons.append(button("Offer a draw", "draw", "the bot accepts when it is not ahead in size"));
     if (view.can_restart) buttons.append(button("Restart line", "restart", "back to the first turn of the scripted line"));
   };
 

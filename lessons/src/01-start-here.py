@@ -81,7 +81,7 @@ print(start)
 # a move is not allowed it tells you why. The line above the board shows σ, δ, Σ and Δ after every turn.
 
 # %%
-from amoeboid_edu.widget import play
+from amoeboid_edu.ui.widget import play
 
 board = play("random", seed=2010)
 board

@@ -13,7 +13,7 @@
 
 # %%
 from amoeboid_edu import Amoeba, Position, Turn, apply, count_legal_turns, is_legal, legal_turns, resolve
-from amoeboid_edu.exercises import check
+from amoeboid_edu.ui.exercises import check
 
 # %% [markdown]
 # ## Amoeba: composition, size, owner (paper, *Definitions* 1a-1d)

@@ -25,8 +25,9 @@
 import altair as alt
 import pandas as pd
 
-from amoeboid_edu import Game, analysis, legal_turns, paper, random_turn
-from amoeboid_edu.exercises import check
+from amoeboid_edu import Game, legal_turns, random_turn
+from amoeboid_edu.theory import analysis, paper
+from amoeboid_edu.ui.exercises import check
 
 # Charts are drawn as SVG in the kernel (vl-convert): they render offline and reproduce exactly.
 _ = alt.renderers.enable("amoeboid")  # charts drawn in the kernel as SVG: offline, reproducible, light and dark

@@ -15,8 +15,9 @@
 import altair as alt
 import pandas as pd
 
-from amoeboid_edu import Position, analysis, apply, paper, random_turn
-from amoeboid_edu.exercises import check
+from amoeboid_edu import Position, apply, random_turn
+from amoeboid_edu.theory import analysis, paper
+from amoeboid_edu.ui.exercises import check
 
 # Charts are drawn as SVG in the kernel (vl-convert): they render offline and reproduce exactly.
 _ = alt.renderers.enable("amoeboid")  # charts drawn in the kernel as SVG: offline, reproducible, light and dark
@@ -114,8 +115,8 @@ finals.groupby("result")[["delta", "Delta"]].agg(["min", "max"])
 # %%
 from IPython.display import display
 
-from amoeboid_edu.course import LiveChart
-from amoeboid_edu.widget import play
+from amoeboid_edu.ui.course import LiveChart
+from amoeboid_edu.ui.widget import play
 
 board = play("random", seed=44)
 live_chart = LiveChart(board, lambda game: analysis.delta_chart(analysis.game_frame(game, start=True),

@@ -17,8 +17,9 @@
 import random
 from fractions import Fraction
 
-from amoeboid_edu import Position, apply, paper
-from amoeboid_edu.exercises import check
+from amoeboid_edu import Position, apply
+from amoeboid_edu.theory import paper
+from amoeboid_edu.ui.exercises import check
 
 # %% [markdown]
 # ## Case I: not adjacent, δ < 3.5

@@ -16,11 +16,12 @@
 import altair as alt
 import pandas as pd
 
-from amoeboid_edu import Game, Position, analysis, apply, legal_turns, paper
-from amoeboid_edu.bots import BOTS
-from amoeboid_edu.bots import paper as paper_bot
-from amoeboid_edu.exercises import check
-from amoeboid_edu.widget import Board
+from amoeboid_edu import Game, Position, apply, legal_turns
+from amoeboid_edu.theory import analysis, paper
+from amoeboid_edu.players.registry import BOTS
+from amoeboid_edu.players.bots import paper as paper_bot
+from amoeboid_edu.ui.exercises import check
+from amoeboid_edu.ui.widget import Board
 
 _ = alt.renderers.enable("amoeboid")  # charts drawn in the kernel as SVG: offline, reproducible, light and dark
 

@@ -18,10 +18,11 @@
 import altair as alt
 from IPython.display import display
 
-from amoeboid_edu import Game, analysis, paper
-from amoeboid_edu.course import LiveChart
-from amoeboid_edu.exercises import check
-from amoeboid_edu.widget import Board
+from amoeboid_edu import Game
+from amoeboid_edu.theory import analysis, paper
+from amoeboid_edu.ui.course import LiveChart
+from amoeboid_edu.ui.exercises import check
+from amoeboid_edu.ui.widget import Board
 
 _ = alt.renderers.enable("amoeboid")  # charts drawn in the kernel as SVG: offline, reproducible, light and dark
 

@@ -17,12 +17,13 @@ import ipywidgets as widgets
 import pandas as pd
 from IPython.display import display
 
-from amoeboid_edu import analysis, paper, seeded_rng
-from amoeboid_edu.bots import expectimax
-from amoeboid_edu.examples import PAPER_EXAMPLE_MATRICES, PAPER_EXAMPLE_RECORD
-from amoeboid_edu.exercises import check
-from amoeboid_edu.strategy import advantage_after
-from amoeboid_edu.widget import Replay
+from amoeboid_edu.theory import analysis, paper
+from amoeboid_edu import seeded_rng
+from amoeboid_edu.players.bots import expectimax
+from amoeboid_edu.engine.examples import PAPER_EXAMPLE_MATRICES, PAPER_EXAMPLE_RECORD
+from amoeboid_edu.ui.exercises import check
+from amoeboid_edu.players.strategy import advantage_after
+from amoeboid_edu.ui.widget import Replay, explore
 
 # Charts are drawn as SVG in the kernel (vl-convert): they render offline and reproduce exactly.
 _ = alt.renderers.enable("amoeboid")  # charts drawn in the kernel as SVG: offline, reproducible, light and dark
@@ -147,7 +148,7 @@ print(f"the bot agrees with the paper on {comparison['same'].sum()} of {len(comp
 #   points by chance alone, so a drop near a threshold can change class with the rollouts' seed.
 
 # %%
-from amoeboid_edu import coach
+from amoeboid_edu.theory import coach
 
 example_review = coach.review(game, seed=2010)
 example_review
@@ -176,7 +177,7 @@ example_review.chart(title="The paper's example game, reviewed")
 # position after it:
 
 # %%
-example_review.explorer()
+explore(example_review)
 
 # %% [markdown]
 # **Does the paper agree?** Next to every turn the review flags, here is the paper's own sentence for it:
@@ -207,7 +208,7 @@ print(f"the paper calls turn(s) {risky} risky; the review flags turn(s) {list(fl
 # the game to see the coach's three best turns for your roll, drawn as arrows; click one to play it.
 
 # %%
-from amoeboid_edu.widget import play
+from amoeboid_edu.ui.widget import play
 
 play("greedy", seed=8)
 

@@ -8,7 +8,7 @@
 #
 # **Learning goals**
 #
-# - Write a strategy with the helpers of `amoeboid_edu.strategy`, and score it against the baseline bots.
+# - Write a strategy with the helpers of `amoeboid_edu.players.strategy`, and score it against the baseline bots.
 # - Read a score card: win rates with 95% intervals, and why the dice are *paired*.
 # - Grow a strategy step by step from the paper's opening cases (stalling, centre control, neutralising) and run a
 #   tournament between the steps.
@@ -16,13 +16,14 @@
 # %%
 import altair as alt
 
-from amoeboid_edu import Position, apply, charts, other, seeded_rng
-from amoeboid_edu.bots import greedy
-from amoeboid_edu.exercises import check
+from amoeboid_edu import Position, apply, other, seeded_rng
+from amoeboid_edu.ui import charts
+from amoeboid_edu.players.bots import greedy
+from amoeboid_edu.ui.exercises import check
 from amoeboid_edu.lab import score, tournament
-from amoeboid_edu.strategy import candidate_turns, neighbours
+from amoeboid_edu.players.strategy import candidate_turns, neighbours
 
-_ = alt.renderers.enable("amoeboid")  # charts drawn in the kernel as SVG (amoeboid_edu.charts): offline, reproducible
+_ = alt.renderers.enable("amoeboid")  # charts drawn in the kernel as SVG (amoeboid_edu.ui.charts): offline, reproducible
 rng = seeded_rng(9, "lesson 9 checks")  # the random generator the checks below hand to a strategy
 
 # %% [markdown]
@@ -120,7 +121,7 @@ check(apply(after_split, turn)[turn.dst].is_neutral, True, hint="move exactly as
 #
 # **This is your cell.** It starts as step 3; change it, then run the cells below to score it. Ideas: the paper's
 # second Case III branch (when Δ is no longer above 6, *eat* one of the enemy's split amoebae; the helper
-# `smallest_capture` from `amoeboid_edu.strategy` gives the counts), or avoid moving next to an amoeba that could grow
+# `smallest_capture` from `amoeboid_edu.players.strategy` gives the counts), or avoid moving next to an amoeba that could grow
 # bigger than yours.
 
 # %%

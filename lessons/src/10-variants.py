@@ -15,8 +15,9 @@
 import altair as alt
 import pandas as pd
 
-from amoeboid_edu import Board, Position, Rules, analysis, random_playout, seeded_rng
-from amoeboid_edu.exercises import check
+from amoeboid_edu import Board, Position, Rules, random_playout, seeded_rng
+from amoeboid_edu.theory import analysis
+from amoeboid_edu.ui.exercises import check
 
 # Charts are drawn as SVG in the kernel (vl-convert): they render offline and reproduce exactly.
 _ = alt.renderers.enable("amoeboid")  # charts drawn in the kernel as SVG: offline, reproducible, light and dark

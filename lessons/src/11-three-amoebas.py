@@ -18,8 +18,9 @@ import altair as alt
 import pandas as pd
 
 from amoeboid_edu import Position as AmoeboidPosition
-from amoeboid_edu.exercises import check
-from amoeboid_edu.namesakes import compare, nakajima, oosterwal
+from amoeboid_edu.ui.exercises import check
+from amoeboid_edu.theory import namesakes_compare as compare
+from amoeboid_edu.namesakes import nakajima, oosterwal
 from amoeboid_edu.namesakes.widget import NakajimaBoard, OosterwalBoard
 
 _ = alt.renderers.enable("svg")  # charts as SVG drawn in the kernel: offline and reproducible

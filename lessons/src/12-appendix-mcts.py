@@ -21,9 +21,10 @@
 import altair as alt
 import pandas as pd
 
-from amoeboid_edu import Position, analysis
-from amoeboid_edu import openspiel as boss
-from amoeboid_edu.bots import paper
+from amoeboid_edu import Position
+from amoeboid_edu.theory import analysis
+from amoeboid_edu.players import openspiel as boss
+from amoeboid_edu.players.bots import paper
 from amoeboid_edu.lab import wilson_interval
 
 # Charts are drawn as SVG in the kernel (vl-convert): they render offline and reproduce exactly.
@@ -54,7 +55,7 @@ actions[actions["turn"].str.contains("-c2 ")]  # onto B: whole, smallest eat (= 
 # second).
 
 # %%
-from amoeboid_edu.widget import play
+from amoeboid_edu.ui.widget import play
 
 board = play("mcts", seed=12)
 board

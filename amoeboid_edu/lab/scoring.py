@@ -1,0 +1,1179 @@
+"""The strategy lab: score a student's strategy against the baseline bots, fairly and safely.
+
+>>> from amoeboid_edu import legal_move_pairs
+>>> from amoeboid_edu.lab import score
+>>> def wander(position, roll, rng):
+...     grow = rng.choice(position.owned())
+...     pairs = legal_move_pairs(position, roll, grow)
+...     return f"{roll} {grow} {'-'.join(rng.choice(pairs))}" if pairs else f"{roll} {grow} -"
+>>> card = score(wander, games=20, opponents=["random", "greedy"], progress=False)
+>>> card.summary()[["opponent", "games"]].values.tolist()
+[['random', 20], ['greedy', 20]]
+
+In a notebook ``card`` shows as a table (forfeits listed below it),
+``card.chart()`` draws the win rates with their 95% Wilson intervals and
+``card.to_frame()`` has one row per game.
+
+Fair: every dice seed is played twice with the seats swapped (duplicate
+bridge), so both sides meet the same luck; every random stream is derived with
+:func:`~amoeboid_edu.engine.seeding.seeded_rng`, so the same seed gives the same card,
+serial or with ``workers=K``.  (The derivation is public: a strategy that
+knew the seed could recompute the dice.  For a contest, use a long random
+seed the students cannot see: ``amoeboid score --seed-file``.)
+
+Safe: a student's strategy runs in its own worker process
+(:mod:`amoeboid_edu.sandbox.core`; docs/threat-model.md), started fresh behind
+the walls the platform offers (on Linux seccomp and Landlock: it cannot
+signal, trace or read this process, open sockets or write anything), fed the
+position as text and the roll; a move that reaches the per-move limit is
+interrupted and forfeits, and its process keeps the import.  The
+dice never leave this process.  An exception, an illegal turn, a malformed
+return value, a timeout or a crash forfeits that game, and the card says why
+and which walls were up.
+Games are interleaved (up to ``IN_FLIGHT`` at once) so that one round trip
+to the worker serves many moves; a strategy should therefore not keep state
+between calls (its ``rng`` is fresh for every move, seeded per game and turn).
+
+A strategy written in a notebook cell travels to the worker with cloudpickle
+(by value: its code and the globals it uses).  ``"module:function"`` and
+``"path/to/file.py:function"`` are loaded by the worker itself, so nothing of
+the student's code ever runs in this process.
+"""
+
+from __future__ import annotations
+
+import collections
+import functools
+import hashlib
+import io
+import os
+import pickle
+import queue
+import subprocess
+import sys
+import threading
+import types
+import warnings
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Sequence
+
+from ..sandbox.core import KEEP_LINES, LINE_WIDTH, LOAD_LIMIT, SEED_BITS, Forfeit, Sandbox, not_a_formula, shown
+from ..players.registry import BOTS
+from ..engine.seeding import seeded_rng
+from ..engine.game import TURN_CAP
+from ..engine.match import STRATEGY, Match
+from ..engine.rules import IllegalTurnError, NotationError, Position, Turn, other
+from .stats import html_table, pairwise_chart, pairwise_scores, rate_chart, rating_chart, ratings, standings, tally
+from .stats import text_table, wilson_interval
+from ..players.tracebacks import cached_cell_line, describe
+from ..players.strategy import Strategy, as_function, strategy_name
+
+DEFAULT_PER_MOVE_LIMIT = 1.0
+FAST_OPPONENTS = ("random", "greedy", "paper")
+"""``score``'s default opponents; ``"expectimax"`` (a two-turn search) is one name away and much slower."""
+EXPECTIMAX_SECONDS_PER_GAME = 0.5
+"""Measured: 16 games of ``random`` against ``expectimax`` took 9 s of CPU here (2026-11-23); printed as an estimate."""
+SAME_FAILURE_STOP = 5
+"""``score`` stops once the strategy has forfeited this many games in a row in exactly the same way."""
+FORFEIT_REASONS = ("exception", "illegal", "malformed", "timeout", "crash", "load")
+"""Why a game was forfeited: the strategy raised; returned an illegal turn; returned something that is
+not a turn; took longer than the per-move limit; killed its worker; could not be loaded at all."""
+
+
+# --------------------------------------------------------------------------- who plays
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A strategy as the harness ships it: a trusted bot by name, or untrusted code for a worker."""
+
+    name: str
+    bot: str | None = None  # a key of BOTS: runs here, in the harness process
+    load: dict = field(default_factory=dict)  # how the worker loads it
+    payload: bytes = b""  # the cloudpickle bytes, for load == "pickle"
+    code: str = ""  # a digest of its source, for a tournament's fingerprint (see _code_digest)
+
+    @property
+    def trusted(self) -> bool:
+        return self.bot is not None
+
+
+def _parse_target(target: str) -> dict:
+    """``"module:function"`` or ``"path/to/file.py:function"`` as a worker load request (checked, not run)."""
+    where, colon, name = target.rpartition(":")
+    if not colon or not where or not name.isidentifier():
+        raise ValueError(f"strategy {shown(repr(target))}: expected MODULE:FUNCTION or path/to/file.py:FUNCTION")
+    if where.endswith(".py"):
+        if not os.path.isfile(where):
+            raise ValueError(f"strategy {shown(repr(target))}: no such file {shown(where)}")
+        return {"load": "file", "file": os.path.abspath(where), "name": name}
+    if not all(part.isidentifier() for part in where.split(".")):
+        raise ValueError(f"strategy {shown(repr(target))}: the part before ':' is not a module name")
+    return {"load": "import", "module": where, "name": name}
+
+
+def entry(strategy: Strategy | str, name: str | None = None) -> Entry:
+    """How ``strategy`` will be run: a baseline bot (name or function) here, anything else in a worker."""
+    if isinstance(strategy, str):
+        if strategy in BOTS:
+            return Entry(name or strategy, bot=strategy)
+        request = _parse_target(strategy)
+        return Entry(name or request["name"], load=request)
+    for bot_name, bot in BOTS.items():
+        if strategy is bot:
+            return Entry(name or bot_name, bot=bot_name)
+    as_function(strategy)  # a clear TypeError now rather than a forfeit per game
+    import cloudpickle
+
+    try:
+        payload = cloudpickle.dumps(strategy)
+    except Exception as error:
+        raise ValueError(f"cannot send strategy {shown(strategy_name(strategy))} to a worker process: {shown(error)}") from None
+    return Entry(name or strategy_name(strategy), load={"load": "pickle"}, payload=payload)
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game of a match, as the score card and the tournament table count it."""
+
+    first: str  # the match is first vs second; the pair's two games swap their seats
+    second: str
+    pair: int
+    first_seat: str  # "A" or "B"
+    winner: str | None  # "first", "second" or None (tie, or capped)
+    turns: int
+    capped: bool = False
+    forfeit_by: str | None = None  # "first" or "second"
+    reason: str | None = None  # one of FORFEIT_REASONS
+    value: str | None = None  # what the strategy returned (or the error), shortened
+    message: str | None = None  # why that value was refused
+    output: tuple[str, ...] = ()  # the last lines the forfeiting strategy printed
+    printed: tuple[int, int] = (0, 0)  # characters printed by first and second
+    isolation: str = ""  # the walls around the untrusted side(s), e.g. "process + seccomp + landlock"
+
+
+@dataclass(frozen=True)
+class _Setup:
+    seed: int | str
+    per_move_limit: float
+    max_turns: int
+    board: int
+    load_limit: float = LOAD_LIMIT
+
+
+def _stream_seed(seed, *keys) -> int:
+    """An integer seed for a worker's generators, from its own SHA-512-keyed stream.
+
+    It reveals nothing of the dice stream (keyed "dice") short of guessing ``seed`` itself, which is
+    why a contest needs a long secret seed (docs/threat-model.md).
+    """
+    return seeded_rng(seed, *keys).getrandbits(SEED_BITS)
+
+
+def _raised_where(where: object) -> str:
+    """``raised in f, line 3 of its notebook cell: ...`` from the worker's ``[file, line, function, source]``.
+
+    Every part is the worker's word: checked for type, and no file it names is
+    opened here (only the kernel's cache of notebook cells is consulted).
+    """
+    if not (isinstance(where, list) and len(where) == 4 and isinstance(where[1], int)
+            and not isinstance(where[1], bool) and all(isinstance(where[i], str) for i in (0, 2, 3))):
+        return "raised an exception"
+    filename, lineno, name, source = where
+    return "raised " + describe(filename, lineno, name, source if source.strip() else cached_cell_line(filename, lineno))
+
+
+def _turn_from(answer: dict, roll: int) -> Turn:
+    """Validate a worker's answer: a Turn for this roll, or a forfeit naming what is wrong."""
+    kind, value = answer.get("kind"), shown(answer.get("value", ""))
+    if kind == "timeout":  # interrupted at the limit by the game process, which keeps its import
+        raise Forfeit("timeout", value, shown(answer.get("message", ""), LINE_WIDTH))
+    if kind == "error":
+        raise Forfeit("exception", value, shown(f"the strategy {_raised_where(answer.get('where'))}", LINE_WIDTH))
+    if kind not in ("turn", "text"):
+        raise Forfeit("malformed", value, "a strategy returns a Turn or its notation string")
+    try:
+        turn = Turn.parse(value)
+    except NotationError as error:
+        raise Forfeit("malformed", value, shown(error)) from None
+    if turn.roll != roll:
+        raise Forfeit("illegal", value, f"the die shows {roll}, not {turn.roll}")
+    return turn
+
+
+def _table(first: Entry, second: Entry) -> tuple[str, ...]:
+    """Where a game's dice come from (see :mod:`.match`): its bots' names, or both names when no bot plays.
+
+    Each worker then sees every dice stream at most once (one seat, one game per pair and opponent).
+    """
+    entries = (first, second)
+    if any(e.trusted for e in entries):
+        return tuple(sorted(str(e.bot) for e in entries if e.trusted))
+    return tuple(sorted(e.name for e in entries))
+
+
+class _Game:
+    """One game in progress (a :class:`~amoeboid_edu.engine.match.Match`): bots move here, strategies' moves are asked for."""
+
+    def __init__(self, first: Entry, second: Entry, pair: int, first_seat: str, setup: _Setup) -> None:
+        self.first, self.second, self.pair, self.first_seat = first, second, pair, first_seat
+        self.entries = {first_seat: first, other(first_seat): second}
+        self.match = Match(first.bot or STRATEGY, second.bot or STRATEGY, seed=setup.seed, pair=pair,
+                           first_seat=first_seat, board=setup.board, max_turns=setup.max_turns,
+                           table=_table(first, second))
+        self.outputs: dict[str, collections.deque[str]] = {seat: collections.deque(maxlen=KEEP_LINES) for seat in "AB"}
+        self.printed = {"A": 0, "B": 0}
+        self.forfeit: tuple | None = None
+        self.isolation: dict[str, str] = {}  # seat -> the walls its worker reported
+
+    @property
+    def waiting_for(self) -> Entry:
+        return self.entries[self.match.position.to_move]
+
+    def advance(self) -> GameRecord | None:
+        """Play the bots' moves; the record once the game is over, else None (a worker's move is due)."""
+        match = self.match
+        while self.forfeit is None and (seat := match.due()) is not None:
+            if not self.entries[seat].trusted:
+                match.roll()
+                return None
+            roll = match.roll()
+            match.play(BOTS[self.entries[seat].bot](match.position, roll, match.rng()))  # illegal: our bug, raises
+        return self._record()
+
+    def move_request(self) -> tuple[int, int, Position]:
+        return self.match.move_seed(), self.match.roll(), self.match.position
+
+    def receive(self, answer) -> None:
+        """A worker's answer (or a forfeit) for the move due."""
+        seat = self.match.position.to_move
+        try:
+            if isinstance(answer, Forfeit):
+                raise answer
+            output, printed = answer.get("output"), answer.get("printed")
+            if isinstance(output, list):
+                self.outputs[seat].extend(shown(line, LINE_WIDTH) for line in output[-KEEP_LINES:])
+            if isinstance(printed, int):
+                self.printed[seat] += printed
+            turn = _turn_from(answer, self.match.roll())
+            try:
+                self.match.play(turn)
+            except IllegalTurnError as error:
+                raise Forfeit("illegal", shown(turn), shown(error)) from None
+        except Forfeit as forfeit:
+            self.forfeit = (seat, forfeit.reason, forfeit.value, forfeit.message)
+
+    def _record(self) -> GameRecord:
+        role = self.match.role
+        capped, winner, forfeit = self.match.capped, self.match.winner, {}
+        if self.forfeit is not None:
+            seat, reason, value, message = self.forfeit
+            capped, winner = False, role[other(seat)]
+            forfeit = dict(forfeit_by=role[seat], reason=reason, value=value, message=message,
+                           output=tuple(self.outputs[seat]))
+        first_seat = self.first_seat
+        return GameRecord(
+            first=self.first.name,
+            second=self.second.name,
+            pair=self.pair,
+            first_seat=first_seat,
+            winner=winner,
+            turns=len(self.match.turns),
+            capped=capped,
+            printed=(self.printed[first_seat], self.printed[other(first_seat)]),
+            isolation="; ".join(dict.fromkeys(self.isolation[seat] for seat in "AB" if seat in self.isolation)),
+            **forfeit,
+        )
+
+
+IN_FLIGHT = 64
+"""Games played at once: one worker round trip then serves up to this many moves."""
+
+
+def _both_seats(tasks: Sequence[tuple[str, str, int]]) -> list[tuple[str, str, int, str]]:
+    """The two games of each ``(first, second, pair)`` task: ``first`` in seat A, then in seat B."""
+    return [(first, second, pair, seat) for first, second, pair in tasks for seat in "AB"]
+
+
+def _lanes(games: Sequence[tuple[str, str, int, str]]) -> list[list[tuple[str, str, int, str]]]:
+    """The games grouped by pairing and seats, in order: a lane is the unit no executor splits."""
+    lanes: dict[tuple[str, str, str], list] = {}
+    for game in games:
+        first, second, _, first_seat = game
+        lanes.setdefault((first, second, first_seat), []).append(game)
+    return list(lanes.values())
+
+
+def _play_tasks(entries: dict, games: Sequence[tuple[str, str, int, str]], setup: _Setup, finished) -> None:
+    """Play the ``(first, second, pair, first_seat)`` games here, lane by lane; ``finished(record)`` as each ends.
+
+    A lane (one pairing, seats fixed) has sandboxes of its own, started for it and closed after it, and its
+    games go to them in the same order whether the run is serial, split over workers or over a cluster: a
+    strategy that keeps state in its module meets the same history, so it gets the same card on any executor.
+    Its sandbox sees one seat of one table, so no process sees both games of a dice pair (they share their
+    dice, seats swapped) or the same dice against two opponents (both found by the red team).
+    """
+    for lane in _lanes(games):
+        _play_lane(entries, lane, setup, finished)
+
+
+def _play_lane(entries: dict, games: Sequence[tuple[str, str, int, str]], setup: _Setup, finished) -> None:
+    """Play one lane's games, ``IN_FLIGHT`` at a time, each untrusted strategy in one sandbox."""
+    rules = Position.start(setup.board).rules
+    import_seed = _stream_seed(setup.seed, "import")
+    sandboxes: dict[str, Sandbox] = {}
+
+    def sandbox_for(name: str) -> Sandbox:
+        if name not in sandboxes:
+            e = entries[name]
+            sandboxes[name] = Sandbox(e.load, e.payload, rules, setup.load_limit, import_seed)
+        return sandboxes[name]
+
+    waiting = collections.deque(_Game(entries[first], entries[second], pair, first_seat, setup)
+                                for first, second, pair, first_seat in games)  # fmt: skip
+    active: list[_Game] = []
+    try:
+        while waiting or active:
+            while waiting and len(active) < IN_FLIGHT:
+                active.append(waiting.popleft())
+            asking: dict[tuple[str, str], list[_Game]] = {}
+            for game in active:
+                record = game.advance()
+                if record is None:
+                    asking.setdefault((game.waiting_for.name, game.match.position.to_move), []).append(game)
+                else:
+                    finished(record)
+            active = [game for games_asking in asking.values() for game in games_asking]
+            for (name, seat), games_asking in asking.items():
+                sandbox = sandbox_for(name)
+                answers = sandbox.ask([game.move_request() for game in games_asking], setup.per_move_limit)
+                for game, answer in zip(games_asking, answers):
+                    if answer is not None:  # None: its worker was killed first; asked again next round
+                        game.isolation[seat] = sandbox.isolation or "unknown"
+                        game.receive(answer)
+    finally:
+        for sandbox in sandboxes.values():
+            sandbox.close()
+
+
+_SERVE_WITHOUT_CWD = ("import sys; sys.path[:] = [p for p in sys.path if p]; from amoeboid_edu.sandbox.core import "
+                      "die_with_parent; die_with_parent({parent}); from amoeboid_edu.lab.scoring import _serve_tasks; _serve_tasks()")
+"""A parallel harness started without the teacher's current folder on ``sys.path`` (the sandbox opens every import
+path for reading, and the current folder may hold the contest's seed file: found by the red team), which dies
+with the process that started it (``{parent}``), before it imports anything else."""
+
+
+def _serve_tasks() -> None:
+    """A parallel harness process: read (path, entries, tasks, setup) from stdin, stream pickled records out.
+
+    Started as a fresh interpreter (``python -c``), so it works from notebooks and
+    from scripts without a ``__main__`` guard, and it holds no state of the caller.
+    """
+    path, entries, tasks, setup = pickle.load(sys.stdin.buffer)
+    sys.path[:0] = [entry for entry in path if entry not in sys.path]
+    out = sys.stdout.buffer
+
+    def finished(record: GameRecord) -> None:
+        pickle.dump(record, out)
+        out.flush()
+
+    _play_tasks(entries, tasks, setup, finished)
+
+
+def _play_parallel(entries: dict, games: list, setup: _Setup, workers: int, finished) -> None:
+    """Split the games' lanes over ``workers`` harness processes; ``finished(record)`` as records arrive.
+
+    A harness process that dies (killed from outside: walls down, see docs/threat-model.md) costs
+    time, not the run: its unfinished games are played again here, with the same streams.
+    """
+    processes = []
+    chunks: dict[int, list] = {}
+    done: set[tuple[str, str, int, str]] = set()
+    arrived: queue.Queue = queue.Queue()
+
+    def record(item: GameRecord) -> None:
+        key = (item.first, item.second, item.pair, item.first_seat)
+        if key not in done:
+            done.add(key)
+            finished(item)
+
+    def read(process: subprocess.Popen) -> None:
+        try:
+            while True:
+                arrived.put(pickle.load(process.stdout))
+        except (EOFError, ValueError, OSError):  # the end; or the run stopped early and closed the pipe under us
+            pass
+        finally:
+            arrived.put(process)
+
+    lanes = _lanes(games)
+    try:
+        for k in range(workers):
+            chunk = [game for lane in lanes[k::workers] for game in lane]
+            if not chunk:
+                continue
+            process = subprocess.Popen(
+                [sys.executable, "-c", _SERVE_WITHOUT_CWD.format(parent=os.getpid())],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            )
+            pickle.dump(([entry or os.getcwd() for entry in sys.path], entries, chunk, setup), process.stdin)
+            process.stdin.close()
+            processes.append(process)
+            chunks[process.pid] = chunk
+            threading.Thread(target=read, args=(process,), daemon=True).start()
+        running = len(processes)
+        while running:
+            item = arrived.get()
+            if isinstance(item, GameRecord):
+                record(item)
+                continue
+            running -= 1
+            if item.wait() != 0:
+                unfinished = [game for game in chunks[item.pid] if game not in done]
+                _play_tasks(entries, unfinished, setup, record)  # a bug of ours raises here, in full
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            process.stderr.close()
+            process.stdout.close()
+
+
+class _SameFailure(Exception):
+    """Raised from ``_run`` when the watched strategy forfeits ``SAME_FAILURE_STOP`` games in a row the same way."""
+
+    def __init__(self, records: list[GameRecord], last: GameRecord) -> None:
+        super().__init__(last.reason)
+        self.records, self.last = records, last  # the games up to the last failure, in the games' order
+
+    def explain(self) -> str:
+        return (f"your strategy fails the same way every game: fix this first. {SAME_FAILURE_STOP} games in a row "
+                f"ended with {self.last.reason} {self.last.value!r}: {self.last.message}")
+
+
+def _own_failure(record: GameRecord, name: str) -> tuple | None:
+    role = "first" if record.first == name else "second"
+    return (record.reason, record.value) if record.forfeit_by == role else None
+
+
+def _run(entries: dict, matches: list[tuple[str, str]], games: int, setup: _Setup, workers: int,
+         progress: bool, description: str, watch: str | None = None) -> list[GameRecord]:
+    """Play every game of ``matches``; stop once ``watch`` forfeits ``SAME_FAILURE_STOP`` games in a row the same way.
+
+    "In a row" is in the games' own order (lane by lane, each lane's games by pair), never in the order records
+    arrive, which with ``workers=K`` is timing: the stop, and so the card, is the same on any executor (with
+    arrival order, a strategy failing in one seat stopped after 5 games serially and after 15 with two workers:
+    found by the red team).  The card then holds the games up to that fifth failure, in that order.
+    """
+    _check_settings(games, setup)
+    if not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a whole number >= 1, not {shown(repr(workers))}")
+    seated = _both_seats([(first, second, pair) for first, second in matches for pair in range(games // 2)])
+    order = [game for lane in _lanes(seated) for game in lane]
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=len(seated), desc=description, unit="game", delay=1.0, disable=not progress, leave=False)
+    arrived: dict[tuple[str, str, int, str], GameRecord] = {}
+    judged = [0]  # games of ``order`` whose records have all arrived and were checked for the streak
+    streak: list[tuple] = []  # the watched strategy's identical forfeits, most recent last
+
+    def finished(record: GameRecord) -> None:
+        arrived[(record.first, record.second, record.pair, record.first_seat)] = record
+        bar.update(1)
+        while watch is not None and judged[0] < len(order) and order[judged[0]] in arrived:
+            current = arrived[order[judged[0]]]
+            judged[0] += 1
+            failure = _own_failure(current, watch)
+            streak[:] = [] if failure is None or (streak and streak[-1] != failure) else streak
+            if failure is not None:
+                streak.append(failure)
+            if len(streak) >= SAME_FAILURE_STOP:
+                raise _SameFailure([arrived[game] for game in order[: judged[0]]], current)
+
+    try:
+        if workers == 1:
+            _play_tasks(entries, seated, setup, finished)
+        else:
+            _play_parallel(entries, seated, setup, workers, finished)
+    finally:
+        bar.close()
+    return _in_order(list(arrived.values()), matches)
+
+
+def _in_order(records: list[GameRecord], matches: list[tuple[str, str]]) -> list[GameRecord]:
+    order = {match: index for index, match in enumerate(matches)}
+    return sorted(records, key=lambda r: (order[(r.first, r.second)], r.pair, r.first_seat))
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def _side_rows(records: Sequence[GameRecord], name: str) -> list[dict]:
+    """``name``'s games, one row each, from its side of the board."""
+    rows = []
+    for record in records:
+        if name not in (record.first, record.second):
+            continue
+        role = "first" if record.first == name else "second"
+        opponent = record.second if role == "first" else record.first
+        seat = record.first_seat if role == "first" else other(record.first_seat)
+        result = "tie" if record.winner is None else ("win" if record.winner == role else "loss")
+        forfeit = None if record.forfeit_by is None else ("player" if record.forfeit_by == role else "opponent")
+        rows.append(
+            {
+                "player": name,
+                "opponent": opponent,
+                "pair": record.pair,
+                "seat": seat,
+                "result": result,
+                "turns": record.turns,
+                "capped": record.capped,
+                "forfeit": forfeit,
+                "reason": record.reason,
+                "value": record.value,
+                "message": record.message,
+                "output": "\n".join(record.output),
+                "printed": record.printed[0 if role == "first" else 1],
+            }
+        )
+    return rows
+
+
+def _forfeit_table(frame):
+    """Forfeits by reason: how many, and the first offending value, message and printed lines."""
+    import pandas as pd
+
+    mine = frame[frame["forfeit"] == "player"]
+    rows = []
+    groups = mine.groupby(["player", "reason"], sort=False)
+    for (player, reason), group in sorted(groups, key=lambda item: (item[0][0], FORFEIT_REASONS.index(item[0][1]))):
+        first = group.iloc[0]
+        rows.append({"player": player, "reason": reason, "games": len(group), "value": first["value"],
+                     "message": first["message"], "last output": first["output"]})
+    return pd.DataFrame(rows, columns=["player", "reason", "games", "value", "message", "last output"])
+
+
+def _walls_line(records: Sequence[GameRecord], limits: tuple[float, float]) -> str:
+    """Which walls stood around the untrusted strategies, and the two time limits."""
+    walls = "; ".join(dict.fromkeys(record.isolation for record in records if record.isolation))
+    load, move = limits
+    return f"isolation: {walls or 'none needed (trusted bots only)'}; limits: load {load:g} s, move {move:g} s"
+
+
+def _forfeit_lines(forfeits) -> list[str]:
+    lines = ["forfeits:"] if len(forfeits) else []
+    for row in forfeits.itertuples(index=False):
+        lines.append(f"  {row.player}: {row.reason} x{row.games}: {row.value!r} ({row.message})")
+        for line in str(row[5]).splitlines()[-5:]:
+            lines.append(f"    | {line}")
+    return lines
+
+
+class _Standings:
+    """What a score card and a tournament table share: per-side rows, the table, forfeits, chart, HTML and text."""
+
+    records: tuple[GameRecord, ...]
+    by = "player"
+    title = ""
+
+    def _players(self) -> Sequence[str]:
+        raise NotImplementedError
+
+    def to_frame(self):
+        """One row per game and side (a tournament's games appear twice, once from each player's side)."""
+        import pandas as pd
+
+        columns = ["player", "opponent", "pair", "seat", "result", "turns", "capped", "forfeit", "reason", "value",
+                   "message", "output", "printed"]  # fmt: skip
+        return pd.DataFrame([row for name in self._players() for row in _side_rows(self.records, name)],
+                            columns=columns)
+
+    def table(self):
+        return standings(self.to_frame(), self.by)
+
+    def forfeits(self):
+        return _forfeit_table(self.to_frame())
+
+    def chart(self):
+        """Win rate per row of the table, with its 95% Wilson interval."""
+        return rate_chart(tally(self.to_frame(), self.by, ("win",)), self.by, self.title, even=True)
+
+    def _notes(self) -> list[tuple[str, object]]:
+        return [("Forfeits", self.forfeits())]
+
+    @property
+    def walls(self) -> str:
+        """E.g. "isolation: process + seccomp + landlock; limits: load 30 s, move 1 s"."""
+        return _walls_line(self.records, self.limits)
+
+    def _repr_html_(self) -> str:
+        return html_table(self.title, self.table(), self._notes(), caption=self.walls)
+
+    def __str__(self) -> str:
+        return "\n".join([text_table(f"{self.title}\n{self.walls}", self.table()), *_forfeit_lines(self.forfeits())])
+
+
+@dataclass(frozen=True)
+class ScoreCard(_Standings):
+    """How one strategy fared against each opponent: a table in a notebook, text in a terminal.
+
+    ``summary()`` is the table, ``forfeits()`` the forfeits by reason, ``to_frame()``
+    one row per game, ``chart()`` an Altair chart.  No wall-clock figures: the same
+    seed gives the same card.
+    """
+
+    player: str
+    seed: int | str
+    records: tuple[GameRecord, ...]
+    limits: tuple[float, float] = (LOAD_LIMIT, DEFAULT_PER_MOVE_LIMIT)  # seconds: load (import), per move
+    seed_label: str | None = None  # shown instead of the seed (a contest's secret seed stays secret)
+    stopped: str = ""  # why scoring stopped early (the same failure every game), shown above the table
+    by = "opponent"
+
+    def _players(self) -> Sequence[str]:
+        return [self.player]
+
+    def summary(self):
+        return self.table()
+
+    @property
+    def title(self) -> str:
+        return f"{self.player}: {len(self.records)} games, seed {self.seed_label or self.seed}"
+
+    def _repr_html_(self) -> str:
+        """The warning (if scoring stopped early), the table, the forfeits and the chart, always in step."""
+        from html import escape
+
+        from ..ui.charts import chart_html
+
+        warning = f'<p style="font-weight: bold">⚠ {escape(self.stopped)}</p>' if self.stopped else ""
+        return warning + super()._repr_html_() + chart_html(self.chart())
+
+    def __str__(self) -> str:
+        warning = f"⚠ {self.stopped}\n" if self.stopped else ""
+        return warning + super().__str__()
+
+    def __repr__(self) -> str:
+        return f"<ScoreCard {self.title}>"
+
+
+@dataclass(frozen=True)
+class TournamentResult(_Standings):
+    """A round robin: ``table()`` ranks the strategies by Bradley–Terry rating, with intervals.
+
+    ``chart()`` draws the win rates, ``rating_chart()`` the ratings and
+    ``pairwise_chart()`` every strategy's score against every other.
+    ``not_loaded`` lists the entrants that could not be loaded, with the error.
+    """
+
+    names: tuple[str, ...]
+    seed: int | str
+    records: tuple[GameRecord, ...]
+    not_loaded: tuple[tuple[str, str], ...] = ()
+    seed_label: str | None = None  # shown instead of the seed (a contest seed stays secret)
+    limits: tuple[float, float] = (LOAD_LIMIT, DEFAULT_PER_MOVE_LIMIT)  # seconds: load (import), per move
+
+    def _players(self) -> Sequence[str]:
+        return self.names
+
+    @functools.cached_property
+    def ratings(self):
+        """Bradley–Terry ratings (Elo scale) with 95% bootstrap intervals, refits seeded by the tournament's seed."""
+        import pandas as pd
+
+        points = {"first": 1.0, "second": 0.0, None: 0.5}
+        games = pd.DataFrame({"first": [r.first for r in self.records], "second": [r.second for r in self.records],
+                              "score": [points[r.winner] for r in self.records]})  # fmt: skip
+        return ratings(games, self.names, seed=self.seed)
+
+    def table(self):
+        table = standings(self.to_frame(), "player").merge(self.ratings, on="player")
+        table = table.sort_values(["rating", "player"], ascending=[False, True], kind="stable")
+        table.insert(0, "rank", range(1, len(table) + 1))
+        columns = ["rank", "player", "games", "wins", "ties", "losses", "win_rate", "ci_low", "ci_high", "rating",
+                   "rating_low", "rating_high", "forfeits"]  # fmt: skip
+        return table[columns].reset_index(drop=True)
+
+    def rating_chart(self):
+        return rating_chart(self.table()[["player", "rating", "rating_low", "rating_high"]],
+                            title=f"{self.title}: Bradley–Terry rating (95% bootstrap interval)")
+
+    def pairwise_chart(self):
+        return pairwise_chart(pairwise_scores(self.to_frame()), title=f"{self.title}: mean score, row against column")
+
+    def not_loaded_table(self):
+        import pandas as pd
+
+        return pd.DataFrame([{"player": name, "did not load": error} for name, error in self.not_loaded],
+                            columns=["player", "did not load"])
+
+    def _notes(self) -> list[tuple[str, object]]:
+        return [("Did not load", self.not_loaded_table()), ("Forfeits", self.forfeits())]
+
+    @property
+    def title(self) -> str:
+        seed = self.seed if self.seed_label is None else self.seed_label
+        return f"round robin of {len(self.names)}: {len(self.records)} games, seed {seed}"
+
+    def __str__(self) -> str:
+        lines = [f"{name}: did not load: {error}" for name, error in self.not_loaded]
+        return "\n".join([super().__str__(), *lines])
+
+    def __repr__(self) -> str:
+        return f"<TournamentResult {self.title}>"
+
+
+# --------------------------------------------------------------------------- a contest's secret seed
+
+SEED_FILE_LENGTH = 16
+SEED_FILE_DISTINCT = 8
+"""A seed file needs at least ``SEED_FILE_LENGTH`` characters, ``SEED_FILE_DISTINCT`` of them different: a short
+or repetitive seed (``0000000000000000``) is found by trying seeds until a strategy's own ``rng`` values match."""
+
+
+def read_seed_file(path: str | os.PathLike, strategy_files: Sequence[str | None] = ()) -> str:
+    """A contest's secret seed from ``path``, read by this process only (``seed_file=``, ``--seed-file``).
+
+    ValueError where a strategy could read the file too (in a folder the workers may read: this process's import
+    path, which in a notebook includes the notebook's folder, and ``strategy_files``' folders; symbolic links
+    resolved), and for a weak seed (fewer than ``SEED_FILE_LENGTH`` characters or ``SEED_FILE_DISTINCT``
+    different ones).  ``~`` is the user's home.
+    """
+    from ..sandbox.core import readable_roots
+
+    name = os.path.expanduser(os.fspath(path))
+    try:
+        with open(name, "rb") as file:
+            data = file.read(1 << 16)
+    except OSError as error:
+        raise ValueError(f"cannot read {shown(name)}: {error.strerror or error}") from None
+    try:
+        seed = "\n".join(data.decode("utf-8").splitlines()).strip()
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{shown(name)} is not UTF-8 text (bad byte at offset {error.start})") from None
+    if "\0" in seed or len(data) == 1 << 16:
+        raise ValueError(f"{shown(name)} is not a seed file (a line of text)")
+    if len(seed) < SEED_FILE_LENGTH or len(set(seed)) < SEED_FILE_DISTINCT:
+        raise ValueError(f"{shown(name)}: a contest seed needs at least {SEED_FILE_LENGTH} characters, "
+                         f"{SEED_FILE_DISTINCT} of them different (e.g. python -c \"import secrets; "
+                         f"print(secrets.token_hex(16))\" > {shown(name)})")
+    where = os.path.realpath(name)
+    paths = [os.path.abspath(entry) for entry in sys.path]
+    for root in {root for file in [*strategy_files, None] for root in readable_roots(paths, file)}:
+        if where == root or where.startswith(root.rstrip(os.sep) + os.sep):
+            raise ValueError(f"{shown(name)} lies in {shown(root)}, which strategies may read; keep the seed file "
+                             "elsewhere (e.g. in your home folder)")
+    return seed
+
+
+def _seed_from_file(seed, seed_file, strategy_files: Sequence[str | None], label: str, seed_label: str | None):
+    """``(seed, seed_label)`` for a run given ``seed_file``: the file's seed, and a label that hides it."""
+    if seed_file is None:
+        return seed, seed_label
+    if seed not in (0, "0", None):
+        raise ValueError("give the dice seed with seed= or seed_file= (one of them)")
+    return read_seed_file(seed_file, strategy_files), seed_label or label
+
+
+# --------------------------------------------------------------------------- the API
+
+
+def score(
+    strategy: Strategy | str,
+    games: int = 1000,
+    seed: int | str = 0,
+    *,
+    opponents: Sequence[str] | None = None,
+    per_move_limit: float = DEFAULT_PER_MOVE_LIMIT,
+    load_limit: float = LOAD_LIMIT,
+    workers: int = 1,
+    board: int = 3,
+    max_turns: int = TURN_CAP,
+    progress: bool = True,
+    name: str | None = None,
+    seed_label: str | None = None,
+    seed_file: str | os.PathLike | None = None,
+) -> ScoreCard:
+    """Play ``strategy`` against the fast baseline bots (``opponents``: names from ``BOTS``) and score it.
+
+    ``games`` per opponent, an even number: ``games / 2`` dice seeds, each
+    played twice with the seats swapped.  ``strategy`` is a function
+    ``(position, roll, rng)``, an object with ``choose``, a name from ``BOTS``, or
+    ``"module:function"`` / ``"path/to/file.py:function"``.  Untrusted strategies
+    run in a worker process; a move slower than ``per_move_limit`` seconds, an
+    exception, an illegal or malformed turn forfeits that game; a worker that
+    takes longer than ``load_limit`` seconds to import the strategy forfeits every
+    game (reason "load").  ``seed_label`` is shown on the card instead of the
+    seed.  ``seed_file``: a contest's secret seed, read from that file by this
+    process (the same checks as ``amoeboid score --seed-file``: refused in a folder
+    a strategy may read, which in a notebook includes the notebook's own folder,
+    or when short or repetitive; see :func:`read_seed_file`); the card then
+    says "seed from FILE (secret)".  ``workers=K``
+    plays in K processes with exactly the same results.  The default opponents
+    are the fast bots (:data:`FAST_OPPONENTS`); add ``"expectimax"`` for the
+    two-turn search (about 15 ms a turn; its expected time is printed first).
+    A game still going after ``max_turns`` counts as a tie (``capped``).  If the
+    strategy forfeits :data:`SAME_FAILURE_STOP` games in a row the same way,
+    scoring stops there and the card says what to fix first.
+    """
+    opponents = list(FAST_OPPONENTS) if opponents is None else list(opponents)
+    unknown = [o for o in opponents if o not in BOTS]
+    if unknown or not opponents:
+        raise ValueError(f"opponents are names from {sorted(BOTS)}, not {shown(unknown or opponents)}")
+    subject = entry(strategy, name)
+    if subject.name in opponents:
+        subject = Entry(f"{subject.name} (player)", subject.bot, subject.load, subject.payload)
+    entries = {subject.name: subject, **{o: Entry(o, bot=o) for o in opponents}}
+    seed, seed_label = _seed_from_file(seed, seed_file, [subject.load.get("file")],
+                                       f"from {os.fspath(seed_file or '')} (secret)", seed_label)
+    setup = _Setup(seed, float(per_move_limit), max_turns, board, float(load_limit))
+    matches = [(subject.name, o) for o in opponents]
+    if "expectimax" in opponents:
+        print(f"expectimax searches two turns ahead: expect about "
+              f"{games * EXPECTIMAX_SECONDS_PER_GAME / workers:.0f} s for its {games} games")
+    try:
+        records, stopped = _run(entries, matches, games, setup, workers, progress, f"scoring {subject.name}",
+                                watch=subject.name), ""
+    except _SameFailure as failure:
+        records, stopped = _in_order(failure.records, matches), failure.explain()
+    return ScoreCard(subject.name, seed, tuple(records), (setup.load_limit, setup.per_move_limit), seed_label,
+                     stopped)
+
+
+# --------------------------------------------------------------------------- the class tournament
+
+BATCH_PAIRS = 50
+"""Dice seeds per unit of work: a batch is one pairing x a block of 50 seeds = 100 games (README, "Chunking")."""
+
+RESULT_FIELDS = ("first", "second", "pair", "first_seat", "result", "turns", "capped", "forfeit_by", "reason",
+                 "value", "message", "isolation")  # fmt: skip
+RESULT_KEY = ("first", "second", "pair", "first_seat")
+
+
+@dataclass(frozen=True)
+class Batch:
+    """A unit of work for an executor: the games ``tasks`` between the strategies of ``entries``."""
+
+    entries: dict
+    tasks: tuple
+    setup: _Setup
+
+
+def play_batch(batch: Batch, finished=None) -> list[GameRecord]:
+    """Play a batch on this host, each untrusted strategy in its own sandbox; the records, in finishing order.
+
+    The one function every executor runs (on a Dask worker too), so the sandbox's
+    guarantees hold wherever the games are played.  ``finished(record)`` is called as each game ends.
+    """
+    records: list[GameRecord] = []
+
+    def done(record: GameRecord) -> None:
+        records.append(record)
+        if finished is not None:
+            finished(record)
+
+    _play_tasks(batch.entries, _both_seats(batch.tasks), batch.setup, done)
+    return records
+
+
+def _one_line(text: str | None) -> str:
+    """A student's words as one CSV cell: one line, and never a formula to a spreadsheet (found by the red team)."""
+    return "" if text is None else not_a_formula(" ".join(str(text).split()))
+
+
+def _row(record: GameRecord) -> dict:
+    """A game as a row of the results file: who, which seat and dice, the result, the forfeit if any."""
+    return {"first": record.first, "second": record.second, "pair": record.pair, "first_seat": record.first_seat,
+            "result": record.winner or "tie", "turns": record.turns, "capped": int(record.capped),
+            "forfeit_by": record.forfeit_by, "reason": record.reason, "value": _one_line(record.value),
+            "message": _one_line(record.message), "isolation": record.isolation}  # fmt: skip
+
+
+def _from_row(row: dict) -> GameRecord:
+    """The game back from its row; the walls are kept per game, so a card rebuilt from the file says what stood
+    (without them every tournament card said "none needed": found by the red team)."""
+    return GameRecord(first=row["first"], second=row["second"], pair=int(row["pair"]), first_seat=row["first_seat"],
+                      winner=None if row["result"] == "tie" else row["result"], turns=int(row["turns"]),
+                      capped=row["capped"] == "1", forfeit_by=row["forfeit_by"] or None, reason=row["reason"] or None,
+                      value=row["value"] or None, message=row["message"] or None,
+                      isolation=row.get("isolation") or "")  # fmt: skip
+
+
+def _entrants(strategies, opponents: Sequence[str]) -> tuple[dict[str, Entry], list[tuple[str, str]]]:
+    """The entries by unique name (a folder's students, or the given strategies), the bots, and the unreadable files."""
+    from .roster import read_folder
+
+    unknown = [o for o in opponents if o not in BOTS]
+    if unknown:
+        raise ValueError(f"opponents are names from {sorted(BOTS)}, not {unknown}")
+    unread: list[tuple[str, str]] = []
+    if isinstance(strategies, (str, os.PathLike)) and os.path.isdir(strategies):
+        sources, unread = read_folder(strategies)
+        items = [Entry(source.name, load={"load": "pickle"}, payload=pickle.dumps(source), code=_digest(source.source))
+                 for source in sources]  # fmt: skip
+    elif isinstance(strategies, (str, os.PathLike)):
+        raise ValueError(f"{strategies} is not a folder: give a folder of strategy files or a list of strategies")
+    else:
+        items = [replace(item, code=_code_digest(strategy, item)) for strategy in strategies
+                 for item in [entry(strategy)]]  # fmt: skip
+    entries: dict[str, Entry] = {}
+    for item in [*items, *(Entry(o, bot=o, code=f"bot {o}") for o in opponents)]:
+        name, number = item.name, 2
+        while name in entries or (not item.trusted and name in opponents):
+            name, number = f"{item.name} {number}", number + 1
+        entries[name] = replace(item, name=name)
+    return entries, unread
+
+
+def _digest(data: bytes | str) -> str:
+    return hashlib.sha256(data.encode() if isinstance(data, str) else data).hexdigest()[:16]
+
+
+def _module_file(module: str) -> str | None:
+    """The file of ``module`` on this process's import path, found without importing anything (so without running
+    the student's package ``__init__``); None if there is none."""
+    from importlib.machinery import PathFinder
+
+    parts, where, spec = module.split("."), None, None
+    for depth in range(1, len(parts) + 1):
+        try:
+            spec = PathFinder.find_spec(".".join(parts[:depth]), where)
+        except (ImportError, ValueError, OSError):
+            return None
+        if spec is None:
+            return None
+        where = spec.submodule_search_locations
+        if depth < len(parts) and where is None:
+            return None
+    return spec.origin if spec is not None and spec.has_location else None
+
+
+def _neutral_pickle(strategy: object) -> bytes:
+    """cloudpickle's bytes for ``strategy`` without what changes from one session to the next for the same code: the
+    file name of each code object (a notebook cell's names the kernel's process) and the random id cloudpickle gives
+    each class defined in ``__main__``.  Relies on cloudpickle's internals; the caller falls back to the payload."""
+    import cloudpickle
+    from cloudpickle import cloudpickle as internals
+
+    reduce_code = internals._code_reduce
+
+    class Neutral(cloudpickle.Pickler):
+        dispatch_table = collections.ChainMap({types.CodeType: lambda code: reduce_code(code.replace(co_filename=""))},
+                                              cloudpickle.Pickler.dispatch_table)
+
+    tracker_id = internals._get_or_create_tracker_id
+    internals._get_or_create_tracker_id = lambda class_def: ""
+    try:
+        buffer = io.BytesIO()
+        Neutral(buffer, protocol=pickle.DEFAULT_PROTOCOL).dump(strategy)
+    finally:
+        internals._get_or_create_tracker_id = tracker_id
+    return buffer.getvalue()
+
+
+def _code_digest(strategy: object, item: Entry) -> str:
+    """A digest of the code an entrant plays with, for a tournament's fingerprint: a bot's name (the package version is
+    in the fingerprint too), a file's text, the text of an imported module's file, or for a strategy of this process
+    its by-value pickle with the session's file names left out, plus its module's file when it is pickled by name.
+    Changing a student's code then refuses a resume instead of mixing games of the old code with the new."""
+    if item.trusted:
+        return f"bot {item.bot}"
+    kind = item.load.get("load")
+    if kind in ("file", "import"):
+        target = item.load["file"] if kind == "file" else _module_file(item.load["module"])
+        try:
+            return _digest(Path(target).read_bytes()) if target else _digest(f"import {item.load['module']}")
+        except OSError:
+            return _digest(f"unreadable {target}")
+    try:
+        data = _neutral_pickle(strategy)
+    except Exception:  # noqa: BLE001 - another cloudpickle: the payload's bytes (a new session then refuses a resume)
+        data = item.payload
+    name = getattr(strategy, "__module__", None)
+    module = sys.modules.get(name) if isinstance(name, str) and name != "__main__" else None
+    file = getattr(module, "__file__", None)
+    if isinstance(file, str):
+        try:
+            data += Path(file).read_bytes()
+        except OSError:
+            pass
+    return _digest(data)
+
+
+def _check_settings(games: int, setup: _Setup) -> None:
+    if not isinstance(games, int) or games < 2 or games % 2:
+        raise ValueError(f"games must be a positive even number (each dice seed is played twice), not {games!r}")
+    for what, limit in (("per-move", setup.per_move_limit), ("load", setup.load_limit)):
+        if not limit > 0:
+            raise ValueError(f"the {what} limit must be a positive number of seconds, not {limit!r}")
+    Position.start(setup.board)  # a bad board size fails here, before any game
+
+
+def tournament(
+    strategies,
+    games: int = 100,
+    seed: int | str = 0,
+    *,
+    out: str | os.PathLike | None = None,
+    executor: str = "serial",
+    opponents: Sequence[str] = (),
+    per_move_limit: float = DEFAULT_PER_MOVE_LIMIT,
+    load_limit: float = LOAD_LIMIT,
+    board: int = 3,
+    max_turns: int = TURN_CAP,
+    progress: bool = True,
+    seed_label: str | None = None,
+    batch_pairs: int = BATCH_PAIRS,
+    seed_file: str | os.PathLike | None = None,
+) -> TournamentResult:
+    """A round robin: every pair of entrants plays ``games`` games (paired dice, seats swapped).
+
+    ``strategies``: a folder with one file per student (``NAME.py`` defining
+    ``strategy``, or ``NAME.ipynb`` with the cell tagged ``strategy``), or a list of
+    strategies given as for :func:`score` (repeated names get a number).
+    ``opponents``: baseline bots to add.  ``out``: a CSV file that receives every
+    game as it ends; run again with the same ``out`` after a crash and only the
+    batches with a missing game are played (whole, so that state a strategy keeps meets the same history); a file
+    of another run (any setting, entrant or entrant's code that decides the rows differs: :func:`_run_description`)
+    is refused, naming what differs.  The leaderboard is then also written next to it as HTML
+    (:func:`leaderboard_path`; an ``out`` that is that file is refused before anything is written).  ``executor``: ``serial``, ``processes:K`` or ``dask:ADDRESS`` (see
+    :mod:`amoeboid_edu.lab.executors`); every executor gives the same games.
+    ``seed_label`` replaces the seed in titles; ``seed_file`` reads a contest's secret seed from that file, with
+    the checks of :func:`read_seed_file` (the students' folder counts as readable), and titles say "seed from
+    NAME" instead of it.
+    ``batch_pairs``: dice seeds per unit of work (one pairing x this many seeds x 2 seats).
+    """
+    from .executors import map_unordered, parse_executor
+    from .ledger import Ledger, fingerprint
+
+    page = None if out is None else leaderboard_path(out)  # refused before anything is written
+    setup = _Setup(seed, float(per_move_limit), max_turns, board, float(load_limit))
+    _check_settings(games, setup)
+    where = parse_executor(executor)
+    if not isinstance(batch_pairs, int) or batch_pairs < 1:
+        raise ValueError(f"batch_pairs must be a whole number >= 1, not {batch_pairs!r}")
+    entries, unread = _entrants(strategies, list(opponents))
+    if seed_file is not None:
+        folder = isinstance(strategies, (str, os.PathLike))  # every student's file lies in it (found by the red team)
+        files = ([os.path.join(os.path.abspath(strategies), "any-student.py")] if folder
+                 else [e.load.get("file") for e in entries.values()])
+        seed, seed_label = _seed_from_file(seed, seed_file, files, f"from {Path(seed_file).name}", seed_label)
+        setup = replace(setup, seed=seed)
+    if len(entries) < 2:
+        raise ValueError("a tournament needs at least two strategies that can be read")
+    names = list(entries)
+    matches = [(first, second) for i, first in enumerate(names) for second in names[i + 1 :]]
+    described = _run_description(seed, setup, games, batch_pairs, entries)
+    earlier = {fingerprint(str(seed), board, max_turns, float(per_move_limit)): EARLIER_RUN}
+    ledger = Ledger(out, RESULT_FIELDS, RESULT_KEY, fingerprint(described), described, earlier)
+    wanted = {(a, b, str(pair), seat) for a, b in matches for pair in range(games // 2) for seat in "AB"}
+    batches = []
+    for first, second in matches:
+        for start in range(0, games // 2, batch_pairs):
+            block = tuple((first, second, pair) for pair in range(start, min(start + batch_pairs, games // 2)))
+            # A batch with a game missing is played whole again (the ledger keeps the rows it has): a strategy that
+            # keeps state across games then meets the same history as in a run that was never interrupted.
+            if any((first, second, str(pair), seat) not in ledger.rows for _, _, pair in block for seat in "AB"):
+                batches.append(Batch({first: entries[first], second: entries[second]}, block, setup))
+    from tqdm.auto import tqdm
+
+    done = len(wanted & ledger.rows.keys())
+    bar = tqdm(total=len(wanted), initial=done, desc="tournament", unit="game", disable=not progress, leave=False)
+    try:
+        if where.kind == "serial":
+            for batch in batches:
+                play_batch(batch, lambda record: bar.update(len(ledger.add([_row(record)]))))
+        else:
+            for _, records in map_unordered(play_batch, batches, where):
+                bar.update(len(ledger.add([_row(record) for record in records])))
+        ledger.finish()
+    finally:
+        ledger.close()
+        bar.close()
+    if ledger.conflicts:
+        warnings.warn(f"{len(ledger.conflicts)} replayed game(s) ended differently from their recorded rows (a move "
+                      "near the per-move limit?); the recorded rows were kept", stacklevel=2)
+    records = [_from_row(ledger.rows[key]) for key in sorted(wanted, key=_game_order(names))]
+    result = _without_unloaded(names, seed, records, unread, seed_label, (setup.load_limit, setup.per_move_limit))
+    if page is not None:
+        write_leaderboard(result, page)
+    return result
+
+
+RUN_FORMAT = 2
+"""The tournament's fingerprint: 1 covered the seed, board, turn limit and per-move limit only; 2 covers everything
+that decides the rows (:func:`_run_description`)."""
+EARLIER_RUN = ("was written by an earlier version of amoeboid_edu, whose fingerprint left out the batch size, the "
+               "games, the load limit and the strategies' code, so resuming it could mix the games of two runs")
+
+
+def _run_description(seed, setup: _Setup, games: int, batch_pairs: int, entries: dict[str, Entry]) -> dict:
+    """What decides a tournament's rows, as kept beside its results file (and fingerprinted into its ``run`` column).
+
+    The seed only as a digest; every entrant in order (the order decides who plays first in each pairing) with a digest
+    of its code; the batch size and the number of games (a batch's games share one sandbox, so a strategy that keeps
+    state meets a history that depends on them).  Not the executor: every executor gives the same rows.
+    """
+    from .. import __version__
+
+    settings = {"format": RUN_FORMAT, "version": __version__, "seed": _digest(f"amoeboid seed {seed}"),
+                "games per pairing": games, "seeds per batch": batch_pairs, "board": setup.board,
+                "max turns": setup.max_turns, "per-move limit": f"{setup.per_move_limit:g} s",
+                "load limit": f"{setup.load_limit:g} s"}  # fmt: skip
+    return {"settings": {label: str(value) for label, value in settings.items()},
+            "entrants": [[name, e.code] for name, e in entries.items()]}
+
+
+def leaderboard_path(out: str | os.PathLike) -> Path:
+    """The leaderboard's HTML file beside the games file ``out``: ``results.csv`` -> ``results.html``.
+
+    ValueError when that would be ``out`` itself (``--out results.html``, any ``.html``/``.htm`` name, or a link
+    between the two): the leaderboard, written last, overwrote the games and the next run refused the file.
+    """
+    games = Path(out)
+    page = games.with_suffix(".html")
+    same = games.suffix.lower() in (".html", ".htm") or os.path.realpath(games) == os.path.realpath(page)
+    if not same and games.exists() and page.exists():
+        same = os.path.samefile(games, page)
+    if same:
+        raise ValueError(f"--out {shown(os.fspath(out))}: the leaderboard is written to {shown(page.name)} beside the "
+                         f"games file and would overwrite it; name the games file e.g. "
+                         f"{shown(games.with_suffix('.csv').name)}")
+    return page
+
+
+def _game_order(names: Sequence[str]):
+    rank = {name: i for i, name in enumerate(names)}
+    return lambda key: (rank[key[0]], rank[key[1]], int(key[2]), key[3])
+
+
+def _without_unloaded(names, seed, records, unread, seed_label, limits) -> TournamentResult:
+    """Entrants whose worker could not load them leave the table (with the error); their games are not counted."""
+    failed: dict[str, str] = {}
+    for record in records:
+        if record.reason == "load":
+            name = record.first if record.forfeit_by == "first" else record.second
+            failed.setdefault(name, (record.value or "").removeprefix("DidNotLoad: "))
+    kept = [r for r in records if r.first not in failed and r.second not in failed]
+    not_loaded = tuple(sorted([*unread, *failed.items()]))
+    return TournamentResult(tuple(n for n in names if n not in failed), seed, tuple(kept), not_loaded, seed_label,
+                            limits)
+
+
+def write_leaderboard(result: TournamentResult, path: str | os.PathLike) -> Path:
+    """The leaderboard as one self-contained HTML file: the table, then the charts as inline SVG (no network)."""
+    import vl_convert
+
+    charts = [result.rating_chart(), result.chart(), result.pairwise_chart()]
+    svgs = [vl_convert.vegalite_to_svg(chart.to_dict()) for chart in charts]
+    page = ["<!DOCTYPE html>", '<html><head><meta charset="utf-8"><title>Amoeboid tournament</title></head><body>',
+            result._repr_html_(), *(f"<div>{svg}</div>" for svg in svgs), "</body></html>"]  # fmt: skip
+    path = Path(path)
+    path.write_text("\n".join(page), encoding="utf-8")
+    return path
+
+
+__all__ = ["Batch", "GameRecord", "ScoreCard", "TournamentResult", "entry", "leaderboard_path", "play_batch",
+           "read_seed_file", "score", "tournament", "wilson_interval", "write_leaderboard"]

@@ -1,0 +1,650 @@
+"""The baseline bots: four strategies a student's strategy is measured against.
+
+Each bot is a plain strategy ``bot(position, roll, rng) -> Turn``, exactly
+like a student's, and ``BOTS`` maps their names to them::
+
+    >>> from amoeboid_edu import Position, seeded_rng
+    >>> from amoeboid_edu.players.registry import BOTS
+    >>> BOTS["greedy"](Position.parse(". . . / . (4,0) (0,3) / . . . A"), 2, seeded_rng(0))
+    Turn.parse('2 b2 b2-c2 6,0')
+
+- ``random``: the engine's random player (:func:`~amoeboid_edu.engine.game.random_turn`).
+- ``greedy``: one ply, the turn with the best Delta afterwards (:func:`greedy`).
+- ``paper``: everything the paper prescribes, each branch citing its sentence (:func:`paper`).
+- ``expectimax``: a two-ply search with the opponent's roll as a chance node (:func:`expectimax`).
+
+They only choose among :func:`~amoeboid_edu.players.strategy.candidate_turns`, so they
+stay fast on large amoebae.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Callable, Iterable, NamedTuple
+
+from ..engine.game import TURN_CAP
+from ..engine.match import register_bot
+from ..engine.game import random_turn
+from ..engine.rules import Amoeba, Position, Turn, apply, cells_after_legal, other
+from .strategy import candidate_turns, smallest_capture, smallest_neutralisation
+
+WIN_SCORE = 10_000
+"""What a won game is worth to the bots' evaluations: more than any Delta they will meet."""
+
+
+# --------------------------------------------------------------------------- shared evaluation
+
+
+def _assess(cells: list[Amoeba | None], neighbours: tuple, sides: int) -> tuple[int, float, float, int, int]:
+    """``(Delta, exposure of A, exposure of B, amoebae A owns, amoebae B owns)`` in one pass over the cells."""
+    delta = owned_a = owned_b = 0
+    exposed_a = exposed_b = 0.0
+    for i, cell in enumerate(cells):
+        if cell is None:
+            continue
+        a, b = cell
+        if a == b:
+            continue
+        size = a + b
+        biggest = 0
+        if a > b:
+            delta += size
+            owned_a += 1
+            for j in neighbours[i]:
+                enemy = cells[j]
+                if enemy is not None and enemy.b > enemy.a and enemy.a + enemy.b > biggest:
+                    biggest = enemy.a + enemy.b
+        else:
+            delta -= size
+            owned_b += 1
+            for j in neighbours[i]:
+                enemy = cells[j]
+                if enemy is not None and enemy.a > enemy.b and enemy.a + enemy.b > biggest:
+                    biggest = enemy.a + enemy.b
+        if biggest:
+            need = size - biggest  # the roll the enemy needs to eat this amoeba
+            lost = size if need <= 1 else size * max(0, sides - need + 1) / sides
+            if a > b:
+                exposed_a += lost
+            else:
+                exposed_b += lost
+    return delta, exposed_a, exposed_b, owned_a, owned_b
+
+
+def outcome_after(position: Position, turn: Turn) -> tuple[bool, int, int, float]:
+    """``(wins, Delta, -pieces, threat balance)`` after a legal ``turn``, from the mover's side.
+
+    ``pieces`` is how many amoebae the mover owns; the threat balance is the
+    opponent's :func:`exposure` minus the mover's: what the mover stands to
+    eat next minus what it stands to lose.  The larger the tuple, the better: greedy's key.
+    """
+    delta, exposed_a, exposed_b, owned_a, owned_b = _assess(
+        cells_after_legal(position, turn), position.board.neighbours, position.rules.die_sides
+    )
+    if position.to_move == "A":
+        return not owned_b, delta, -owned_a, exposed_b - exposed_a
+    return not owned_a, -delta, -owned_b, exposed_a - exposed_b
+
+
+def exposure(position: Position, player: str | None = None) -> float:
+    """The expected size ``player`` (default: the side to move) can lose to the opponent's next roll.
+
+    For each of the player's amoebae: its size times the chance that the
+    largest adjacent opponent amoeba reaches its size with one roll (paper,
+    "Advantage 2": being eaten is what loses games).  A position term of the
+    bots' evaluations and of greedy's tie-break.
+    """
+    player = position.to_move if player is None else player
+    _, exposed_a, exposed_b, _, _ = _assess(list(position.cells), position.board.neighbours, position.rules.die_sides)
+    return exposed_a if player == "A" else exposed_b
+
+
+def _best(turns: Iterable[Turn], key: Callable[[Turn], object]) -> list[Turn]:
+    """The turns with the largest key (ties kept, in candidate order)."""
+    best: list[Turn] = []
+    best_key = None
+    for turn in turns:
+        value = key(turn)
+        if best_key is None or value > best_key:
+            best, best_key = [turn], value
+        elif value == best_key:
+            best.append(turn)
+    return best
+
+
+# --------------------------------------------------------------------------- greedy
+
+
+def greedy(position: Position, roll: int, rng: random.Random) -> Turn:
+    """One ply: the candidate turn after which the mover's Delta (Advantage 2) is largest.
+
+    Tie-breaks, in order: a turn that wins the game comes first (before any
+    Delta); then the largest Delta; then the fewest amoebae of the mover's
+    (split only when it pays); then the best threat balance (the
+    opponent's :func:`exposure` minus the mover's: eat soon, be eaten late);
+    then a uniform choice with the bot's own ``rng`` among the turns still tied.
+    """
+    best = greedy_choices(position, roll)
+    return best[0] if len(best) == 1 else rng.choice(best)
+
+
+def greedy_choices(position: Position, roll: int) -> list[Turn]:
+    """The turns :func:`greedy` chooses among (ties kept, in candidate order): the coach caches them."""
+    return _best(candidate_turns(position, roll), lambda turn: outcome_after(position, turn))
+
+
+# --------------------------------------------------------------------------- the paper's play, every branch cited
+
+ADVANCED_SIZE = 30
+"""Case II, delta = 5: the paper moves to the centre only when "the game is advanced (the two
+amoebae have a significant size)"; we read that as the opponent's amoeba having at least this size."""
+
+CASE_IV_DELTA = 44
+"""Case IV's threshold, the paper's figure for the 3x3 board."""
+
+PLANS = ("paper", "case IV")
+"""How the paper bot reads the plan after the centre move: ``"paper"`` (Case III's rules by Delta, with Case IV's
+step 2 and 4 inside them: what the bot plays) or ``"case IV"`` (Case IV's steps 2-5 alone, the paper's line for
+delta > 44)."""
+
+
+@dataclass(frozen=True)
+class PaperRule:
+    """One branch of the paper bot: the sentence of the paper it follows, or the default it uses where the text is silent."""
+
+    key: str
+    where: str  # "Case III", ... or "paper silent"
+    text: str  # the paper's words (quoted), or the default stated in full
+
+    @property
+    def is_default(self) -> bool:
+        return self.where == "paper silent"
+
+    def __str__(self) -> str:
+        return f"paper silent: default {self.text}" if self.is_default else f'{self.where}: "{self.text}"'
+
+
+PAPER_RULES: dict[str, PaperRule] = {rule.key: rule for rule in (
+    PaperRule("I-stall", "Case I", "the best strategy here is to stall the game ... by moving your amoeba to one of "
+              "the two adjacent squares not adjacent to the enemy amoeba repeatedly"),
+    PaperRule("II-4", "Case II, delta = 4", "So the best choice is to play as in case 1."),
+    PaperRule("II-5-stall", "Case II, delta = 5", "The decision of moving to the center will depend on how advanced "
+              f"the game is (read: stall while the opponent's amoeba is smaller than {ADVANCED_SIZE})"),
+    PaperRule("II-5-centre", "Case II, delta = 5", "might be very advantageous if the game is advanced ... so A should "
+              f"move to the middle (read: the opponent's amoeba has size >= {ADVANCED_SIZE})"),
+    PaperRule("II-6", "Case II, delta = 6", "A is never going to lose by moving to the center"),
+    PaperRule("III-centre", "Case III", "We claim that the optimal strategy here is to move your amoeba to the center."),
+    PaperRule("IV-centre", "Case IV step 1", "A moves to the center were he is adjacent to the other amoeba."),
+    PaperRule("IV-win", "Case IV step 5", "A has an amoeba of bigger size and can eat him winning control of the new "
+              "amoeba, therefore winning the game."),
+    PaperRule("IV-bigger", "Case IV step 2 (and Case III while Delta > 6: 'make one of the opponent's amoeba "
+              "neutral')", "A eats the bigger of the two amoebae with an amoeba just as big."),
+    PaperRule("III-neutralise", "Case III", "If the new Advantage 2 is greater than 6, the optimal play is to split "
+              "your amoeba enough to make one of the opponent's amoeba neutral while keeping control of the center. "
+              "(Read: a piece smaller than the biggest, only when the biggest cannot be taken keeping the centre.)"),
+    PaperRule("IV-capture", "Case IV step 4", "When only one square is empty A will eat B's amoeba with a number 1 "
+              "higher (gaining control of the amoeba)."),
+    PaperRule("III-eat", "Case III", "When your Advantage 2 is no longer greater than 6 ..., the optimal play is to "
+              "eat one of the opponent's split amoebae. (How many units: paper silent; default the smallest capture that "
+              "keeps the centre, as the example game 'splits and eats', else the whole amoeba.)"),
+    PaperRule("III-reset", "Case III", "From here, the Delta may continue to decrease from your advantage in which "
+              "case the optimal move is to move to an opposite square from your opponent. (Read: after the eat, "
+              "with Delta <= 6, move the whole amoeba to a neighbouring empty cell next to no enemy amoeba.)"),
+    PaperRule("default", "paper silent", "greedy (the turn with the largest Delta afterwards), never handing the "
+              "opponent a move that ends the game at once when another turn avoids it"),
+)}  # fmt: skip
+"""Every branch of :func:`paper`: the sentence it follows (kept as data so counter-lines can be annotated)."""
+
+SAFETY_DEFAULT = ("paper silent: default — of the turns this sentence allows, one after which the opponent cannot "
+                  "win or tie at once")  # fmt: skip
+
+
+class PaperChoice(NamedTuple):
+    """The paper bot's turn and why: the rule (sentence) it follows and any default it added."""
+
+    turn: Turn
+    rule: PaperRule
+    safety: bool = False  # True when the safety default chose among the sentence's turns
+
+    @property
+    def annotation(self) -> str:
+        return str(self.rule) + (f"; {SAFETY_DEFAULT}" if self.safety else "")
+
+
+def can_end_at_once(position: Position, roll: int | None = None, ties: bool = True) -> bool:
+    """Whether the side to move can end the game on this turn: exact, without enumerating turns.
+
+    With ``roll=None`` for its best roll (the largest: more of the mover's units
+    only widen the choice); ``ties=False`` asks for a win only.  Only a move onto
+    the opponent's *last* amoeba can end a game.  For each neighbouring source,
+    grown by the roll, some split (x of the mover's units, y of the other's) must
+    leave neither the target nor the source's remainder owned by the opponent.
+    """
+    mover, victim = position.to_move, other(position.to_move)
+    victims = position.owned_indices(victim)
+    if len(victims) != 1:
+        return False
+    target_index = victims[0]
+    target = position.cells[target_index]
+    mine_t, theirs_t = (target.a, target.b) if mover == "A" else (target.b, target.a)
+    roll = position.rules.die_sides if roll is None else roll
+    movers = position.owned_indices(mover)
+    for src in movers:
+        if target_index not in position.board.neighbours[src]:
+            continue
+        cell = position.cells[src]
+        mine_s, theirs_s = (cell.a, cell.b) if mover == "A" else (cell.b, cell.a)
+        mine_s += roll
+        for y in range(theirs_s + 1):  # the opponent's units moved along
+            low = max(0, target.size - y, theirs_t + y - mine_t)  # big enough; the target not the opponent's
+            high = min(mine_s, mine_s - theirs_s + y)  # the remainder not the opponent's
+            if low > high or low + y < 1:
+                continue
+            if ties or len(movers) > 1:
+                return True
+            if max(low, theirs_t + y - mine_t + 1) <= high or low <= min(high, mine_s - theirs_s + y - 1):
+                return True  # the target or the remainder ends up the mover's
+    return False
+
+
+def _opening(position: Position) -> tuple[int, int] | None:
+    """``(mine, theirs)`` cell indices while the paper's opening lasts, else None.
+
+    The opening ("no amoebae has been eaten or split"): exactly two amoebae,
+    one per player, each holding only its owner's units, and not adjacent.
+    """
+    present = [(i, cell) for i, cell in enumerate(position.cells) if cell is not None]
+    if len(present) != 2 or any(cell.a and cell.b for _, cell in present):
+        return None
+    mover = position.to_move
+    mine = [i for i, cell in present if cell.owner == mover]
+    theirs = [i for i, cell in present if cell.owner == other(mover)]
+    if len(mine) != 1 or len(theirs) != 1 or theirs[0] in position.board.neighbours[mine[0]]:
+        return None
+    return mine[0], theirs[0]
+
+
+def _opening_delta(position: Position, cells: tuple[int, int], roll: int) -> int:
+    mine, theirs = cells
+    return position.cells[mine].size + roll - position.cells[theirs].size
+
+
+def paper_case(position: Position, roll: int = 0) -> str | None:
+    """Which opening Case of the paper applies to the side to move: ``"I"``..``"IV"``, or None after the opening.
+
+    delta is the paper's "difference of size of initial amoebae" from the
+    mover's side, counted *after* the mover's grow by ``roll`` (the paper's
+    Case II arithmetic, "if B rolls 4 he will choose to tie", needs this);
+    ``roll=0`` classifies the position before the roll.
+    Case I: delta < 3.5; Case II: delta = 4, 5, 6; Case III: delta > 6;
+    Case IV: delta > 44.  None when the amoebae are adjacent or the opening is over.
+    """
+    cells = _opening(position)
+    if cells is None:
+        return None
+    delta = _opening_delta(position, cells, roll)
+    if delta > CASE_IV_DELTA:
+        return "IV"
+    if delta > 6:
+        return "III"
+    if delta >= 4:
+        return "II"
+    return "I"
+
+
+def _whole_move(position: Position, roll: int, src: int, dst: int) -> Turn:
+    """Grow ``src`` and move all of it to ``dst``, counts written out as records print them."""
+    names, cell = position.board.names, position.cells[src]
+    a, b = (cell.a + roll, cell.b) if position.to_move == "A" else (cell.a, cell.b + roll)
+    return Turn(roll, names[src], names[src], names[dst], a, b)
+
+
+def _away_cells(position: Position, home: int) -> list[int]:
+    """Empty neighbours of ``home`` next to no enemy amoeba ("not adjacent to the enemy", "an opposite square")."""
+    neighbours, enemy = position.board.neighbours, other(position.to_move)
+    enemies = set(position.owned_indices(enemy))
+    return [j for j in neighbours[home] if position.cells[j] is None and not enemies & set(neighbours[j])]
+
+
+def _centre_cells(position: Position, mine: int, theirs: int) -> list[int]:
+    """Paper, Cases II-IV: "the center".  On 3x3 the cell b2; elsewhere the empty neighbours next to the enemy.
+
+    Ordered by how many neighbours they have (the most central first), then board order.
+    """
+    neighbours = position.board.neighbours
+    cells = [j for j in neighbours[mine] if position.cells[j] is None and theirs in neighbours[j]]
+    return sorted(cells, key=lambda j: (-len(neighbours[j]), j))
+
+
+def _opening_stages(position: Position, roll: int, rng: random.Random | None):
+    """The opening's sentence and its turns (Case I's two stall squares shuffled with ``rng``)."""
+    mine, theirs = opening = _opening(position)  # type: ignore[misc]
+    delta = _opening_delta(position, opening, roll)
+    if delta <= 3:
+        key = "I-stall"
+    elif delta == 4:
+        key = "II-4"
+    elif delta == 5:
+        key = "II-5-stall" if position.cells[theirs].size < ADVANCED_SIZE else "II-5-centre"
+    elif delta == 6:
+        key = "II-6"
+    else:
+        key = "IV-centre" if delta > CASE_IV_DELTA else "III-centre"
+    stall = key in ("I-stall", "II-4", "II-5-stall")
+    cells = _away_cells(position, mine) if stall else _centre_cells(position, mine, theirs)
+    if stall and rng is not None:
+        rng.shuffle(cells)  # the paper's two stall squares are equally good
+    yield key, [_whole_move(position, roll, mine, j) for j in cells]
+
+
+def _judged(position: Position, turns: list[Turn]):
+    """Yield ``(turn, safe)`` for each turn that does not end the game in a loss or a tie, in order.
+
+    ``safe``: the opponent cannot end the game at once afterwards (the safety
+    default).  One ``apply`` per turn; lazy, so the bot can stop at its first
+    safe turn while a search asks for all of them.
+    """
+    for turn in turns:
+        after = apply(position, turn)
+        if after.result in ("ongoing", position.to_move):
+            yield turn, after.is_over or not can_end_at_once(after)
+
+
+def _plan_stages(position: Position, roll: int, plan: str = "paper"):
+    """After the opening: Case III's neutralise / eat / reset and Case IV's steps 2-5, in the paper's order.
+
+    Yields ``(rule key, turns the sentence allows)``; the first stage with a turn left decides.  ``plan="case IV"``
+    follows Case IV's steps alone, whatever Delta (the paper's line for delta > 44: capture with one unit more when
+    one square is empty, else the bigger piece with an amoeba just as big; no Case III eat or reset).
+    """
+    mover, board = position.to_move, position.board
+    owned = position.owned_indices(mover)
+    if can_end_at_once(position, roll, ties=False):  # exact and cheap; only then look for the winning turn
+        yield "IV-win", [turn for turn in candidate_turns(position, roll) if apply(position, turn).result == mover]
+    home = max(owned, key=lambda i: (position.cells[i].size, -i))  # "the center": the mover's main amoeba
+    cells = list(position.cells)
+    cell = cells[home]
+    me = cells[home] = Amoeba(cell.a + roll, cell.b) if mover == "A" else Amoeba(cell.a, cell.b + roll)
+    names, enemy = board.names, other(mover)
+    targets = sorted((j for j in board.neighbours[home] if cells[j] is not None and cells[j].owner == enemy),
+                     key=lambda j: (-cells[j].size, j))  # fmt: skip
+    advantage = position.Delta if mover == "A" else -position.Delta  # "the new Advantage 2", before the roll
+    empty = sum(1 for c in cells if c is None)
+
+    def keeps_centre(counts: tuple[int, int]) -> bool:
+        rest = Amoeba(me.a - counts[0], me.b - counts[1])
+        return rest.owner == mover
+
+    def onto(j: int, counts: tuple[int, int]) -> Turn:
+        return Turn(roll, names[home], names[home], names[j], *counts)
+
+    if plan not in PLANS:
+        raise ValueError(f"plan must be one of {PLANS}, not {plan!r}")
+    if (plan == "case IV" or advantage > position.rules.die_sides) and targets:
+        if empty <= 1:
+            captures = [(j, smallest_capture(me, cells[j], mover)) for j in targets]
+            yield "IV-capture", [onto(j, c) for j, c in captures if c and keeps_centre(c)]
+        biggest = cells[targets[0]].size  # Case IV step 2: "the bigger of the two amoebae" first
+        bigger = []
+        for j in (j for j in targets if cells[j].size == biggest):
+            neutral = smallest_neutralisation(me, cells[j])
+            just_as_big = (biggest, 0) if mover == "A" else (0, biggest)  # "with an amoeba just as big"
+            for counts in (neutral, just_as_big if (me.a if mover == "A" else me.b) >= biggest else None):
+                if counts and keeps_centre(counts) and onto(j, counts) not in bigger:
+                    bigger.append(onto(j, counts))
+        yield "IV-bigger", bigger
+        if plan == "case IV":
+            return
+        # Case III's "one of the opponent's amoeba": a smaller piece, only when the biggest cannot be taken.  (A
+        # turn on the biggest never lets the opponent end the game at once here: with Delta > 6 and the centre A's
+        # only amoeba, what the centre keeps exceeds every other piece plus any roll; with more, B cannot end it.)
+        splits = [(j, smallest_neutralisation(me, cells[j])) for j in targets if cells[j].size < biggest]
+        yield "III-neutralise", [onto(j, c) for j, c in splits if c and keeps_centre(c)]
+        return
+    if advantage <= position.rules.die_sides:
+        if not (me.b if mover == "A" else me.a):  # nothing eaten yet: "eat one of the opponent's split amoebae"
+            eats = []  # how many units eat: the paper is silent; its example game "splits and eats", so the
+            for j in targets:  # smallest capture (keeping the centre) first, then the whole amoeba
+                capture = smallest_capture(me, cells[j], mover)
+                if capture is not None and keeps_centre(capture):
+                    eats.append(onto(j, capture))
+                mine, theirs = (me.a + cells[j].a, me.b + cells[j].b)
+                if cells[j].size <= me.size and (mine > theirs if mover == "A" else theirs > mine):
+                    eats.append(_whole_move(position, roll, home, j))  # "gaining control" of what it eats
+            yield "III-eat", eats
+        yield "III-reset", [_whole_move(position, roll, home, j) for j in _away_cells(position, home)]
+
+
+def _stages(position: Position, roll: int, rng: random.Random | None, plan: str = "paper"):
+    if _opening(position) is not None:
+        return _opening_stages(position, roll, rng)
+    return _plan_stages(position, roll, plan)
+
+
+def _default_choice(position: Position, roll: int, rng: random.Random | None) -> Turn:
+    """Where no sentence applies: greedy among the turns that leave no immediate end (else among all)."""
+    best = _default_choices(position, roll)
+    return best[0] if len(best) == 1 or rng is None else rng.choice(best)
+
+
+def _options(position: Position, roll: int, rng: random.Random | None, every: bool,
+             plan: str = "paper") -> tuple[str, list[Turn], bool] | None:  # fmt: skip
+    """``(rule key, turns, safety)`` of the first stage with a turn left: every safe turn (``every``) or the first,
+    else every turn it allows (none safe).  None when no sentence applies (the default decides)."""
+    for key, turns in _stages(position, roll, rng, plan):
+        allowed, safe = [], []
+        for turn, is_safe in _judged(position, turns):
+            allowed.append(turn)
+            if is_safe:
+                safe.append(turn)
+                if not every:
+                    break
+        if safe:
+            return key, safe, safe[0] != allowed[0]
+        if allowed:  # every turn unsafe (all of them were judged)
+            return key, allowed, False
+    return None
+
+
+def paper_options(position: Position, roll: int, rng: random.Random | None = None,
+                  plan: str = "paper") -> tuple[PaperRule, list[Turn], bool]:  # fmt: skip
+    """The sentence that applies and *every* turn it allows: ``(rule, turns, safety)``.
+
+    A turn that ends the game at once in a loss or a tie is no reading of any
+    sentence (the paper eats "gaining control"), so it is dropped; a sentence
+    with no turn left does not apply and the next one is tried.  Among the
+    rest, those after which the opponent cannot end the game at once, if any
+    (``safety`` is True when that default removed the sentence's first turn).
+    Case IV step 2 ("the bigger of the two amoebae") comes before Case III's
+    "one of the opponent's amoeba": a smaller piece is offered only when no
+    turn on the biggest is allowed (with ``plan="case IV"`` never: Case IV's
+    text names the bigger).  Where no
+    sentence applies: the default, greedy among the turns that leave no
+    immediate end.  A forced-win search gives A all of these turns, so a
+    counterexample does not depend on how the bot breaks ties between them.
+    ``plan="case IV"``: Case IV's steps alone after the centre move (see :func:`_plan_stages`).
+    """
+    found = _options(position, roll, rng, every=True, plan=plan)
+    if found is None:
+        return PAPER_RULES["default"], [_default_choice(position, roll, rng)], False
+    key, turns, safety = found
+    return PAPER_RULES[key], turns, safety
+
+
+def paper_choice(position: Position, roll: int, rng: random.Random) -> PaperChoice:
+    """The paper bot's turn with the sentence it follows (:data:`PAPER_RULES`): the first of
+    :func:`paper_options`' turns, found without judging the turns after it."""
+    found = _options(position, roll, rng, every=False)
+    if found is None:
+        return PaperChoice(_default_choice(position, roll, rng), PAPER_RULES["default"], False)
+    key, turns, safety = found
+    return PaperChoice(turns[0], PAPER_RULES[key], safety)
+
+
+def paper_annotation_of(position: Position, turn: Turn | str, plan: str = "paper") -> str:
+    """The sentence (or named default) that allows ``turn`` here, with what the turn does; ValueError if none does.
+
+    For counter-lines: the note says why *this* turn follows the paper (which piece it takes and why that one),
+    so a line in which A plays something the text does not allow cannot be annotated at all.
+    """
+    turn = Turn.parse(turn) if isinstance(turn, str) else turn
+    rule, turns, safety = paper_options(position, turn.roll, plan=plan)
+    if rule.key == "default":
+        turns = _default_choices(position, turn.roll)
+    result = apply(position, turn).cells  # the same turn written with or without its counts
+    if all(apply(position, allowed).cells != result for allowed in turns):
+        raise ValueError(f"{turn} is not a turn the paper's text allows in {position} ({rule})")
+    note = str(rule)
+    if rule.key in ("IV-bigger", "III-neutralise", "IV-capture", "III-eat") and not turn.is_pass:
+        target = position[turn.dst]
+        after = apply(position, turn)[turn.dst]
+        sizes = sorted((position[j].size for j in position.owned(other(position.to_move))
+                        if position.board.are_adjacent(turn.src, j)), reverse=True)  # fmt: skip
+        if target is not None:
+            kind = "neutralises" if after.is_neutral else "eats and owns"
+            rank = ("the only one of the opponent's next to it" if len(sizes) == 1 else
+                    "the biggest of the opponent's next to it" if target.size == sizes[0] else
+                    f"smaller than the biggest of the opponent's next to it ({sizes[0]})")  # fmt: skip
+            note += f" [here: {kind} {turn.dst} ({target.a},{target.b}), size {target.size}, {rank}]"
+    if safety:
+        note += f"; {SAFETY_DEFAULT}"
+    return note
+
+
+def _default_choices(position: Position, roll: int) -> list[Turn]:
+    """Every turn the default may play (greedy's ties among the turns that leave no immediate end)."""
+    turns = list(candidate_turns(position, roll))
+    safe = [turn for turn, is_safe in _judged(position, turns) if is_safe]
+    return _best(safe or turns, lambda turn: outcome_after(position, turn))
+
+
+def paper(position: Position, roll: int, rng: random.Random) -> Turn:
+    """Everything the paper prescribes (Cases I-IV, Case III's eat and reset), each branch citing its sentence.
+
+    - The opening (two pure amoebae, not adjacent), delta counted after the roll:
+      Case I and Case II with delta = 4 stall to a square not adjacent to the
+      enemy (uniformly, with ``rng``); delta = 5 stalls unless the game is
+      advanced (the enemy has size >= ``ADVANCED_SIZE``); delta = 6, Cases III
+      and IV move to the centre.
+    - Afterwards, from the mover's biggest amoeba ("the center"): win at once
+      if possible (Case IV step 5); while Delta > 6, take the biggest adjacent
+      enemy amoeba, neutralised or eaten "with an amoeba just as big", keeping
+      the centre (Case IV step 2, Case III), capturing with one unit more when
+      one square is empty (Case IV step 4); a smaller amoeba only when the
+      biggest cannot be taken (Case III's "one of the opponent's amoeba"); once
+      Delta <= 6, eat an adjacent enemy amoeba (Case III), and after that eat
+      move to a square next to no enemy (Case III's "reset").
+      ``paper_options(..., plan="case IV")`` gives Case IV's steps alone
+      (the paper's line for delta > 44, whatever Delta).
+    - Among the turns a sentence allows, one after which the opponent cannot
+      end the game at once (a default: the paper is silent on it).
+    - Where the paper is silent: greedy among the turns that leave no immediate
+      end, else greedy.  :func:`paper_choice` says which rule chose the turn.
+    """
+    return paper_choice(position, roll, rng).turn
+
+
+# --------------------------------------------------------------------------- expectimax
+
+EXPECTIMAX_NODE_BUDGET = 3000
+"""Leaf evaluations per turn: on 3x3 games about 15 ms a turn on average, under 0.1 s at worst
+(``bench/scoring.py`` prints the figures)."""
+
+
+def _leaf_value(delta: int, exposed_a: float, exposed_b: float, owns_a: int, owns_b: int, player: str,
+                to_move: str) -> float:
+    if not (owns_a and owns_b):
+        winner = "A" if owns_a else "B" if owns_b else None
+        return 0.0 if winner is None else (WIN_SCORE if winner == player else -WIN_SCORE)
+    mine, theirs = (exposed_a, exposed_b) if player == "A" else (exposed_b, exposed_a)
+    # exposure(P) is what P may lose to the other side's next roll: imminent when the other side moves next.
+    mine_weight = 0.5 if to_move == player else 1.0
+    return (delta if player == "A" else -delta) - mine_weight * mine + (1.5 - mine_weight) * theirs
+
+
+def evaluate(position: Position, player: str) -> float:
+    """The expectimax evaluation from ``player``'s side: Delta plus position terms.
+
+    A finished game is worth ``WIN_SCORE`` (won), ``-WIN_SCORE`` (lost) or 0
+    (tie).  Otherwise: Delta (Advantage 2, the paper's predictor of the winner)
+    minus the :func:`exposure` of the player's amoebae plus that of the
+    opponent's, each weighted by 1 when the side that could eat it moves next
+    and by 1/2 when that side's threat is a turn further away.
+    """
+    summary = _assess(list(position.cells), position.board.neighbours, position.rules.die_sides)
+    return _leaf_value(*summary, player, position.to_move)
+
+
+def _ranked(position: Position, roll: int, limit: int) -> list[Turn]:
+    """The ``limit`` most promising candidates in greedy's order (win, Delta, threat balance), best first."""
+    scored = [(outcome_after(position, turn), -i, turn) for i, turn in enumerate(candidate_turns(position, roll))]
+    scored.sort(key=lambda item: item[:2], reverse=True)
+    return [turn for _, _, turn in scored[: max(1, limit)]]
+
+
+def expectimax(position: Position, roll: int, rng: random.Random, node_budget: int = EXPECTIMAX_NODE_BUDGET) -> Turn:
+    """Two plies with the opponent's roll as a chance node, within ``node_budget`` leaf evaluations.
+
+    For each of the mover's candidate turns: the average over the opponent's
+    rolls (``dice_outcomes``) of the opponent's best reply, the reply that
+    minimises :func:`evaluate` from the mover's side.  When the full tree is
+    larger than the budget, both sides keep only their most promising
+    candidates in greedy's order: about sqrt(budget / sides) each.
+    Ties between equally good turns are broken uniformly with ``rng``.
+    """
+    mover = position.to_move
+    neighbours, sides = position.board.neighbours, position.rules.die_sides
+    mine = _ranked(position, roll, node_budget)
+    per_side = max(2, int((node_budget / sides) ** 0.5))
+    if len(mine) > per_side:  # too many of ours: both sides keep their best per_side
+        mine, replies_limit = mine[:per_side], per_side
+    else:  # ours all fit: the opponent gets the rest of the budget
+        replies_limit = max(2, node_budget // (sides * len(mine)))
+
+    def value(turn: Turn) -> float:
+        after = apply(position, turn)
+        if after.is_over:
+            return evaluate(after, mover)
+        total = 0.0
+        for enemy_roll, probability in after.dice_outcomes():
+            total += float(probability) * min(
+                _leaf_value(*_assess(cells_after_legal(after, reply), neighbours, sides), mover, mover)
+                for reply in _ranked(after, enemy_roll, replies_limit)
+            )
+        return total
+
+    best = _best(mine, value)
+    return best[0] if len(best) == 1 else rng.choice(best)
+
+
+def accepts_draw(position: Position, seat: str, turns_played: int) -> bool:
+    """Whether a bot (or any strategy) sitting at ``seat`` accepts a draw offered after ``turns_played`` turns.
+
+    The rule every board applies, so a student can predict it: a bot accepts when it is not ahead in size
+    (its Δ, Σ of its seat minus the other's, is at most 0), or once half the turn cap has been played
+    (:data:`~amoeboid_edu.engine.game.TURN_CAP`), when a long chase is better ended than capped.
+    """
+    ahead = position.Delta if seat == "A" else -position.Delta
+    return ahead <= 0 or turns_played >= TURN_CAP // 2
+
+
+BASELINE_BOTS: dict[str, Callable[[Position, int, random.Random], Turn]] = {
+    "random": random_turn,
+    "greedy": greedy,
+    "paper": paper,
+    "expectimax": expectimax,
+}
+"""The baseline bots by name: every one a strategy ``(position, roll, rng) -> Turn``.
+
+:data:`amoeboid_edu.players.registry.BOTS` adds the optional extras (``mcts``).
+"""
+
+for _name, _bot in BASELINE_BOTS.items():
+    register_bot(_name, _bot)
+
+__all__ = [
+    "BASELINE_BOTS", "PAPER_RULES", "accepts_draw", "PaperChoice", "PaperRule", "can_end_at_once", "paper_options", "evaluate", "expectimax",
+    "exposure", "greedy", "greedy_choices", "outcome_after", "paper", "paper_annotation_of", "paper_case",
+    "paper_choice",
+]  # fmt: skip

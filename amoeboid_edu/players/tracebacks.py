@@ -1,0 +1,59 @@
+"""Where a student's code failed, said in one line: the last traceback frame outside this package.
+
+A beginner needs the line of *their* code that raised, not twenty frames of
+the harness.  Notebook cells are compiled by IPython under names like
+``/tmp/ipykernel_123/456.py`` whose source lives in ``linecache`` of the kernel
+process, so :func:`describe` looks the line up there.  The strategy lab's
+worker reads its own line behind its walls; the harness then only consults
+the kernel's cache of cells (:func:`cached_cell_line`), never a file the
+worker names (a worker that named ``/proc/self/environ`` read the scorer's
+environment: found by the red team).
+"""
+
+from __future__ import annotations
+
+import linecache
+import re
+import traceback
+from pathlib import Path
+from types import TracebackType
+
+PACKAGE_DIR = str(Path(__file__).resolve().parent.parent)  # the whole amoeboid_edu package
+_CELL_FILE = re.compile(r"[/\\]ipykernel_\d+[/\\]\d+\.py$|^<ipython-input-")
+
+
+def student_frame(tb: TracebackType | None) -> tuple[str, int, str] | None:
+    """``(file, line, function)`` of the last frame not in amoeboid_edu, or None if every frame is ours."""
+    frames = [f for f in traceback.extract_tb(tb) if not f.filename.startswith(PACKAGE_DIR)]
+    if not frames:
+        return None
+    last = frames[-1]
+    return last.filename, last.lineno or 0, last.name
+
+
+def cached_cell_line(filename: str, lineno: int) -> str:
+    """Line ``lineno`` of a notebook cell from this process's ``linecache`` memory only: no file is opened."""
+    entry = linecache.cache.get(filename) if _CELL_FILE.search(filename) else None
+    lines = entry[2] if entry is not None and len(entry) > 2 else []
+    return lines[lineno - 1] if 1 <= lineno <= len(lines) else ""
+
+
+def describe(filename: str, lineno: int, name: str, source: str | None = None) -> str:
+    """E.g. ``in my_strategy, line 3 of its notebook cell: return distance(cell)``.
+
+    ``source``: the line's text when the caller has it (else it is read with ``linecache``).
+    """
+    place = "its notebook cell" if _CELL_FILE.search(filename) else Path(filename).name
+    source = (linecache.getline(filename, lineno) if source is None else source).strip()
+    where = "" if name == "<module>" else f"in {name}, "
+    return f"{where}line {lineno} of {place}" + (f": {source}" if source else "")
+
+
+def describe_error(error: BaseException) -> str:
+    """``NameError: name 'x' is not defined (in f, line 3 of its notebook cell: return x)``."""
+    frame = student_frame(error.__traceback__)
+    text = f"{type(error).__name__}: {error}"
+    return f"{text} ({describe(*frame)})" if frame else text
+
+
+__all__ = ["cached_cell_line", "describe", "describe_error", "student_frame"]

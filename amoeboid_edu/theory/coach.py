@@ -1,0 +1,573 @@
+"""The coach: a win chance for any position, hints for the turn at hand, and a review of a whole game.
+
+**What a win chance means here.**  ``win_chance(position)`` is the chance that A
+wins (a tie counting half) *if, from here, both sides play like the greedy bot
+(:func:`~amoeboid_edu.players.bots.greedy`) for the next two turns and then like the
+engine's random player* (:func:`~amoeboid_edu.engine.game.random_turn`) to the end: an
+estimate of how the game goes on under that stated policy, not a game-theoretic
+value.  The two greedy turns see every immediate threat (a reply that eats, the
+answer to it); the random tail values what is left.  (Greedy to the end was the
+first choice, but its rollouts cost 1-2 s per position in a crowded mid-game,
+ten times the budget.)
+
+How it is computed: the first turn is enumerated, every roll (weight 1/6) and
+every turn greedy ties on (weight 1/ties), and each position after it is valued
+with the one greedy turn left, then random: exactly when every line ends within
+that turn (a finished game, a win next turn, a capture that cannot be answered),
+else as the mean of ``ROLLOUTS`` = 385 seeded rollouts.  So its 95% interval is
+at most ±5 points whatever the value (a score in [0, 1] has variance at most
+1/4, 1.96 * 0.5 / sqrt(385) < 0.05, and a mean of estimates is no wider than
+they are).  Estimates are cached by (position, greedy turns, seed, rollouts);
+rollout ``i`` of every position uses the same dice stream ``seeded_rng(seed,
+"coach", i)`` (common random numbers), so two turns are compared on the same dice.
+
+**One turn of a review**, from position P, mover M, roll r, every number valued
+with the same policy, aligned on that turn (M's chances; ``A_`` columns are A's):
+
+- *before* = ``win_chance(P)``: two greedy turns, then random;
+- *after the roll* = ``roll_chance(P, r)``: the policy's own turn still to play,
+  the mean over greedy's tied turns for r of the win chance after them (the reply
+  greedy, then random).  *before* is exactly the mean of *after the roll* over the
+  six rolls, so **luck** = after the roll - before has mean zero under the policy:
+  a roll is lucky only if it is better than the average roll;
+- *after* = the win chance after the turn played, *best* = after the best turn
+  found (the turn played or one of greedy's ``REVIEW_CANDIDATES`` most promising),
+  both with the same horizon (the reply greedy, then random); **choice** = after -
+  after the roll (zero on average when the mover plays like greedy);
+- *next* = ``win_chance`` after the turn: the start of the next turn, valued with
+  a fresh two-turn window (the result if the game is over).  **horizon** = next -
+  after is neither luck nor choice: the same position, valued with one more greedy
+  turn (M's next one), which favours M by a few points on average.  The review's
+  curve is *before* at every turn, then the end; each step is luck + choice + horizon.
+
+**Review classes** (lichess classifies by win-percentage loss the same way): the
+*drop* is best - after.  best: the turn played is the best found; good: drop < 5
+points; inaccuracy: < 10; mistake: < 20; blunder: 20 or more.  "forced": every
+legal turn is a pass, or there is only one legal turn; never a mistake.
+Differences under about 7 points are within the noise of two estimates, so a
+class near a threshold can change with the rollouts' seed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from ..players.bots import _ranked, greedy_choices
+from ..engine.game import Game, random_playout
+from ..engine.seeding import seeded_rng
+from ..engine.rules import Position, Turn, apply, cells_after_legal, count_legal_turns, other
+from ..players.strategy import candidate_turns
+
+POLICY = "greedy for two turns, then random"
+"""The policy, both sides: ``bots.greedy`` for ``GREEDY_PLIES`` turns, then ``game.random_turn``."""
+ROLLOUTS = 385
+"""Rollouts per estimate: the smallest n with 1.96 * 0.5 / sqrt(n) <= 0.05 (a ±5-point 95% interval)."""
+Z95 = 1.96
+GREEDY_PLIES = 2
+"""Rollouts play greedy for this many turns (the reply to a turn and the answer to it), then the random player."""
+MAX_ROLLOUT_TURNS = 1000
+"""A rollout's random part still going after this many turns counts as a tie (the engine's playout limit)."""
+EXACT_NODE_BUDGET = 30
+"""Positions of the greedy tree the exact evaluation may visit before rollouts take over."""
+HINT_CANDIDATES = 5
+"""Hints estimate greedy's 5 most promising candidate turns (``strategy.candidate_turns``) for the roll."""
+REVIEW_CANDIDATES = 3
+"""A review looks for a better turn among greedy's 3 most promising candidates (and the turn played)."""
+CLASSES = (("good", 0.05), ("inaccuracy", 0.10), ("mistake", 0.20), ("blunder", math.inf))
+"""Drop in the mover's win chance below which a (not best) turn gets each class."""
+MISTAKES = ("inaccuracy", "mistake", "blunder")
+COLUMNS = (
+    "turn", "player", "roll", "played", "class", "best", "best_win", "win_before", "win_after_roll", "win_after",
+    "win_next", "drop", "luck", "choice", "horizon", "accuracy", "A_before", "A_after_roll", "A_after", "A_next",
+)
+"""The review frame's columns (see :func:`review`)."""
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A's win chance (a tie counts half) under the coach's policy (greedy turns, then random), with its 95%
+    interval (``rollouts`` is 0 when it is exact)."""
+
+    value: float
+    half_width: float
+    rollouts: int  # 0 when exact
+
+    @property
+    def exact(self) -> bool:
+        return self.rollouts == 0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return max(0.0, self.value - self.half_width), min(1.0, self.value + self.half_width)
+
+    def for_player(self, player: str) -> float:
+        """The win chance of ``player`` ("A" or "B")."""
+        return self.value if player == "A" else 1.0 - self.value
+
+    def __str__(self) -> str:
+        if self.exact:
+            return f"{self.value:.1%} (exact)"
+        return f"{self.value:.1%} ± {self.half_width * 100:.1f} points ({self.rollouts} rollouts)"
+
+
+# --------------------------------------------------------------------------- the policy, cached
+
+
+_CHOICES: dict[tuple[Position, int], tuple[Position, ...]] = {}
+_CHOICES_LIMIT = 200_000
+
+
+def _policy_choices(position: Position, roll: int) -> tuple[Position, ...]:
+    """The positions greedy's tied best turns lead to (greedy picks one uniformly): cached."""
+    key = (position, roll)
+    choices = _CHOICES.get(key)
+    if choices is None:
+        if len(_CHOICES) >= _CHOICES_LIMIT:
+            _CHOICES.clear()
+        board, mover, rules = position.board, other(position.to_move), position.rules
+        choices = _CHOICES[key] = tuple(
+            Position(board, tuple(cells_after_legal(position, turn)), mover, rules)
+            for turn in greedy_choices(position, roll)
+        )
+    return choices
+
+
+def _score(position: Position) -> float:
+    """A's score in a finished game: 1 won, 1/2 tie, 0 lost."""
+    return {"A": 1.0, "tie": 0.5, "B": 0.0}[position.result]
+
+
+def rollout(
+    position: Position, rng: random.Random, max_turns: int = MAX_ROLLOUT_TURNS, greedy_turns: int = GREEDY_PLIES
+) -> float:
+    """A's score after ``greedy_turns`` turns of greedy, then the engine's random player, dice and choices from ``rng``.
+
+    The same game, draw for draw, as ``greedy(position, roll, rng)`` for the first
+    turns and then :func:`~amoeboid_edu.engine.game.random_playout` with the same generator.
+    A game still going after ``max_turns`` random turns counts as a tie.
+    """
+    sides = position.rules.die_sides
+    for _ in range(greedy_turns):
+        if position.is_over:
+            return _score(position)
+        choices = _policy_choices(position, rng.randint(1, sides))
+        position = choices[0] if len(choices) == 1 else rng.choice(choices)
+    final = random_playout(position, rng, max_turns).final
+    return _score(final) if final.is_over else 0.5
+
+
+@lru_cache(maxsize=8)
+def _dice_states(seed: int | str, rollouts: int) -> tuple[object, ...]:
+    return tuple(seeded_rng(seed, "coach", i).getstate() for i in range(rollouts))
+
+
+class _TooBig(Exception):
+    pass
+
+
+def exact_value(
+    position: Position, node_budget: int = EXACT_NODE_BUDGET, greedy_turns: int = GREEDY_PLIES
+) -> float | None:
+    """A's exact score under the policy when every line ends within its ``greedy_turns`` greedy turns, else None.
+
+    Every roll weighted by its probability, every tied greedy turn by 1/ties:
+    an expectimax over chance and the policy's choices (at most ``node_budget``
+    positions).  Exact for finished games, wins next turn and unanswerable captures.
+    """
+    visited = 0
+
+    def value(node: Position, depth: int) -> Fraction:
+        nonlocal visited
+        if node.is_over:
+            return Fraction(_score(node))
+        visited += 1
+        if visited > node_budget or depth >= greedy_turns:
+            raise _TooBig
+        total = Fraction(0)
+        for roll, probability in node.dice_outcomes():
+            choices = _policy_choices(node, roll)
+            total += probability * sum((value(child, depth + 1) for child in choices), Fraction(0)) / len(choices)
+        return total
+
+    try:
+        return float(value(position, 0))
+    except _TooBig:
+        return None
+
+
+def rollout_estimate(
+    position: Position, *, rollouts: int = ROLLOUTS, seed: int | str = 0, greedy_turns: int = GREEDY_PLIES
+) -> Estimate:
+    """The mean of ``rollouts`` seeded rollouts (rollout i on ``seeded_rng(seed, "coach", i)``): see :func:`rollout`.
+
+    Plain Monte Carlo over the whole policy (no roll enumerated, no exact shortcut).
+    """
+    if rollouts < 1:
+        raise ValueError(f"rollouts must be at least 1, not {rollouts}")
+    rng = random.Random()
+    total = 0.0
+    for state in _dice_states(seed, rollouts):
+        rng.setstate(state)
+        total += rollout(position, rng, greedy_turns=greedy_turns)
+    return Estimate(total / rollouts, Z95 * 0.5 / math.sqrt(rollouts), rollouts)
+
+
+def _mean(estimates: list[Estimate]) -> Estimate:
+    """The equally weighted mean of estimates, with a 95% half-width that bounds the mean's.
+
+    The standard deviation of a mean of (correlated) estimators is at most the mean
+    of their standard deviations (Minkowski), so the half-widths average too.
+    """
+    count = len(estimates)
+    value = math.fsum(e.value for e in estimates) / count
+    half_width = math.fsum(e.half_width for e in estimates) / count
+    return Estimate(value, half_width, max(e.rollouts for e in estimates))
+
+
+_ESTIMATES: dict[tuple[Position, int, int | str, int], Estimate] = {}
+_ESTIMATES_LIMIT = 100_000
+"""Estimates cached at most (then the cache starts afresh, as ``_CHOICES`` does): an Estimate and its key are small."""
+
+
+def win_chance(
+    position: Position | str, *, rollouts: int = ROLLOUTS, seed: int | str = 0, greedy_turns: int = GREEDY_PLIES
+) -> Estimate:
+    """A's win chance (tie = half) from ``position`` under the policy: ``greedy_turns`` turns of greedy, then random.
+
+    With two greedy turns or more (the default), the first turn is enumerated:
+    the mean over every roll of :func:`roll_chance`, so the win chance before a
+    roll is *exactly* the roll-weighted mean of the win chances after it.  With
+    one greedy turn (the last): exact when every line ends within it, else the
+    mean of ``rollouts`` seeded rollouts (:func:`rollout_estimate`).
+
+    >>> win_chance("(1,0) . . / . (7,0) . / . . (0,1) B")  # B cannot eat (7,0); A eats c3 on its next turn
+    Estimate(value=1.0, half_width=0.0, rollouts=0)
+    """
+    if isinstance(position, str):
+        position = Position.parse(position)
+    key = (position, greedy_turns, seed, rollouts)
+    estimate = _ESTIMATES.get(key)
+    if estimate is None:
+        if position.is_over:
+            estimate = Estimate(_score(position), 0.0, 0)
+        elif greedy_turns >= 2:
+            estimate = _mean([
+                roll_chance(position, roll, rollouts=rollouts, seed=seed, greedy_turns=greedy_turns)
+                for roll, _ in position.dice_outcomes()  # every roll equally likely: a plain mean
+            ])
+        else:
+            exact = exact_value(position, greedy_turns=greedy_turns)
+            estimate = (
+                Estimate(exact, 0.0, 0) if exact is not None
+                else rollout_estimate(position, rollouts=rollouts, seed=seed, greedy_turns=greedy_turns)
+            )
+        if len(_ESTIMATES) >= _ESTIMATES_LIMIT:
+            _ESTIMATES.clear()
+        _ESTIMATES[key] = estimate
+    return estimate
+
+
+def roll_chance(
+    position: Position | str, roll: int, *, rollouts: int = ROLLOUTS, seed: int | str = 0,
+    greedy_turns: int = GREEDY_PLIES,
+) -> Estimate:
+    """A's win chance after ``roll`` and before the move, under the policy: the mean over greedy's tied turns for
+    the roll of the :func:`win_chance` after them (with one greedy turn fewer: the same policy, one turn on)."""
+    if isinstance(position, str):
+        position = Position.parse(position)
+    if greedy_turns < 1:
+        raise ValueError(f"after a roll the policy has its greedy turn to play: greedy_turns >= 1, not {greedy_turns}")
+    return _mean([
+        win_chance(child, rollouts=rollouts, seed=seed, greedy_turns=greedy_turns - 1)
+        for child in _policy_choices(position, roll)
+    ])
+
+
+# --------------------------------------------------------------------------- hints
+
+
+@dataclass(frozen=True)
+class Hint:
+    """One suggested turn: the mover's win chance after it, its gain over the policy's turn, Delta after it."""
+
+    turn: Turn
+    win: float  # the mover's win chance after the turn (the reply still greedy, as a review's win_after)
+    change: float  # win minus the mover's win chance after the roll under the policy (greedy's turn): the choice
+    Delta: int  # noqa: N815 - the paper's Advantage 2 after the turn, from the mover's side
+    estimate: Estimate
+
+    def as_dict(self) -> dict:
+        """What the board's JavaScript draws: an arrow from src to dst and a clickable line."""
+        turn = self.turn
+        return {
+            "turn": str(turn),
+            "grow": turn.grow,
+            "src": turn.src,
+            "dst": turn.dst,
+            "win": round(self.win, 4),
+            "change": round(self.change, 4),
+            "Delta": self.Delta,
+        }
+
+
+def _candidates(position: Position, roll: int, limit: int, grow: str | None = None) -> list[Turn]:
+    """Greedy's ``limit`` most promising candidate turns for ``roll`` (optionally only those growing ``grow``)."""
+    if grow is None:
+        return _ranked(position, roll, limit)
+    ranked = _ranked(position, roll, 10**9)
+    return [turn for turn in ranked if turn.grow == grow][:limit]
+
+
+def hints(
+    position: Position | str, roll: int, *, top: int = 3, grow: str | None = None, seed: int | str = 0,
+    rollouts: int = ROLLOUTS,
+) -> list[Hint]:
+    """The ``top`` turns for the side to move with this ``roll``, best first, by the win chance after them.
+
+    Only greedy's ``HINT_CANDIDATES`` most promising candidate turns are estimated
+    (with ``grow``, only turns growing that cell: the student has already grown).
+    Each is valued as a review values the turn played: :func:`win_chance` with the
+    one greedy turn left (the reply), then random; ``change`` compares it with
+    :func:`roll_chance`, what the policy itself (greedy) gets from this roll.
+    """
+    if isinstance(position, str):
+        position = Position.parse(position)
+    if position.is_over:
+        raise ValueError(f"the game is over ({position.result}): there is nothing to hint")
+    mover = position.to_move
+    options = {"rollouts": rollouts, "seed": seed}
+    policy = roll_chance(position, roll, **options).for_player(mover)
+    found = []
+    for index, turn in enumerate(_candidates(position, roll, HINT_CANDIDATES, grow)):
+        after = apply(position, turn)
+        estimate = win_chance(after, greedy_turns=GREEDY_PLIES - 1, **options)
+        win = estimate.for_player(mover)
+        sign = 1 if mover == "A" else -1
+        found.append((-win, index, Hint(turn, win, win - policy, sign * after.Delta, estimate)))
+    found.sort(key=lambda item: item[:2])
+    return [hint for _, _, hint in found[:top]]
+
+
+# --------------------------------------------------------------------------- review
+
+
+def classify(drop: float, *, best: bool = False, forced: bool = False) -> str:
+    """The class of a turn from the drop in the mover's win chance (see the module's docstring)."""
+    if forced:
+        return "forced"
+    if best:
+        return "best"
+    return next(name for name, limit in CLASSES if drop < limit)
+
+
+def move_accuracy(drop: float) -> float:
+    """Lichess's accuracy of one move, from its drop in win percentage: 100 for no drop, about 0 for a 100-point drop."""
+    return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * max(0.0, drop) * 100) - 3.1669))
+
+
+def _is_forced(position: Position, roll: int) -> bool:
+    """Only one legal turn, or every legal turn a pass (no grow leaves a move)."""
+    if count_legal_turns(position, roll) == 1:
+        return True
+    return all(turn.is_pass for turn in candidate_turns(position, roll))
+
+
+@dataclass
+class Review:
+    """A reviewed game: ``frame`` (one row per turn), ``accuracy`` per side, ``chart()``; :func:`amoeboid_edu.ui.widget.explore` walks it on a board."""
+
+    game: Game
+    frame: object  # pandas.DataFrame
+    start: Estimate
+    seed: int | str
+    rollouts: int
+
+    @property
+    def accuracy(self) -> dict[str, float | None]:
+        """Each side's accuracy: the mean of :func:`move_accuracy` over its turns that were not forced."""
+        result: dict[str, float | None] = {}
+        for player in ("A", "B"):
+            rows = self.frame[(self.frame["player"] == player) & (self.frame["class"] != "forced")]
+            result[player] = None if rows.empty else round(float(rows["accuracy"].mean()), 1)
+        return result
+
+    def mistakes(self):
+        """The rows classed inaccuracy, mistake or blunder."""
+        return self.frame[self.frame["class"].isin(MISTAKES)]
+
+    @property
+    def end(self) -> float:
+        """A's score at the end of the record: the result if the game is over, else A's win chance there."""
+        return float(self.frame["A_next"].iloc[-1]) if len(self.frame) else self.start.value
+
+    def summary(self) -> str:
+        """The review as text: one line per turn, then the accuracies (what ``amoeboid review`` prints)."""
+        lines = [
+            f"win chances: A's, if both sides played {POLICY} from there ({self.rollouts} rollouts, "
+            f"±{Z95 * 50 / math.sqrt(self.rollouts):.1f} points, seed {self.seed}); "
+            "each turn: before the roll -> after the roll -> after the turn (the reply still greedy)",
+            f"start: A {self.start.value:.0%}",
+        ]
+        if self.frame.empty:
+            lines.append("no turns: the record has none to review")
+        for row in self.frame.to_dict("records"):
+            better = "" if row["class"] in ("best", "forced") else f"  better: {row['best']} ({row['best_win']:.0%})"
+            lines.append(
+                f"{row['turn']:>3} {row['player']} {row['played']:<18} A {row['A_before']:.0%} -> roll "
+                f"{row['A_after_roll']:.0%} -> {row['A_after']:.0%}  {row['class']}{better}"
+            )
+        accuracy = self.accuracy
+        lines.append("accuracy: " + ", ".join(f"{side} {'-' if value is None else value}" for side, value in accuracy.items()))
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        counts = self.frame["class"].value_counts()
+        marks = ", ".join(f"{counts[name]} {name}" for name in MISTAKES if name in counts) or "no mistakes"
+        return f"<Review: {len(self.frame)} turns, {marks}; accuracy A {self.accuracy['A']}, B {self.accuracy['B']}>"
+
+    def curve(self):
+        """A's win chance at the start of every turn (``turn`` = turns played so far: 0 is the start), then at the
+        end: the result if the game is over.  Each step is the turn's luck + choice + horizon (A's side)."""
+        import pandas as pd
+
+        start = pd.DataFrame([{"turn": 0, "A": self.start.value, "player": "", "played": "(start)", "class": ""}])
+        after = self.frame[["turn", "A_next", "player", "played", "class"]].rename(columns={"A_next": "A"})
+        return pd.concat([start, after], ignore_index=True)
+
+    PARTS = ("dice (luck)", "choice (skill)", "horizon (neither)")
+    """The parts of a turn's swing in :meth:`swings`."""
+
+    def swings(self):
+        """Long frame for the luck/skill chart: each turn's swing in A's win chance, from the roll (luck), from the
+        choice (skill), and from valuing the position after the turn with a fresh two-turn window (neither)."""
+        import pandas as pd
+
+        frame = self.frame
+        base = frame[["turn", "player", "played"]]
+        dice, choice, horizon = self.PARTS
+        return pd.concat([
+            base.assign(part=dice, swing=frame["A_after_roll"] - frame["A_before"]),
+            base.assign(part=choice, swing=frame["A_after"] - frame["A_after_roll"]),
+            base.assign(part=horizon, swing=frame["A_next"] - frame["A_after"]),
+        ], ignore_index=True)
+
+    def chart(self, title: str = "A's win chance over the game", width: int = 560):
+        """Altair: A's win chance at the start of every turn and at the end, with marks at inaccuracies, mistakes and
+        blunders (tooltips give the turn, the move played and the better move); below, each turn's swing split into
+        luck, choice and the estimate's horizon.  A static chart: to see a position, use :func:`amoeboid_edu.ui.widget.explore`."""
+        import altair as alt
+        import pandas as pd
+
+        curve = self.curve()
+        x = alt.X("turn:Q", title="turns played", scale=alt.Scale(domain=[0, max(1, len(self.frame))]))
+        y = alt.Y("A:Q", title="A's win chance", axis=alt.Axis(format=".0%"), scale=alt.Scale(domain=[0, 1]))
+        line = alt.Chart(curve).mark_line(color="#4c78a8").encode(x, y)
+        points = alt.Chart(curve).mark_point(filled=True, opacity=1, color="#4c78a8").encode(
+            x, y, tooltip=[alt.Tooltip("turn:Q", title="after turn"), alt.Tooltip("played:N", title="played"),
+                           alt.Tooltip("A:Q", title="A's win chance", format=".0%")]
+        )  # a layer of its own: a chart drawn to SVG gives the points of a tooltip layer a hover title
+        half = alt.Chart(pd.DataFrame({"y": [0.5]})).mark_rule(strokeDash=[4, 4], color="gray").encode(y="y:Q")
+        marked = curve[curve["class"].isin(MISTAKES)].merge(self.frame[["turn", "best", "drop"]], on="turn")
+        marks = alt.Chart(marked).mark_point(size=160, filled=True, opacity=0.9).encode(
+            x, y,
+            color=alt.Color("class:N", title="class", scale=alt.Scale(domain=list(MISTAKES), range=["#e0b000", "#e07000", "#d02020"])),
+            shape=alt.Shape("class:N", scale=alt.Scale(domain=list(MISTAKES), range=["circle", "diamond", "triangle-down"])),
+            tooltip=[alt.Tooltip("turn:Q"), alt.Tooltip("player:N"), alt.Tooltip("played:N", title="played"),
+                     alt.Tooltip("class:N"), alt.Tooltip("best:N", title="better"),
+                     alt.Tooltip("drop:Q", title="drop (mover)", format=".0%")],
+        )
+        top = alt.layer(half, line, points, marks).properties(width=width, height=220, title=title)
+        bars = alt.Chart(self.swings()).mark_bar().encode(
+            x=alt.X("turn:O", title="turn"),
+            xOffset=alt.XOffset("part:N", sort=list(self.PARTS)),
+            y=alt.Y("swing:Q", title="swing in A's chance", axis=alt.Axis(format="+.0%")),
+            color=alt.Color("part:N", title="swing from", sort=list(self.PARTS),
+                            scale=alt.Scale(domain=list(self.PARTS), range=["#9a9a9a", "#4c78a8", "#d8c8a8"])),
+            tooltip=[alt.Tooltip("turn:O"), alt.Tooltip("part:N", title="swing from"), alt.Tooltip("played:N"),
+                     alt.Tooltip("swing:Q", title="swing in A's chance", format="+.0%")],
+        ).properties(width=width, height=120)
+        return alt.vconcat(top, bars).resolve_scale(color="independent", shape="independent")
+
+
+def review(
+    game: Game | str, *, seed: int | str = 0, rollouts: int = ROLLOUTS, candidates: int = REVIEW_CANDIDATES,
+    progress: bool = False,
+) -> Review:
+    """Review every turn of ``game``: the mover's win chance before the roll, after the roll and after the turn; the
+    best turn found; the class of the turn played; the luck (the roll's swing) and the choice's swing.
+
+    Win chances are the mover's unless the column starts with ``A_`` (then A's), all
+    under the policy of the module's docstring, aligned on one turn:
+
+    - ``win_before``: :func:`win_chance` of the position (two greedy turns, then random);
+    - ``win_after_roll``: :func:`roll_chance` for the roll (the policy's own turn
+      still to play: the mean over greedy's tied turns of the win chance after them);
+    - ``win_after``, ``best_win``: :func:`win_chance` after the turn played, after
+      the best turn found, both with the one greedy turn that is left (the reply);
+    - ``luck`` = after the roll - before, ``choice`` = after - after the roll,
+      ``drop`` = best - after (the class), ``accuracy`` (lichess's, from the drop);
+    - ``win_next``: the win chance at the start of the next turn (a fresh two-turn
+      window) or the result if the game ended; ``horizon`` = next - after is
+      neither luck nor choice: the same position valued with one more greedy turn.
+
+    The best turn is the best of the turn played and greedy's ``candidates`` most
+    promising turns.  A record without turns gives an empty review.
+    """
+    import pandas as pd
+    from tqdm.auto import tqdm
+
+    if isinstance(game, str):
+        game = Game.parse(game)
+    options = {"rollouts": rollouts, "seed": seed}
+    rows = []
+    steps = list(zip(game.turns, game.positions, game.positions[1:]))
+    start = win_chance(game.start, **options)
+    bar = tqdm(steps, desc="review", unit="turn", disable=not progress, leave=False)
+    for number, (turn, before, after) in enumerate(bar, start=1):
+        mover = before.to_move
+        after_window = lambda position: win_chance(position, greedy_turns=GREEDY_PLIES - 1, **options)  # noqa: E731
+        before_roll = win_chance(before, **options)
+        rolled = roll_chance(before, turn.roll, **options)
+        played = after_window(after)
+        following = win_chance(after, **options)
+        forced = _is_forced(before, turn.roll)
+        best_turn, best = turn, played
+        if not forced:
+            for candidate in _candidates(before, turn.roll, candidates):
+                found = after_window(apply(before, candidate))
+                if found.for_player(mover) > best.for_player(mover):
+                    best_turn, best = candidate, found
+        win_before, win_after_roll, best_win, win_after, win_next = (
+            e.for_player(mover) for e in (before_roll, rolled, best, played, following)
+        )
+        drop = best_win - win_after
+        rows.append(
+            {
+                "turn": number,
+                "player": mover,
+                "roll": turn.roll,
+                "played": str(turn),
+                "class": classify(drop, best=best_turn == turn, forced=forced),
+                "best": str(best_turn),
+                "best_win": best_win,
+                "win_before": win_before,
+                "win_after_roll": win_after_roll,
+                "win_after": win_after,
+                "win_next": win_next,
+                "drop": drop,
+                "luck": win_after_roll - win_before,
+                "choice": win_after - win_after_roll,
+                "horizon": win_next - win_after,
+                "accuracy": move_accuracy(drop),
+                "A_before": before_roll.value,
+                "A_after_roll": rolled.value,
+                "A_after": played.value,
+                "A_next": following.value,
+            }
+        )
+    frame = pd.DataFrame(rows, columns=COLUMNS)
+    return Review(game, frame, start, seed, rollouts)

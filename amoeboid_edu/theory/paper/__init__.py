@@ -1,0 +1,173 @@
+"""The paper's statements, each checked by computation on the real rules at call time, in the paper's order.
+
+One function per statement; each returns a :class:`Verdict`: a word from
+:data:`VERDICTS` (never decided by a sample size), its scope, one plain
+sentence, the evidence in one line and as a frame, and, for every "false as
+stated", an annotated counter-line that ``amoeboid replay`` replays::
+
+    from amoeboid_edu.theory import paper
+    paper.symmetry_theorem()          # renders as a card in a notebook
+
+Modules, in the paper's order: :mod:`.advantage` (the Advantage section),
+:mod:`.case_I`, :mod:`.case_II` (with the size-1000 example), :mod:`.case_III`
+(with "twice its size"), :mod:`.split` (the opponent's split in half),
+:mod:`.case_IV`, :mod:`.example`.  The searches live in :mod:`amoeboid_edu.theory.search`.
+``amoeboid paper`` prints one line per item (``SIZES["quick"]``); ``--full``
+(``SIZES["full"]``) gives the same words with tighter numbers.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from .. import analysis
+from ...engine.rules import legal_turns
+from ..search import ForcedWinSearch, LineOutcomes, SearchBudgetExceeded, grid_symmetries, line_counterexample
+from .advantage import (
+    advantage_1_claim,
+    advantage_2_claim,
+    final_results,
+    game_lengths,
+    symmetry_theorem,
+    unboundedness_conjecture,
+)  # fmt: skip
+from .case_I import CASE_I_OPTIONS, case_I, case_I_table, split_premise_holds
+from .case_II import CASE_II_PAPER, STREAK_START, case_II, case_II_length, case_II_streak, case_II_table
+from .case_III import case_III, case_III_games, case_III_start, case_III_table, neutral_twice_its_size
+from .case_IV import (
+    PAPER_CASE_IV_LINE,
+    case_IV_forced_win,
+    case_IV_max_8,
+    case_IV_position,
+    case_IV_threshold,
+    forced_win_report,
+    paper_example_a_turns,
+    paper_steps_line,
+)  # fmt: skip
+from .example import EXAMPLE_GAME, EXAMPLE_MATRICES, example_game, example_game_check
+from .lines import (
+    BOARDS,
+    annotate_paper_turn,
+    annotated_record,
+    case_IV_options,
+    corner_cells,
+    describe_turn,
+    half_splits,
+    line_then_candidates,
+    only_the_line,
+    opening_position,
+    paper_annotation,
+    paper_line,
+    plan_options,
+)  # fmt: skip
+from .split import split_in_half
+from .verdict import VERDICTS, Verdict
+
+ITEMS = (
+    "advantage-1-claim", "symmetry-theorem", "unboundedness-conjecture", "advantage-2-claim", "case-I", "case-II",
+    "case-II-streak", "case-II-length", "case-III", "split-in-half", "neutral-twice-its-size", "case-IV-max-8",
+    "case-IV-forced-win", "case-IV-threshold", "example-game",
+)  # fmt: skip
+"""The paper's statements in the paper's order."""
+
+# Sizes for `amoeboid paper` (quick) and `--full`.  Everything that decides a word (proofs, exact computations,
+# exhaustive searches) is the same in both; only simulations and extra exact tables grow.
+SIZES = {
+    "quick": {
+        "random_games": 5_000, "bot_games": 20, "expectimax_games": 0, "rounds": 10, "symmetry_games": 2_000,
+        "walks": 5_000, "length_games": 500, "case_I_sizes": (1, 2, 3, 4, 6, 8, 10, 12), "case_I_games": 6,
+        "case_II_bases": (1, 10), "streak_games": 40, "case_III_games": 4, "threshold_extra": (15, 16, 17),
+    },
+    "full": {
+        "random_games": 50_000, "bot_games": 300, "expectimax_games": 20, "rounds": 30, "symmetry_games": 20_000,
+        "walks": 100_000, "length_games": 5_000, "case_I_sizes": tuple(range(1, 13)), "case_I_games": 60,
+        "case_II_bases": (1, 10, 40, 1000), "streak_games": 400, "case_III_games": 60,
+        "threshold_extra": tuple(range(7, 61)),
+    },
+}  # fmt: skip
+WORD_SEARCHES = {"case_III_setups": ((7, 1, 3), (10, 1, 3)), "case_III_turns": 4,  # 3x3: the plan's board
+                 "forced_depths": (4, 4), "threshold_deltas": (45, 46, 47, 48, 50, 55, 60)}
+"""The searches that decide words: identical in quick and full runs, so the words cannot differ."""
+
+
+def check_all(full: bool = False, seed: int | str = 0, only: tuple[str, ...] = ITEMS):
+    """Yield the :class:`Verdict` of each item in ``only`` (in :data:`ITEMS` order), computed now."""
+    size = SIZES["full" if full else "quick"]
+    results = None
+    if {"advantage-1-claim", "advantage-2-claim"} & set(only):
+        results = final_results(size["random_games"], size["bot_games"], seed, size["expectimax_games"], BOARDS)
+    runners = {
+        "advantage-1-claim": lambda: advantage_1_claim(results=results),
+        "symmetry-theorem": lambda: symmetry_theorem(size["rounds"], size["symmetry_games"], seed),
+        "unboundedness-conjecture": lambda: unboundedness_conjecture(walks=size["walks"], seed=seed,
+                                                                     length_games=size["length_games"]),
+        "advantage-2-claim": lambda: advantage_2_claim(results=results),
+        "case-I": lambda: case_I(size["case_I_sizes"], size["case_I_games"], seed=seed),
+        "case-II": lambda: case_II(size["case_II_bases"], BOARDS),
+        "case-II-streak": lambda: case_II_streak(size["streak_games"], seed),
+        "case-II-length": case_II_length,
+        "case-III": lambda: case_III(WORD_SEARCHES["case_III_setups"], WORD_SEARCHES["case_III_turns"],
+                                     games=size["case_III_games"], seed=seed),
+        "split-in-half": split_in_half,
+        "neutral-twice-its-size": neutral_twice_its_size,
+        "case-IV-max-8": case_IV_max_8,
+        "case-IV-forced-win": lambda: case_IV_forced_win(depths=WORD_SEARCHES["forced_depths"]),
+        "case-IV-threshold": lambda: case_IV_threshold(deltas=WORD_SEARCHES["threshold_deltas"],
+                                                       extra=size["threshold_extra"]),
+        "example-game": example_game_check,
+    }  # fmt: skip
+    for item in ITEMS:
+        if item in only:
+            yield runners[item]()
+
+
+def verdict(item: str, full: bool = False, seed: int | str = 0) -> Verdict:
+    """The verdict on one item exactly as ``amoeboid paper ITEM`` computes it (lessons show these cards)."""
+    if item not in ITEMS:
+        raise ValueError(f"unknown item {item!r}; the items are: {', '.join(ITEMS)}")
+    return next(check_all(full, seed, only=(item,)))
+
+
+# --------------------------------------------------------------------------- the charts that show each item
+
+
+def advantage_chart(results: pd.DataFrame | None = None, seed: int | str = 0):
+    """Win rates with 95% intervals for the games behind the Advantage claims."""
+    results = final_results(2_000, 50, seed) if results is None else results
+    title = "Who wins (the games behind the Advantage claims)"
+    return analysis.win_rate_chart(analysis.win_rates(results), title=title)
+
+
+def symmetry_chart(rounds: int = 5, walks: int = 100_000, seed: int | str = 0):
+    """delta after ``rounds`` rounds: the exact symmetric law against seeded dice walks."""
+    frame = analysis.delta_samples_frame(rounds, walks, seed=seed)
+    return analysis.delta_distribution_chart(frame, title=f"delta after {rounds} full rounds: symmetric, mean 0")
+
+
+def unboundedness_chart(levels: tuple[int, ...] = (10, 20, 50), turns: int = 20_000, points: int = 400,
+                        walks: int = 20_000, mc_turns: int = 2_000, seed: int | str = 0):  # fmt: skip
+    """P_M(n) curves approaching 1 (exact DP, ``points`` samples per curve) with Monte Carlo points."""
+    exact = analysis.exceedance_frame(levels, turns, every=max(1, turns // points))
+    sampled = analysis.exceedance_monte_carlo(levels, mc_turns, walks, seed=seed)
+    sampled = sampled[sampled["turn"] % max(1, mc_turns // 50) == 0]
+    return analysis.exceedance_chart(pd.concat([exact, sampled], ignore_index=True))
+
+
+def example_game_chart():
+    """delta and Delta over the paper's example game, eats and neutralisations marked."""
+    return analysis.delta_chart(analysis.game_frame(example_game()), title="The paper's example game")
+
+
+__all__ = [
+    "BOARDS", "CASE_II_PAPER", "CASE_I_OPTIONS", "EXAMPLE_GAME", "EXAMPLE_MATRICES", "ForcedWinSearch", "ITEMS",
+    "LineOutcomes", "PAPER_CASE_IV_LINE", "SIZES", "STREAK_START", "SearchBudgetExceeded", "VERDICTS", "Verdict",
+    "advantage_1_claim", "advantage_2_claim", "advantage_chart", "annotate_paper_turn", "annotated_record", "case_I",
+    "case_III", "case_III_games", "case_III_start", "case_III_table", "case_IV_options", "corner_cells",
+    "describe_turn", "plan_options", "case_II", "case_II_length", "case_II_streak", "case_II_table",
+    "case_IV_forced_win", "case_IV_max_8", "case_IV_position", "case_IV_threshold", "case_I_table", "check_all",
+    "example_game", "example_game_chart", "example_game_check", "final_results", "forced_win_report", "game_lengths",
+    "grid_symmetries", "half_splits", "legal_turns", "line_counterexample", "line_then_candidates",
+    "neutral_twice_its_size", "only_the_line", "opening_position", "paper_annotation", "paper_example_a_turns",
+    "paper_line", "paper_steps_line", "split_in_half", "split_premise_holds", "symmetry_chart", "symmetry_theorem",
+    "unboundedness_chart", "unboundedness_conjecture", "verdict",
+]  # fmt: skip

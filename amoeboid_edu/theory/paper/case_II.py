@@ -1,0 +1,288 @@
+"""Case II (not adjacent, delta = 4, 5, 6): the centre's risks, the size-1000 example's streak and length."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pandas as pd
+
+from .. import analysis
+from ...engine.rules import Position, apply, legal_move_pairs, legal_turns
+from ...engine.seeding import seed_text
+from .lines import annotated_record, corner_cells, opening_position
+from .verdict import Verdict
+
+QUOTE = ("If delta = 4 moving to the center has at least a possibility of 1/2 of not winning ... If delta = 5 ... at "
+         "least a possibility of 1/3 of not winning ... If delta = 6, A is never going to lose by moving to the center "
+         "but B will chose to tie if he rolls a 6. In all the other cases, with probability 5/6, A will take at least "
+         "half of B's size.")  # fmt: skip
+
+CASE_II_PAPER = {  # the paper's numbers, to compare with
+    4: "P(A not winning) >= 1/2 (B wins or, rolling 4, ties)",
+    5: "P(A not winning) >= 1/3 (B ties); rolls 1-4: A eats at least half of B",
+    6: "A never loses; B ties only with a 6; otherwise (5/6) A takes at least half of B's size",
+}
+_CASE_II_BOUND = {4: Fraction(1, 2), 5: Fraction(1, 3), 6: Fraction(1, 6)}
+
+
+def _best_share_eaten(position: Position) -> Fraction:
+    """The largest share of B's units that A's next turn can eat, for A's worst roll (A to move)."""
+    b_units = sum(cell.b for cell in position.cells if cell is not None)
+    worst = None
+    for roll, _ in position.dice_outcomes():
+        best = 0
+        for grow in position.owned("A"):
+            for _, dst in legal_move_pairs(position, roll, grow):
+                target = position[dst]
+                if target is not None:
+                    best = max(best, target.b)
+        worst = best if worst is None else min(worst, best)
+    return Fraction(worst, b_units)
+
+
+def case_II_table(deltas: tuple[int, ...] = (4, 5, 6), bases: tuple[int, ...] = (1, 10, 40),
+                  board: int = 3, corner: bool = True) -> pd.DataFrame:  # fmt: skip
+    """A (base+delta) moves to the centre, next to B (base): every B roll, every legal B reply.
+
+    B sits in its corner and A two steps away on the diagonal (:func:`corner_cells`: the paper's set-up on every
+    board); ``corner=False`` puts B on c3 and A on a1 instead, which on 4x4 and 5x5 is not a corner.
+    One row per (delta, base, B's roll): can B win or tie at once, and the share of
+    B's units A is sure to eat next turn when B does neither (worst B reply, worst A roll).
+    """
+    a_cell, centre_cell, b_cell = corner_cells(board) if corner else ("a1", "b2", "c3")
+    rows = []
+    for delta in deltas:
+        for base in bases:
+            start = opening_position(base + delta - 1, base, a_cell, b_cell, board=board)
+            centre = apply(start, f"1 {a_cell} {a_cell}-{centre_cell}")
+            for roll, _ in centre.dice_outcomes():
+                replies = [apply(centre, turn) for turn in legal_turns(centre, roll)]
+                results = [reply.result for reply in replies]
+                playing_on = [reply for reply in replies if not reply.is_over]
+                share = min((_best_share_eaten(reply) for reply in playing_on), default=None)
+                rows.append({"board": f"{board}x{board}", "B on": b_cell, "delta": delta, "base": base, "B roll": roll,
+                             "B replies": len(replies), "B can win": "B" in results, "B can tie": "tie" in results,
+                             "A sure to eat (share of B)": share})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _summarise(table: pd.DataFrame) -> tuple[pd.DataFrame, bool]:
+    rows, agree = [], True
+    for (board, delta, base), group in table.groupby(["board", "delta", "base"], sort=False):
+        win = Fraction(int(group["B can win"].sum()), 6)
+        tie_only = Fraction(int((group["B can tie"] & ~group["B can win"]).sum()), 6)
+        tie_rolls = tuple(int(r) for r in group.loc[group["B can tie"], "B roll"])
+        rest = group[~group["B can win"] & ~group["B can tie"]]
+        share = min(rest["A sure to eat (share of B)"], default=None)
+        rows.append({"board": board, "B on": group["B on"].iloc[0], "delta": delta, "base": base,
+                     "P(B can win)": float(win),
+                     "P(B can tie, not win)": float(tie_only), "P(B can end the game at once)": float(win + tie_only),
+                     "exact": f"{win + tie_only}", "B ties with": tie_rolls,
+                     "otherwise A eats at least": float(share) if share is not None else None,
+                     "paper": CASE_II_PAPER[delta]})  # fmt: skip
+        ok = win + tie_only >= _CASE_II_BOUND[delta] and (share is None or share >= Fraction(1, 2))
+        if delta == 6:
+            ok &= win == 0 and tie_rolls == (6,)
+        agree &= ok
+    return pd.DataFrame(rows), agree
+
+
+def case_II(bases: tuple[int, ...] = (1, 10, 40), boards: tuple[int, ...] = (3,)) -> Verdict:
+    """Case II: the paper's probabilities, recomputed by exhaustive search (exact, so the word cannot flip)."""
+    summaries = {board: _summarise(case_II_table((4, 5, 6), bases, board)) for board in boards}
+    evidence, agree = summaries[boards[0]]
+    by_delta = evidence.drop_duplicates("delta").set_index("delta")["exact"]
+    changed = [f"{n}x{n}" for n in boards[1:] if not summaries[n][1]]
+    agree = agree and not changed
+    board_note = ""
+    if len(boards) > 1:
+        others = pd.concat([summaries[n][0] for n in boards[1:]], ignore_index=True)
+        names = ", ".join(f"{n}x{n}" for n in boards[1:])
+        board_note = (f" On {names} the same holds with B in its corner, as in the paper's set-up." if not changed else
+                      f" On {', '.join(changed)} it does not hold even with B in its corner.")  # fmt: skip
+        larger = max(boards)
+        away, _ = _summarise(case_II_table((4, 5, 6), (bases[0],), larger, corner=False))
+        least = away["otherwise A eats at least"].min()
+        sure = "is not sure to eat anything of B" if least == 0 else f"is sure to eat only {least:.2f} of B"
+        board_note += (f" Outside the paper's set-up, with B on c3 of the {larger}x{larger} board (not a corner), B can "
+                       f"also move away from the centre, and A {sure} next turn." if least < 0.5 else "")  # fmt: skip
+        evidence = pd.concat([evidence, others, away.assign(**{"B on": "c3 (not a corner)"})], ignore_index=True)
+    summary = ("P(B can end the game at once, by winning or by choosing to tie) = "
+               + ", ".join(f"{by_delta[d]} for delta={d}" for d in (4, 5, 6))
+               + ", as the paper says (its 'at least' is right: A can still fail later); otherwise A eats at least "
+               "half of B" + (f"; the same on {', '.join(f'{n}x{n}' for n in boards[1:])} with B in its corner"
+                              if len(boards) > 1 and not changed else ""))  # fmt: skip
+    cells = [corner_cells(n) for n in boards]
+    scope = (f"{', '.join(f'{n}x{n}' for n in boards)}; B in its corner ({', '.join(c[2] for c in cells)}), A two "
+             f"steps away on the diagonal moves to the cell next to both ({', '.join(c[1] for c in cells)}): the "
+             f"paper's set-up; B sizes {', '.join(map(str, bases))}; every B roll and every legal B reply, then every "
+             "A roll and eat; exact (no sampling); the paper's advice at delta = 4 ('play as in case 1') and the "
+             "decision at delta = 5 and 6 are not tested, only the probabilities")  # fmt: skip
+    explanation = (
+        "For every B roll every legal B reply was applied (no pruning), and for each reply that does not end the "
+        "game every A roll and every legal A eat next turn. B wins when it rolls more than delta, ties when it "
+        "rolls exactly delta (the paper: 'B will choose to tie'), and otherwise must move (moves are compulsory); "
+        "from its corner every cell it can reach is next to the centre, so A eats at least half of B's units. "
+        "These immediate numbers are exact: 1/2, 1/3 and 1/6; the paper's 'at least' is the right word for the "
+        "game, since after the first exchange A may still fail to win." + board_note
+    )
+    plain = ("Right: moving next to the opponent with a lead of 4, 5 or 6 fails at once exactly 1/2, 1/3 or 1/6 of "
+             "the time, and otherwise you eat at least half of the opponent (with the opponent in its corner, as in "
+             "the paper).")  # fmt: skip
+    verdict = "confirmed" if agree else "not supported"
+    return Verdict("case-II", verdict, summary, explanation, evidence, scope=scope, plain=plain, quote=QUOTE)
+
+
+# --------------------------------------------------------------------------- the size-1000 example
+
+STREAK_QUOTE = ("Suppose the size of both amoebae is 1000, and in the last 10 turns A and B have only roll 5's and "
+                "6's and a single 3. ... In this case the probability of B rolling 5 or 6 is extremely low, so A "
+                "shouldn't worry about losing.")  # fmt: skip
+STREAK_START = opening_position(1000, 1000)
+
+
+def case_II_streak(games: int = 40, seed: int | str = 0) -> Verdict:
+    """The gambler's fallacy: after any streak, P(B rolls 5 or 6) = 1/3; B's real chance of a comeback."""
+    centre = apply(STREAK_START, "5 a1 a1-b2")  # "A rolls a 5" and moves to the middle, as the paper concludes
+    rolls = []
+    for roll, p in centre.dice_outcomes():
+        results = {apply(centre, turn).result for turn in _eats_of(centre, roll)}
+        rolls.append({"B roll": roll, "probability": float(p), "B can win at once": "B" in results,
+                      "B can tie at once": "tie" in results})  # fmt: skip
+    table = pd.DataFrame(rolls)
+    p_end = Fraction(int((table["B can win at once"] | table["B can tie at once"]).sum()), 6)
+    p_win = Fraction(int(table["B can win at once"].sum()), 6)
+    from ...players.registry import BOTS
+    from ...engine.seeding import seeded_rng
+
+    going_on = [int(r) for r in table.loc[~(table["B can win at once"] | table["B can tie at once"]), "B roll"]]
+    p_on = Fraction(len(going_on), 6)
+    later = []  # B rolled 1-4: the game goes on; how often does B still come back? (simulated, for the numbers)
+    for opponent in ("greedy", "paper"):
+        results = []
+        for i in range(games):
+            roll = going_on[i % len(going_on)]  # B's rolls that do not end the game, in turn
+            reply = BOTS[opponent](centre, roll, seeded_rng(seed, "streak", opponent, i))
+            game = analysis.play_game(BOTS["paper"], BOTS[opponent], seed=seed_text(seed, "streak"), index=i,
+                                      start=apply(centre, reply), max_turns=60)  # fmt: skip
+            results.append(game.result)
+        b = results.count("B")
+        low, high = analysis.wilson_interval(b, games)
+        later.append({"B plays": opponent, "games (B rolled 1-4 first)": games, "B wins later": b,
+                      "P(B comes back)": b / games, "low": low, "high": high,
+                      "P(B wins the game)": float(p_win + p_on * Fraction(b, games)),
+                      "P(B wins) low": float(p_win) + float(p_on) * low,
+                      "P(B wins) high": float(p_win) + float(p_on) * high,
+                      "unfinished (60 turns)": results.count("ongoing")})  # fmt: skip
+    later = pd.DataFrame(later)
+    record = annotated_record(STREAK_START, ["A 5 a1 a1-b2", "B 6 c3 c3-b2"])
+    summary = (f"exact: whatever the earlier rolls, P(B rolls 5 or 6) = 1/3, so B ties or wins at once with "
+               f"probability {p_end} (wins with {p_win}); over the whole game B wins with probability {p_win} + "
+               f"{p_on} x P(B comes back after rolling {going_on[0]}-{going_on[-1]}): simulated, "
+               + " and ".join(f"{row['P(B wins the game)']:.2f} [{row['P(B wins) low']:.2f}, "
+                              f"{row['P(B wins) high']:.2f}] as {row['B plays']}" for _, row in later.iterrows())
+               + f" ({games} games each after B's roll of {going_on[0]}-{going_on[-1]}; unfinished after 60 turns, "
+               "counted as no comeback: " + ", ".join(f"{row['unfinished (60 turns)']} as {row['B plays']}"
+                                                      for _, row in later.iterrows()) + ")")  # fmt: skip
+    scope = (f"3x3; the paper's position: A and B of size 1000 in opposite corners, A rolls 5 and moves to the "
+             f"middle; exact over B's roll and every B eat; then, after each B roll that does not end the game (in "
+             f"turn), {games} seeded games per B bot (A: the paper bot, at most 60 turns; a game still going then counts as "
+             "no comeback, so the figure is a lower bound), 95% Wilson intervals scaled into the exact formula; B's 5 "
+             "counted as a tie, as the paper says ('B will choose to tie'), though B may play on instead")  # fmt: skip
+    explanation = (
+        "Dice have no memory: each roll is 5 or 6 with probability 2/6 = 1/3 whatever came before (the gambler's "
+        "fallacy is to think a streak makes the next roll less likely). After A's move to the middle B ties with a "
+        f"5 and wins with a 6 at once: {p_end} of the time, exactly. The paper's arithmetic after B's failure is "
+        "right (A eats at least 500 and becomes (1006,502)), and its conclusion that A should move to the middle may "
+        "still be the right choice; what is false is the reason given. Counter-line: A follows the paper's advice "
+        "and B rolls a 6."
+    )
+    plain = ("False: dice have no memory, so after any streak B still rolls a 5 or 6 one time in three, and then B "
+             "ties or wins at once. The paper's sums after that are right.")
+    evidence = pd.concat([table, later], ignore_index=True)
+    return Verdict("case-II-streak", "false as stated", summary, explanation, evidence, scope=scope, plain=plain,
+                   counter_line=record, quote=STREAK_QUOTE)  # fmt: skip
+
+
+def _eats_of(position: Position, roll: int):
+    """B's turns that move onto A's amoeba: the whole amoeba and the exact tie (enough to decide win/tie at once)."""
+    target = position.owned("A")[0]
+    for src in position.owned("B"):
+        cell = position[src]
+        grown = cell.b + roll
+        if position.board.are_adjacent(src, target) and grown >= position[target].size:
+            yield f"{roll} {src} {src}-{target} 0,{grown}"
+            yield f"{roll} {src} {src}-{target} 0,{position[target].size}"
+
+
+LENGTH_QUOTE = ("Then B will never be able to eat A until he gets 1006 more in size, this will take him more than 200 "
+                "turns.")  # fmt: skip
+
+
+def _p_sum_at_least(rolls: int, total: int, sides: int = 6) -> Fraction:
+    """P(the sum of ``rolls`` fair dice >= ``total``), exactly."""
+    ways = {0: 1}
+    for _ in range(rolls):
+        step: dict[int, int] = {}
+        for s, w in ways.items():
+            for r in range(1, sides + 1):
+                step[s + r] = step.get(s + r, 0) + w
+        ways = step
+    return Fraction(sum(w for s, w in ways.items() if s >= total), sides**rolls)
+
+
+def _expected_rolls(total: int, sides: int = 6) -> Fraction:
+    """The expected number of fair dice rolls until their sum reaches ``total``, exactly (E(n) = 1 + mean E(n - r))."""
+    values = [Fraction(0)] * sides  # E(k) = 0 for k <= 0
+    for _ in range(total):
+        values.append(1 + sum(values[-sides:]) / sides)
+    return values[-1]
+
+
+def case_II_length(need: int = 1006, claimed: int = 200) -> Verdict:
+    """"More than 200 turns": both readings (B's own turns, turns of the game), exactly.
+
+    Rolls alone, B's turns are only almost surely more than 200; counting A's growth too (at least 1 a turn, A
+    keeping its amoeba whole: a named default), B's deficit shrinks by at most 5 a round, so it is surely more."""
+    fewest_b_turns = math.ceil(need / 6)
+    # after B's j-th turn A has grown j - 1 times: B catches up when need + (j - 1) - 6 j <= 0
+    fewest_with_growth = math.ceil((need - 1) / 5)
+    fewest_game_turns = 2 * fewest_b_turns - 1  # B's turns alternate with A's, B moving first after A's eat
+    p_within = _p_sum_at_least(claimed, need)
+    expected_b_turns = float(_expected_rolls(need))
+    rows = [
+        {"reading": "B's own turns", "fewest possible": fewest_b_turns, "expected (rolls only)": expected_b_turns,
+         f"P(done within {claimed})": float(p_within), "more than 200?": "almost surely, not surely"},
+        {"reading": "B's own turns, A growing too", "fewest possible": fewest_with_growth,
+         "expected (rolls only)": None, f"P(done within {claimed})": 0.0,
+         "more than 200?": "surely" if fewest_with_growth > claimed else "not surely"},
+        {"reading": "turns of the game", "fewest possible": fewest_game_turns,
+         "expected (rolls only)": 2 * expected_b_turns, f"P(done within {claimed})": 0.0, "more than 200?": "surely"},
+    ]  # fmt: skip
+    evidence = pd.DataFrame(rows)
+    digits = -math.floor(math.log10(float(p_within))) if p_within else 0
+    summary = (f"exact: counting A's growth (at least 1 a turn), B needs at least {fewest_with_growth} of its own "
+               f"turns to catch up, so more than 200 surely, under both readings (B's turns, turns of the game); "
+               f"from B's rolls alone: at least {fewest_b_turns} of its turns ({fewest_game_turns} of the game), and "
+               f"P(B gains 1006 within 200 of its turns) < 1e-{digits - 1}")  # fmt: skip
+    scope = ("the dice alone (any board): B's gain of 1006 units, 6 per roll at most, A's at least 1 per roll; A keeps "
+             "its amoeba whole and grows it (paper silent on A's play: a default; 'until he gets 1006 more in size' "
+             "counts B's growth only); exact convolution of 200 dice")  # fmt: skip
+    explanation = (
+        f"B gains at most 6 per roll, so 1006 more units take at least ceil(1006/6) = {fewest_b_turns} of B's turns, "
+        f"which with A's turns in between is {fewest_game_turns} turns of the game: under that reading 'more than 200 "
+        f"turns' is certain. Counting only B's turns, {fewest_b_turns} < 200, so it is not certain, but the chance "
+        f"that 200 rolls add up to 1006 (an average above 5) is {float(p_within):.1e}. On average it takes "
+        f"{expected_b_turns:.1f} of B's turns (the exact expected number of rolls to reach 1006, a little more than "
+        f"1006/3.5 = {need / 3.5:.1f} because the last roll overshoots). And A grows too, by at least 1 a turn while "
+        f"it keeps its amoeba whole, so B gains at most 5 a round on it: at least ceil(1005/5) = {fewest_with_growth} "
+        "of B's turns, which makes 'more than 200' certain in B's turns as well (1006/5 = 201 is most likely the "
+        "authors' own count)."
+    )
+    hitting = expected_b_turns
+    plain = (f"Right: since A keeps growing too, B needs at least {fewest_with_growth} of its own turns even rolling "
+             f"only sixes, and about {hitting:.0f} on average from its rolls alone; counted in turns of the game, it "
+             "is more still.")
+    return Verdict("case-II-length", "confirmed", summary, explanation, evidence, scope=scope, plain=plain,
+                   quote=LENGTH_QUOTE)  # fmt: skip

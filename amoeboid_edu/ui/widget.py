@@ -1,0 +1,856 @@
+"""The clickable board: an anywidget students play on, and a replayer for game records.
+
+Python is authoritative.  The browser (``widgets/board.js``) only draws the
+synced ``view`` and sends *intents* -- a clicked cell, requested unit counts,
+a button press -- each stamped with the ``version`` of the board it was made
+on.  Every intent is checked here with the engine; a stale or malformed one
+is rejected with a message in ``error`` and changes nothing.  So there is one
+rules implementation, and a test can play whole games through
+:meth:`Board.handle_intent` without a browser.
+
+>>> board = Board.from_position("(4,0) . . / . . . / . . (0,2) A", seed=1)
+>>> board
+Board((4,0) . . / . . . / . . (0,2) A; A: human, B: human)
+"""
+
+from __future__ import annotations
+
+import functools
+import pathlib
+import threading
+from collections.abc import Callable, Iterable
+
+import anywidget
+import ipywidgets as widgets
+import traitlets
+
+from ..engine.game import TURN_CAP, Game
+from ..engine.seeding import seed_text, seeded_rng
+from .render import position_svg
+from ..engine.rules import (
+    DEFAULT_RULES,
+    IllegalTurnError,
+    NotationError,
+    Position,
+    Rules,
+    Turn,
+    is_legal,
+    legal_move_pairs,
+    resolve,
+)
+from ..players.strategy import (
+    Strategy,
+    as_function,
+    grown,
+    half,
+    smallest_capture,
+    smallest_eat,
+    smallest_neutralisation,
+    strategy_name,
+)
+
+
+def _static_dir() -> pathlib.Path:
+    """Where board.js and board.css live: ``amoeboid_edu/_static`` in a wheel, the repo's ``widgets/`` when editable."""
+    packaged = pathlib.Path(__file__).resolve().parent.parent / "_static"
+    if (packaged / "board.js").is_file():
+        return packaged
+    return pathlib.Path(__file__).resolve().parent.parent.parent / "widgets"
+
+
+STATIC = _static_dir()
+HUMAN = "human"
+SIZES = ("normal", "presenter")  # presenter: larger text and discs, for a projector
+TurnObserver = Callable[[Position, Turn], object]
+
+
+def resolve_opponent(opponent: str | Strategy) -> tuple[str, Callable | None]:
+    """``(name, strategy function)`` for ``"human"`` (no function), a bot name, or any strategy."""
+    if opponent == HUMAN:
+        return HUMAN, None
+    if isinstance(opponent, str):
+        from ..players.registry import BOTS  # the strategy lab's bots, imported only when a board asks for one by name
+
+        if opponent not in BOTS:
+            raise ValueError(f"unknown opponent {opponent!r}: choose 'human', one of {sorted(BOTS)}, or a strategy")
+        return opponent, as_function(BOTS[opponent])
+    return strategy_name(opponent), as_function(opponent)
+
+
+def _cells(position: Position) -> list:
+    return [None if cell is None else [cell.a, cell.b] for cell in position.cells]
+
+
+def _stats(position: Position) -> dict:
+    names = ("sigma_A", "sigma_B", "delta", "Sigma_A", "Sigma_B", "Delta")
+    return {name: getattr(position, name) for name in names}
+
+
+def _grid_view(position: Position) -> dict:
+    board = position.board
+    if not board.is_grid:
+        raise ValueError("the clickable board draws grid boards; show a graph position with its static SVG")
+    return {"rows": board.rows, "cols": board.cols, "names": list(board.names)}
+
+
+def _turn_step(before: Position, turn: Turn, player: str) -> dict:
+    """What the browser needs to show a turn in two steps: the grow, then the move."""
+    return {
+        "turn": str(turn),
+        "player": player,
+        "grow": turn.grow,
+        "src": turn.src,
+        "dst": turn.dst,
+        "before": _cells(before),
+        "grown": _cells(grown(before, turn.grow, turn.roll)),
+    }
+
+
+class _IntentError(ValueError):
+    """An intent that cannot be carried out: its message is shown on the board."""
+
+
+def _one_at_a_time(method):
+    """Run ``method`` holding the widget's lock.
+
+    The kernel may carry out two widget messages at once, on two threads: with ipykernel 7 and JupyterLab 4.6 a
+    Review ran on a subshell's thread while another board's clicks ran on the main one.  A version check and the
+    change it guards must be one step, and a Hint must not read a game that a click is changing.
+    """
+
+    @functools.wraps(method)
+    def locked(self, *args, **kwargs):
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return locked
+
+
+class _BoardWidget(anywidget.AnyWidget):
+    """What both widgets share: the ES module, the intent channel, and the versioned view."""
+
+    _esm = STATIC / "board.js"
+    _css = STATIC / "board.css"
+    mode = traitlets.Unicode("play").tag(sync=True)
+    view = traitlets.Dict().tag(sync=True)
+    message = traitlets.Unicode("").tag(sync=True)
+    error = traitlets.Unicode("").tag(sync=True)
+    history = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    record = traitlets.Unicode("").tag(sync=True)
+    position = traitlets.Unicode("").tag(sync=True)
+    version = traitlets.Int(0).tag(sync=True)
+    size = traitlets.Enum(SIZES, "normal").tag(sync=True)
+    history_open = traitlets.Bool(True).tag(sync=True)
+
+    def __init__(self, **kwargs) -> None:
+        self._lock = threading.RLock()  # see _one_at_a_time; re-entrant, as Board.click goes through handle_intent
+        super().__init__(**kwargs)
+        self.on_msg(lambda _widget, content, _buffers: self.handle_intent(content))
+
+    @_one_at_a_time
+    def handle_intent(self, content: object) -> bool:
+        """Carry out one intent from the browser; False (and ``error`` set) if it was rejected.
+
+        An intent is ``{"kind": ..., "version": N, ...}``; it must be made on the
+        current version, so a click on an out-of-date board is never applied.
+        """
+        try:
+            if not isinstance(content, dict):
+                raise _IntentError(f"ignored a malformed intent: expected an object, got {type(content).__name__}")
+            kind, version = content.get("kind"), content.get("version")
+            if type(version) is not int:
+                raise _IntentError(f"ignored a malformed {kind!r} intent: it has no board version")
+            if version != self.version:
+                raise _IntentError(f"ignored a click made on an older board (version {version}, now {self.version})")
+            handler = self._intents().get(kind) if isinstance(kind, str) else None
+            if handler is None:
+                raise _IntentError(f"ignored an intent of unknown kind {kind!r}")
+            handler(content)
+        except _IntentError as rejection:
+            self.error = str(rejection)
+            return False
+        self._publish()
+        return True
+
+    def _intents(self) -> dict[str, Callable[[dict], None]]:
+        raise NotImplementedError
+
+    def _publish(self) -> None:
+        with self.hold_sync():
+            self._update()
+            self.error = ""
+            self.version += 1
+
+    def _update(self) -> None:
+        raise NotImplementedError
+
+    def _repr_mimebundle_(self, **kwargs):
+        """The widget for a live frontend; the full text repr and a static SVG board for everything else."""
+        data, metadata = super()._repr_mimebundle_(**kwargs)
+        data["text/plain"] = repr(self)
+        data["image/svg+xml"] = position_svg(self._shown_position())
+        return data, metadata
+
+    def _shown_position(self) -> Position:
+        raise NotImplementedError
+
+
+def _field(content: dict, key: str, kind: type) -> object:
+    value = content.get(key)
+    if type(value) is not kind:
+        raise _IntentError(f"ignored a malformed {content.get('kind')!r} intent: {key!r} must be {kind.__name__}")
+    return value
+
+
+class _Coaching(traitlets.HasTraits):
+    """The coach on the board (``amoeboid_edu.theory.coach``): the Hint and Review buttons' Python side.
+
+    Hints are the top 3 turns for the human's pending roll (only the grown cell's
+    turns once the student has grown), drawn by the browser as arrows and a
+    clickable list; ``hints=True`` computes them at every human turn.  Review is
+    offered when the game is over: A's win chance per turn, each turn's class, and
+    every position, so the browser can show any of them without asking again.
+    """
+
+    hints = traitlets.List(traitlets.Dict()).tag(sync=True)
+    review_view = traitlets.Dict().tag(sync=True)
+    auto_hints = traitlets.Bool(False).tag(sync=True)
+
+    @_one_at_a_time
+    def hint(self) -> list:
+        """The hints for the turn at hand (what the Hint button shows): ``coach.Hint`` objects, best first."""
+        from ..theory import coach
+
+        if self._phase() not in ("grow", "source", "destination"):
+            raise _IntentError("hints are for a human's turn: there is no roll to play now")
+        found = coach.hints(self._game.position, self._roll, grow=self._grow, seed=self.seed)
+        self._hinted = self._hint_key()
+        self.hints = [hint.as_dict() for hint in found]
+        return found
+
+    @_one_at_a_time
+    def review(self):
+        """The review of the game on the board (what the Review button shows): a ``coach.Review``."""
+        from ..theory import coach
+
+        if not len(self._game):
+            raise _IntentError("there is nothing to review: no turn has been played")
+        result = coach.review(self._game, seed=self.seed)
+        positions = self._game.positions
+        self.review_view = {
+            "start": round(result.start.value, 4),
+            "accuracy": result.accuracy,
+            "rows": [
+                {key: (round(value, 4) if isinstance(value, float) else value) for key, value in row.items()}
+                for row in result.frame.drop(columns=["roll"]).to_dict("records")
+            ],
+            "plies": [_cells(position) for position in positions],
+            "moves": [None] + [None if turn.is_pass else [turn.src, turn.dst] for turn in self._game.turns],
+        }
+        return result
+
+    def _hint_key(self) -> tuple:
+        return (str(self._game.position), self._roll, self._grow)
+
+    def _coach_intents(self) -> dict[str, Callable[[dict], None]]:
+        def hint(_content: dict) -> None:
+            self.hint()
+
+        def play_hint(content: dict) -> None:
+            turn = _field(content, "turn", str)
+            if turn not in [hint["turn"] for hint in self.hints] or self._hinted != self._hint_key():
+                raise _IntentError(f"{turn!r} is not one of the hints shown for this turn")
+            self._play(turn, show_steps=False)
+            self._begin_turn()
+
+        def review(_content: dict) -> None:
+            self.review()
+
+        return {"hint": hint, "play_hint": play_hint, "review": review}
+
+    def _coach_update(self) -> None:
+        """After every change: drop hints made for another turn; with ``hints=True`` make the new ones."""
+        if getattr(self, "_hinted", None) != self._hint_key():
+            self.hints = []
+            self._hinted = None
+            human_to_move = self._phase() in ("grow", "source", "destination")
+            if self.auto_hints and human_to_move:
+                self.hint()
+        if self._phase() != "over" and self.review_view:
+            self.review_view = {}
+
+
+class Board(_Coaching, _BoardWidget):
+    """A game students play by clicking: hot seat, or against a bot or their own strategy.
+
+    ``opponent`` plays the side that is not ``human`` ("A" or "B"): ``"human"``
+    for two players at one screen, a bot name (``"random"``, ...), or any
+    strategy ``(position, roll, rng) -> Turn | str``.  The dice come from the
+    game's seeded die and each bot turn from ``seeded_rng(seed, game, ply)``,
+    so the same clicks always give the same game.
+    """
+
+    def __init__(
+        self,
+        start: Position | str | None = None,
+        *,
+        board: int | tuple[int, int] = 3,
+        opponent: str | Strategy = HUMAN,
+        human: str = "A",
+        seed: int | str = 0,
+        rules: Rules = DEFAULT_RULES,
+        hints: bool = False,
+    ) -> None:
+        if human not in ("A", "B"):
+            raise ValueError(f"human plays 'A' or 'B', not {human!r}")
+        super().__init__(auto_hints=hints)  # hints=True: the coach's hints at every human turn
+        opponent_name, opponent_strategy = resolve_opponent(opponent)
+        other = "B" if human == "A" else "A"
+        self.players = {human: HUMAN, other: opponent_name}
+        self._strategies = {human: None, other: opponent_strategy}
+        self.seed = seed
+        self._games_started = 0
+        self._new_game = lambda game_seed: Game(start, board=board, rules=rules, seed=game_seed)
+        self._observers: list[TurnObserver] = []
+        self._script: list[Turn] = []  # the scripted line (board.queue), kept whole so Undo and Next can walk it
+        self._script_from: Position | None = None  # where the line starts
+        self._script_start: int | None = None  # the game's length when the line starts; None once a new game left it
+        self._marked: Turn | None = None  # a bot's or the script's last turn, marked until the next action
+        self._steps: list[dict] = []  # turns played since the last publish that the browser shows step by step
+        self._notices: list[str] = []  # observer failures, shown once with the next view
+        self._start_game()
+        self._publish()
+
+    @classmethod
+    def from_position(cls, text: str, **options) -> Board:
+        """A board starting from a position in notation, e.g. pasted from a slide."""
+        return cls(Position.parse(text, options.get("rules", DEFAULT_RULES)), **options)
+
+    # -- the teacher's API ---------------------------------------------------------------
+
+    @property
+    def game(self) -> Game:
+        """The game being played (its record, rows, positions); change it only through the board."""
+        return self._game
+
+    @property
+    def phase(self) -> str:
+        """``grow``, ``source``, ``destination``, ``queued``, ``over`` or ``stuck`` (a bot failed)."""
+        return self.view["phase"]
+
+    def observe_turns(self, callback: TurnObserver) -> TurnObserver:
+        """Call ``callback(position_after, turn)`` after every applied turn (usable as a decorator)."""
+        self._observers.append(callback)
+        return callback
+
+    def unobserve_turns(self, callback: TurnObserver) -> None:
+        self._observers.remove(callback)
+
+    @_one_at_a_time
+    def queue(self, turns: str | Iterable[Turn | str]) -> None:
+        """Queue a scripted line (turns, or one turn per line) to step through with the Next button.
+
+        Every turn is checked now, in order from the current position, so a
+        typo fails in the teacher's cell (``ValueError`` naming the turn) and
+        the board is left as it was.  The queued turns bring their own rolls.
+        Next and Undo walk the whole line, both ways; "Restart line" (also
+        offered after New game) goes back to its first turn.
+        """
+        if isinstance(turns, str):
+            turns = [line.split("#")[0] for line in turns.splitlines()]
+            turns = [line for line in turns if line.strip()]
+        position, checked = self._game.position, []
+        for number, turn in enumerate(turns, start=1):
+            try:
+                turn = resolve(position, turn)
+                after = position.apply(turn)
+            except (NotationError, IllegalTurnError, TypeError) as error:
+                raise ValueError(f"queued turn {number}: {error}") from None
+            checked.append(turn)
+            position = after
+        self._script, self._script_from, self._script_start = checked, self._game.position, len(self._game)
+        # The die's pending roll is not used: each queued turn brings its own.
+        self._game.pending_roll = None
+        self._begin_turn()
+        self._publish()
+
+    @_one_at_a_time
+    def next(self) -> Turn:
+        """Play the next queued turn (what the Next button does)."""
+        queued = self._queued()
+        if not queued:
+            raise IndexError("no queued turn: queue some with board.queue(...)")
+        self._next({})
+        self._publish()
+        return queued[0]
+
+    def with_chart(self, draw: Callable[[Game], object], *, presenter: bool = True):
+        """The projector layout: this board and ``draw(game)``'s chart side by side, History folded."""
+        from .course import Demo  # the live chart lives with the lessons' helpers
+
+        return Demo(self, draw, presenter=presenter)
+
+    def click(self, cell: str) -> bool:
+        """Click ``cell`` as the browser would (handy in tests and lessons)."""
+        return self.handle_intent({"kind": "cell", "cell": cell, "version": self.version})
+
+    def __repr__(self) -> str:
+        players = ", ".join(f"{side}: {self.players[side]}" for side in ("A", "B"))
+        return f"Board({self._game.position}; {players})"
+
+    # -- turns -----------------------------------------------------------------------------
+
+    def _start_game(self) -> None:
+        game_seed = self.seed if self._games_started == 0 else seed_text(self.seed, self._games_started)
+        self._games_started += 1
+        self._game = self._new_game(game_seed)
+        self._script_start = None  # a fresh game leaves the scripted line; "Restart line" brings it back
+        self._steps = []
+        self._marked = None
+        self._begin_turn()
+
+    # -- the scripted line -----------------------------------------------------------------
+
+    def _script_index(self) -> int | None:
+        """How many turns of the scripted line have been played, or None outside it."""
+        if self._script_start is None:
+            return None
+        played = len(self._game) - self._script_start
+        return played if 0 <= played <= len(self._script) else None
+
+    def _queued(self) -> list[Turn]:
+        index = self._script_index()
+        return [] if index is None or self._game.is_over else self._script[index:]
+
+    def _restart(self, _content: dict) -> None:
+        """Back to the first turn of the scripted line (a new game from its start if the game left it)."""
+        if not self._script:
+            raise _IntentError("no scripted line to restart: queue one with board.queue(...)")
+        if self._script_start is None or len(self._game) < self._script_start:
+            self._start_game()
+            if self._game.position != self._script_from:
+                self._game = Game(self._script_from, rules=self._script_from.rules, seed=self._game.seed)
+            self._script_start = len(self._game)
+        while len(self._game) > self._script_start:
+            self._game.undo()
+        self._game.pending_roll = None
+        self._steps = []
+        self._begin_turn()
+
+    def _begin_turn(self) -> None:
+        """Reset the selection; let bots move; roll for a human; grow automatically when there is one choice."""
+        self._roll = self._grow = self._src = self._counts = None
+        self._auto_grow = False
+        self._stuck = ""
+        game = self._game
+        while not game.is_over and not self._queued():
+            strategy = self._strategies[game.position.to_move]
+            if strategy is None:
+                break
+            if not self._play_bot(strategy):
+                return
+        if game.is_over or self._queued():
+            return
+        self._roll = game.roll()
+        owned = game.position.owned()
+        if len(owned) == 1:
+            self._auto_grow = True
+            self._choose_grow(owned[0])
+
+    def _play_bot(self, strategy: Callable) -> bool:
+        game = self._game
+        mover = game.position.to_move
+        roll = game.roll()
+        rng = seeded_rng(self.seed, "bot", self._games_started, len(game))
+        try:
+            turn = strategy(game.position, roll, rng)
+            self._play(turn, show_steps=True)
+        except Exception as error:  # noqa: BLE001 - a student's strategy may fail in any way; the board must survive
+            self._stuck = f"{self.players[mover]} ({mover}) could not play: {error}. Undo or start a new game."
+            return False
+        return True
+
+    def _play(self, turn: Turn | str, *, show_steps: bool) -> None:
+        before = self._game.position
+        self._game.play(turn)
+        turn = self._game.turns[-1]
+        if show_steps:
+            self._steps.append(_turn_step(before, turn, before.to_move))
+            self._marked = turn
+        for callback in list(self._observers):
+            try:
+                callback(self._game.position, turn)
+            except Exception as error:  # noqa: BLE001 - a lesson's callback must not break the game
+                self._notices.append(f"turn observer {getattr(callback, '__name__', callback)!r} failed: {error!r}")
+
+    def _mid_position(self) -> Position:
+        return grown(self._game.position, self._grow, self._roll)
+
+    def _choose_grow(self, cell: str) -> None:
+        pairs = legal_move_pairs(self._game.position, self._roll, cell)
+        if not pairs:  # no legal move after this grow: the turn passes
+            mover = self._game.position.to_move
+            self._play(Turn(self._roll, cell), show_steps=False)
+            self._notices.append(f"{mover} grew {cell} by {self._roll} and had no legal move, so the turn passed.")
+            self._begin_turn()
+            return
+        self._grow = cell
+
+    def _sources(self) -> list[str]:
+        pairs = legal_move_pairs(self._game.position, self._roll, self._grow)
+        return list(dict.fromkeys(src for src, _ in pairs))
+
+    def _destinations(self) -> list[str]:
+        """The neighbours the current counts may move to, as the engine judges them."""
+        pairs = legal_move_pairs(self._game.position, self._roll, self._grow)
+        a, b = self._counts
+        return [
+            dst for src, dst in pairs if src == self._src and is_legal(self._game.position, self._turn_to(dst, a, b))
+        ]
+
+    def _turn_to(self, dst: str, a: int, b: int) -> Turn:
+        return Turn(self._roll, self._grow, self._src, dst, a, b)
+
+    def _presets(self) -> list[dict]:
+        """One-click counts: the whole amoeba, half, and just enough to eat, neutralise or capture a neighbour."""
+        mid, mover = self._mid_position(), self._game.position.to_move
+        source = mid[self._src]
+        options = [("whole", None, (source.a, source.b)), ("half", None, half(source))]
+        for src, dst in legal_move_pairs(self._game.position, self._roll, self._grow):
+            target = mid[dst]
+            if src != self._src or target is None or target.owner == mover:
+                continue
+            options.append(("eat", dst, smallest_eat(source, target, mover)))
+            if target.owner is not None:
+                options.append(("neutralise", dst, smallest_neutralisation(source, target)))
+                options.append(("capture", dst, smallest_capture(source, target, mover)))
+        presets: dict[tuple, dict] = {}  # one button per (target, counts): a later label wins over an equal "eat"
+        for label, dst, counts in options:
+            if counts is None or (dst is not None and not is_legal(self._game.position, self._turn_to(dst, *counts))):
+                continue
+            presets[dst, counts] = {"label": label, "target": dst, "a": counts[0], "b": counts[1]}
+        return list(presets.values())
+
+    # -- intents ---------------------------------------------------------------------------
+
+    def _intents(self) -> dict[str, Callable[[dict], None]]:
+        return {
+            "cell": self._click,
+            "counts": self._set_counts,
+            "undo": self._undo,
+            "new": self._new,
+            "draw": self._offer_draw,
+            "next": self._next,
+            "restart": self._restart,
+            **self._coach_intents(),
+        }
+
+    @_one_at_a_time
+    def handle_intent(self, content: object) -> bool:
+        self._marked = None  # any action ends the mark on the last bot or scripted turn
+        return super().handle_intent(content)
+
+    def _click(self, content: dict) -> None:
+        cell = _field(content, "cell", str)
+        position = self._game.position
+        if cell not in position.board.index:
+            raise _IntentError(f"there is no cell {cell!r} on this board")
+        phase = self.view["phase"]
+        if phase in ("over", "queued", "stuck"):
+            raise _IntentError(self.view["prompt"])
+        if phase == "grow":
+            if cell not in position.owned():
+                raise _IntentError(f"{self._what_is(cell)}: click one of {position.to_move}'s amoebae "
+                                   f"({', '.join(position.owned())}) to grow it")
+            self._choose_grow(cell)
+        elif phase == "destination" and cell in self._destinations():  # a move (or a merge into your own amoeba)
+            self._play(self._turn_to(cell, *self._counts), show_steps=False)
+            self._begin_turn()
+        elif phase == "destination" and cell == self._src:
+            self._src = self._counts = None
+        elif cell in self._sources():
+            self._src = cell
+            source = self._mid_position()[cell]
+            self._counts = (source.a, source.b)
+        elif phase == "source":
+            amoeba, mover = position[cell], position.to_move
+            if amoeba is not None and amoeba.owner == mover:
+                reason = f"{cell} has no legal move after the grow"
+            elif amoeba is not None and amoeba.owner is not None:
+                reason = f"{cell} holds {amoeba}, {amoeba.owner}'s amoeba: you move only your own ({mover}'s)"
+            else:
+                reason = self._what_is(cell)
+            raise _IntentError(f"{reason}: click a highlighted amoeba ({', '.join(self._sources())}) to move from")
+        elif position[cell] is None and cell not in self._neighbours_of_source():
+            raise _IntentError(f"{cell} is empty and not next to {self._src}: click a highlighted cell to move there")
+        else:
+            raise _IntentError(self._why_not(cell))
+
+    def _what_is(self, cell: str) -> str:
+        amoeba = self._game.position[cell]
+        if amoeba is None:
+            return f"{cell} is empty"
+        return f"{cell} holds {amoeba}, " + ("a neutral amoeba" if amoeba.owner is None else f"{amoeba.owner}'s")
+
+    def _neighbours_of_source(self) -> list[str]:
+        board = self._game.position.board
+        return [board.names[j] for j in board.neighbours[board.index[self._src]]]
+
+    def _why_not(self, cell: str) -> str:
+        """The engine's own reason a move of the current counts to ``cell`` is illegal."""
+        try:
+            self._game.position.apply(self._turn_to(cell, *self._counts))
+        except IllegalTurnError as error:
+            return error.rule
+        return f"{cell} is not a legal destination"
+
+    def _set_counts(self, content: dict) -> None:
+        a, b = _field(content, "a", int), _field(content, "b", int)
+        if self.view["phase"] != "destination":
+            raise _IntentError("choose an amoeba to move from before choosing counts")
+        source = self._mid_position()[self._src]
+        if not (0 <= a <= source.a and 0 <= b <= source.b and a + b >= 1):
+            raise _IntentError(
+                f"{self._src} holds {source}: move 0..{source.a} A-units and 0..{source.b} B-units, at least 1"
+            )
+        self._counts = (a, b)
+
+    def _undo(self, _content: dict) -> None:
+        """Cancel a half-made turn; in a scripted line step back one turn; else back to a human's turn."""
+        if self._src is not None or (self._grow is not None and not self._auto_grow):
+            self._begin_turn()
+            return
+        game, index = self._game, self._script_index()
+        if index == 0:
+            raise _IntentError("this is the start of the scripted line: press Next to play its first turn")
+        if not len(game):
+            raise _IntentError("nothing to undo")
+        game.undo()
+        if index is None:  # live play: take back the bots' turns too, but never into the scripted line
+            while len(game) and self._strategies[game.position.to_move] is not None and self._script_index() is None:
+                game.undo()
+        game.pending_roll = None
+        self._steps = []
+        self._begin_turn()
+        if self._script_index():
+            self._marked = game.turns[-1]  # stepping back through the line shows the turn before
+
+    def _new(self, _content: dict) -> None:
+        self._start_game()
+
+    def offer_draw(self) -> bool:
+        """Offer a draw for the side to move; a bot accepts by :func:`~amoeboid_edu.players.bots.accepts_draw`.
+
+        At one screen (both sides human) the offer is the agreement.  Returns whether the game ended.
+        """
+        return self.handle_intent({"kind": "draw", "version": self.version})
+
+    def _offer_draw(self, _content: dict) -> None:
+        from ..players.bots import accepts_draw  # the rule lives with the bots
+
+        game = self._game
+        if game.is_over:
+            raise _IntentError("the game is over: press New game to play again")
+        if self._queued():
+            raise _IntentError("a scripted line is being shown: press Next, or New game to play freely")
+        opponents = [seat for seat in "AB" if self._strategies[seat] is not None]
+        for seat in opponents:
+            if not accepts_draw(game.position, seat, len(game)):
+                ahead = game.position.Delta if seat == "A" else -game.position.Delta
+                raise _IntentError(f"{self.players[seat]} ({seat}) declines the draw: it is ahead in size by "
+                                   f"Δ = {ahead}. A bot accepts when it is not ahead, or after {TURN_CAP // 2} "
+                                   f"turns; this is turn {len(game) + 1}")
+        game.agree_draw()
+        self._begin_turn()
+
+    def _next(self, _content: dict) -> None:
+        queued = self._queued()
+        if not queued:
+            raise _IntentError("no queued turn")
+        self._play(queued[0], show_steps=True)
+        self._begin_turn()
+
+    # -- the view --------------------------------------------------------------------------
+
+    def _phase(self) -> str:
+        if self._stuck:
+            return "stuck"
+        if self._game.is_over:
+            return "over"
+        if self._queued():
+            return "queued"
+        if self._grow is None:
+            return "grow"
+        return "source" if self._src is None else "destination"
+
+    def _prompt(self, phase: str) -> str:
+        position, mover = self._game.position, self._game.position.to_move
+        who = f"{mover} ({self.players[mover]})"
+        if phase == "stuck":
+            return self._stuck
+        if phase == "over":
+            result = position.result
+            end = "End of the scripted line. " if self._script_index() == len(self._script) else ""
+            if self._game.agreed_draw:
+                return "Draw agreed: the game is a tie."
+            if self._game.capped:
+                return f"The game stopped at the turn cap ({self._game.turn_cap} turns): it counts as a tie."
+            return end + ("The game is a tie." if result == "tie" else f"{result} wins: the other side owns no amoeba.")
+        if phase == "queued":
+            return f"Press Next to play {self._queued()[0]}."  # the status line says where in the line we are
+        if phase == "grow":
+            return f"{who} rolled {self._roll}: click one of your amoebae to grow it."
+        grown_to = self._mid_position()[self._grow]
+        grew = f"{who} rolled {self._roll} and grew {self._grow} to {grown_to}"
+        if phase == "source":
+            return f"{grew}: click an amoeba to move from."
+        a, b = self._counts
+        return f"{grew}. Move {a},{b} from {self._src}: click a highlighted cell."
+
+    def _script_status(self) -> str:
+        """E.g. "Scripted line, turn 4 of 11: B to move"."""
+        index = self._script_index()
+        return f"Scripted line, turn {index + 1} of {len(self._script)}: {self._game.position.to_move} to move"
+
+    def _shown_position(self) -> Position:
+        return self._mid_position() if self._grow is not None else self._game.position
+
+    def _update(self) -> None:
+        game, phase = self._game, self._phase()
+        shown = self._shown_position()
+        selectable, targets, counts, presets = [], [], None, []
+        if phase == "grow":
+            selectable = game.position.owned()
+        elif phase == "source":
+            selectable = self._sources()
+        elif phase == "destination":
+            targets = self._destinations()
+            selectable = self._sources() + targets
+            source = shown[self._src]
+            counts = {"a": self._counts[0], "b": self._counts[1], "max_a": source.a, "max_b": source.b}
+            presets = self._presets()
+        last, marked = (game.turns[-1] if len(game) else None), self._marked
+        index = self._script_index()
+        self.view = {
+            **_grid_view(shown),
+            "cells": _cells(shown),
+            "shown": str(shown),
+            "to_move": shown.to_move,
+            "players": self.players,
+            "phase": phase,
+            "prompt": self._prompt(phase),
+            "roll": self._roll,
+            "last_turn": None if last is None else str(last),
+            "pass_note": f"{game.positions[-2].to_move} had to pass (no legal move)" if last and last.is_pass else None,
+            "grow": self._grow,
+            "src": self._src,
+            "selectable": selectable,
+            "targets": targets,
+            "counts": counts,
+            "presets": presets,
+            "stats": _stats(game.position),
+            "result": game.result,
+            "steps": self._steps,
+            "queued": [str(turn) for turn in self._queued()],
+            "script": None if index is None else {"turn": index, "of": len(self._script)},
+            "script_status": self._script_status() if phase == "queued" else None,
+            "can_restart": bool(self._script) and index != 0,
+            "move": None if marked is None or marked.is_pass else [marked.src, marked.dst],
+            "marked_grow": None if marked is None else marked.grow,
+            "can_offer_draw": not game.is_over and not self._queued() and phase != "stuck"
+            and any(self.players[seat] == HUMAN for seat in "AB"),
+            "can_undo": (len(game) > 0 and index != 0) or self._src is not None
+            or (self._grow is not None and not self._auto_grow),
+        }
+        self._steps = []
+        self.message = " ".join([self.view["prompt"], *self._notices])
+        self._notices = []
+        self.position = str(game.position)
+        self.history = [str(turn) for turn in game.turns]
+        self.record = str(game)
+        self._coach_update()
+
+
+def play(
+    opponent: str | Strategy = "random", board: int | tuple[int, int] = 3, seed: int | str = 0, **options
+) -> Board:
+    """A new game on the clickable board: ``play("random")``, ``play("human")``, ``play(my_strategy, board=5)``."""
+    return Board(board=board, opponent=opponent, seed=seed, **options)
+
+
+class Replay(_BoardWidget):
+    """Step forwards and backwards through a game record (text or a :class:`Game`) with a slider."""
+
+    def __init__(self, record: str | Game, *, ply: int = 0) -> None:
+        super().__init__(mode="replay")
+        self._game = Game.parse(record) if isinstance(record, str) else record
+        self._positions = self._game.positions
+        self._turns = self._game.turns
+        _grid_view(self._positions[0])  # fail now, in the teacher's cell, for a board it cannot draw
+        self.ply = self._checked_ply(ply)
+        self._publish()
+
+    @_one_at_a_time
+    def seek(self, ply: int) -> None:
+        """Show the position after ``ply`` turns (0 is the start)."""
+        self.ply = self._checked_ply(ply)
+        self._publish()
+
+    def _checked_ply(self, ply: object) -> int:
+        if type(ply) is not int or not 0 <= ply <= len(self._turns):
+            raise _IntentError(f"a ply is a whole number from 0 to {len(self._turns)}, not {ply!r}")
+        return ply
+
+    def _intents(self) -> dict[str, Callable[[dict], None]]:
+        def seek(content: dict) -> None:
+            self.ply = self._checked_ply(content.get("ply"))
+
+        return {"seek": seek}
+
+    def _shown_position(self) -> Position:
+        return self._positions[self.ply]
+
+    def _update(self) -> None:
+        shown, ply = self._shown_position(), self.ply
+        last = self._turns[ply - 1] if ply else None
+        self.view = {
+            **_grid_view(shown),
+            "cells": _cells(shown),
+            "shown": str(shown),
+            "to_move": shown.to_move,
+            "phase": "replay",
+            "ply": ply,
+            "plies": len(self._turns),
+            "prompt": f"After turn {ply} of {len(self._turns)}" + (f": {last}" if last else " (the start)"),
+            "last_turn": None if last is None else str(last),
+            "grow": None if last is None else last.grow,
+            "move": None if last is None or last.is_pass else [last.src, last.dst],
+            "stats": _stats(shown),
+            "result": shown.result,
+        }
+        self.message = self.view["prompt"]
+        self.position = str(shown)
+        self.history = [str(turn) for turn in self._turns]
+        self.record = str(self._game)
+
+    def __repr__(self) -> str:
+        return f"Replay(turn {self.ply} of {len(self._turns)}: {self._shown_position()})"
+
+
+def explore(review) -> widgets.VBox:
+    """A turn picker above a :class:`Replay` of a reviewed game (:func:`amoeboid_edu.theory.coach.review`).
+
+    Picking a turn jumps the board to the position after it (the start is turn 0).  The review's chart is a
+    separate, static picture: its markers cannot be clicked.
+    """
+    board = Replay(review.game)
+    options = [("the start", 0)] + [
+        (f"{row['turn']} {row['player']} {row['played']} — {row['class']}", int(row["turn"]))
+        for row in review.frame.to_dict("records")
+    ]
+    picker = widgets.Dropdown(options=options, value=0, description="turn")
+    picker.observe(lambda change: board.seek(change["new"]), names="value")
+    return widgets.VBox([picker, board])
+
+
+__all__ = ["Board", "Replay", "explore", "play", "resolve_opponent"]
