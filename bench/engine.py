@@ -5,7 +5,7 @@
 1. Random playouts in turns per CPU-second (time.process_time): the spec's
    random policy (``random_playout``) on 3x3 and 8x8 boards, and the same games
    through the public immutable API (``apply(position, random_turn(...))``).
-   Both play identical games (tests/test_game.py checks it), so the ratio is a
+   Both play identical games (tests/engine/test_game.py checks it), so the ratio is a
    fair speed-up.
 2. Micro-benchmarks of the calls bots and students make most, on positions
    from seeded random games: ``list(legal_turns(...))`` (turns/s),

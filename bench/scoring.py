@@ -27,7 +27,8 @@ import time
 from amoeboid_edu import Position, legal_move_pairs, random_playout, seeded_rng
 from amoeboid_edu.players.bots import expectimax
 from amoeboid_edu.players.registry import BOTS
-from amoeboid_edu.lab import MAX_TURNS, score
+from amoeboid_edu.engine.game import TURN_CAP as MAX_TURNS
+from amoeboid_edu.lab import score
 from amoeboid_edu.engine.match import play_match
 from amoeboid_edu.players.strategy import advantage_after, candidate_turns
 

@@ -23,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from amoeboid_edu import lab
+from amoeboid_edu.lab import scoring as lab
 
 STUDENT = '''
 from amoeboid_edu import legal_move_pairs

@@ -98,7 +98,7 @@ def random_playout(position: Position, rng: random.Random, max_turns: int = TURN
     game as a :class:`Game` played by :func:`random_turn` with that generator,
     computed on flat lists instead of immutable positions (about 30x faster).
     It reproduces ``Random.randint``/``choice`` exactly by calling
-    ``getrandbits`` the way they do; ``tests/test_game.py`` checks the two agree.
+    ``getrandbits`` the way they do; ``tests/engine/test_game.py`` checks the two agree.
     """
     if position.is_over:
         return Playout(position, 0, position.result)

@@ -5,7 +5,7 @@ then adds a chip touching at least two chips.  The score is pips x S, where S
 sums the pips of the unbroken straight run of the mover's own colour that
 starts next to the new pyramid, over the 6 directions; with S = 0 it is the
 pips.  This is the reading that reproduces every number of the seed's three
-examples (``tests/test_namesakes_oosterwal.py``).
+examples (``tests/namesakes/test_namesakes_oosterwal.py``).
 
 Chips are cells ``(x, y)`` in doubled coordinates: rows go down (y), x moves
 in half-chip steps, so x + y is even and the 6 neighbours are (x +- 2, y) and

@@ -42,7 +42,7 @@ try:
     import numpy as np
     import pyspiel
     from open_spiel.python.algorithms.mcts import Evaluator, MCTSBot, SearchNode
-except ImportError as error:  # pragma: no cover - exercised by tests/test_openspiel.py in a subprocess
+except ImportError as error:  # pragma: no cover - exercised by tests/players/test_openspiel.py in a subprocess
     raise ImportError(
         f"amoeboid_edu.players.openspiel needs the optional extra: pip install 'amoeboid-edu[openspiel]' ({error})"
     ) from None

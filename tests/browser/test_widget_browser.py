@@ -24,7 +24,7 @@ from amoeboid_edu import Game, Position, Turn, apply
 
 pytestmark = pytest.mark.browser
 
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 GAME_SEED, FUZZ_SEED, FUZZ_CLICKS = 3, 11, 300  # seed 3: a 21-turn game with the test's players
 # Where the fuzz may click, and how often: highlighted cells more than others, New game rarely, the coach never.
 # A Review of a long 4x4 game keeps the kernel busy for tens of seconds, and the boards' intents queue behind it, so

@@ -14,7 +14,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LESSONS = ROOT / "lessons"
 MAX_NOTEBOOK_BYTES = 400_000  # a lesson with inline JS or widget state is megabytes
 

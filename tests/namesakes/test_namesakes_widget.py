@@ -17,7 +17,7 @@ from intent_race import race
 from amoeboid_edu.namesakes import bots, drawing, nakajima, oosterwal, widget
 from amoeboid_edu.namesakes.widget import NakajimaBoard, OosterwalBoard
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("module", [nakajima, oosterwal, widget, bots, drawing], ids=lambda m: m.__name__)

@@ -16,7 +16,7 @@ from jupyter_harness import chromium, jupyterlab
 
 pytestmark = pytest.mark.browser
 
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 SETUP = """\
 import json, pathlib
 from amoeboid_edu.namesakes.widget import NakajimaBoard, OosterwalBoard

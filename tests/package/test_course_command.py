@@ -15,7 +15,7 @@ from jupyter_harness import chromium, free_port
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_dev_sh_course_opens_the_start_here_lesson(tmp_path):

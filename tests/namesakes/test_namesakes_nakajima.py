@@ -311,7 +311,7 @@ def test_search_avoids_a_move_that_lets_the_enemy_capture_at_once():
 def test_no_way_to_a_kernel_is_stated_as_not_implemented_in_the_doc_and_the_lesson():
     start = nk.Position.start()
     assert all(nk.apply(start, move).result == "ongoing" for move in nk.legal_moves(start))  # the doc's first reading
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     doc = (root / "docs" / "namesakes-notation.md").read_text()
     assert "is **not\n  implemented**" in doc
     lesson = (root / "lessons" / "src" / "11-three-amoebas.py").read_text()
@@ -321,7 +321,7 @@ def test_no_way_to_a_kernel_is_stated_as_not_implemented_in_the_doc_and_the_less
 
 
 def test_the_notation_doc_states_what_the_engine_does():
-    doc = (Path(__file__).resolve().parent.parent / "docs" / "namesakes-notation.md").read_text()
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "namesakes-notation.md").read_text()
     assert f"    {nk.Position.start()}\n" in doc
     centre = nk.point_index("d4")
     neighbours = " ".join(sorted(nk.NAMES[ray[0]] for ray in nk.RAYS[centre]))

@@ -19,7 +19,7 @@ from amoeboid_edu import Game
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 LESSONS = ["04-advantage-2-size.ipynb", "06-case-3-neutralisation.ipynb"]
 LINE_SHOWN = "6 a1 a1-b2 20,0\n4 c3 c3-c2 0,4\n3 b2 b2-c3 5,0\n3 c2 c2-b1 0,3\n1 b2 b2-c2 4,0\n5 b1 b1-a1 0,4"

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ["amoeboid_edu/engine/rules.py", "amoeboid_edu/engine/notation.py", "amoeboid_edu/engine/game.py",
           "amoeboid_edu/players/strategy.py"]
 

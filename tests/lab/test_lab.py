@@ -15,7 +15,7 @@ from amoeboid_edu.players.bots import greedy
 from amoeboid_edu.players.registry import BOTS
 from amoeboid_edu.lab import score, tournament, wilson_interval
 
-STRATEGIES = Path(__file__).parent / "strategies"
+STRATEGIES = Path(__file__).parents[1] / "strategies"
 FAST = dict(opponents=["random", "greedy"], progress=False, per_move_limit=5.0)
 
 

@@ -20,14 +20,14 @@ import pytest
 
 import hostile
 from amoeboid_edu.theory import analysis
-from amoeboid_edu import lab
+from amoeboid_edu.lab import scoring as lab
 from amoeboid_edu.players.bots import greedy
 from amoeboid_edu.engine.game import TURN_CAP
 from amoeboid_edu.players.registry import BOTS
-from amoeboid_edu.lab.scoring.ledger import Ledger, fingerprint, run_file
+from amoeboid_edu.lab.ledger import Ledger, fingerprint, run_file
 from amoeboid_edu.engine.match import play_match
-from amoeboid_edu.lab.scoring.roster import read_folder
-from amoeboid_edu.lab.scoring.stats import bradley_terry, ratings
+from amoeboid_edu.lab.roster import read_folder
+from amoeboid_edu.lab.stats import bradley_terry, ratings
 
 WANDER = '''
 from amoeboid_edu import legal_move_pairs

@@ -15,7 +15,7 @@ import pytest
 from amoeboid_edu import Position, Rules, Turn, random_playout, seeded_rng
 from amoeboid_edu.players.strategy import candidate_turns
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 try:
     import numpy as np
@@ -195,7 +195,7 @@ def test_mcts_beats_greedy_at_its_budget():
     tie 1/2) has a 95% Wilson interval above 1/2, at the budget ``mcts`` plays with."""
     from concurrent.futures import ProcessPoolExecutor
 
-    from amoeboid_edu.lab.scoring.stats import wilson_interval
+    from amoeboid_edu.lab.stats import wilson_interval
 
     games = [(pair, seat) for pair in range(BOSS_GAMES // 2) for seat in "AB"]
     with ProcessPoolExecutor(2) as pool:
@@ -278,7 +278,7 @@ def test_without_the_extra_everything_else_works_and_bots_lacks_mcts(tmp_path):
         assert main(["score", {str(strategy)!r} + ":strategy", "--opponents", "mcts", "--games", "2", "-q"]) == 2
         import pytest
         sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", "--no-header", "-o", "addopts=",
-                              "tests/test_bots.py", "-k", "legal_turn_and_is_reproducible and (greedy or paper)"]))
+                              "tests/players/test_bots.py", "-k", "legal_turn_and_is_reproducible and (greedy or paper)"]))
     """)
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]

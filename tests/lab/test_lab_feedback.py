@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import textwrap
 
-from amoeboid_edu import lab
-from amoeboid_edu.lab import FAST_OPPONENTS, SAME_FAILURE_STOP, score
+from amoeboid_edu.lab import scoring as lab
+from amoeboid_edu.lab import score
+from amoeboid_edu.lab.scoring import FAST_OPPONENTS, SAME_FAILURE_STOP
 
 
 def write_strategy(tmp_path, body: str) -> str:

@@ -26,7 +26,7 @@ from amoeboid_edu.sandbox import core as _sandbox
 from amoeboid_edu.lab import score, tournament, wilson_interval
 from amoeboid_edu.engine.rules import Position
 
-STRATEGIES = Path(__file__).parent / "strategies"
+STRATEGIES = Path(__file__).parents[1] / "strategies"
 QUICK = dict(games=2, seed=1, opponents=["random"], progress=False, per_move_limit=5.0)
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the walls and the /proc scan are Linux's")
@@ -402,7 +402,7 @@ def test_a_tournament_needs_two_strategies_and_no_games_give_no_information():
 
 def test_the_readme_contest_instructions_work_as_written(tmp_path):
     """The README's contest block, run line by line in a class folder, with HOME as the teacher's home."""
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
     block = readme.split("For a class contest, keep the seed secret")[1].split("```bash\n")[1].split("```")[0]
     home, folder = tmp_path / "home", tmp_path / "class"
     home.mkdir(), folder.mkdir()

@@ -4,23 +4,18 @@ from __future__ import annotations
 
 import random
 import subprocess
-import sys
 
 import pytest
 
 from amoeboid_edu.namesakes import nakajima as nk
 from amoeboid_edu.namesakes import oosterwal as oo
+from cli_runner import amoeboid
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "amoeboid_edu", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    """The command in-process (tests/cli_runner.py), with text output as ``subprocess.run(text=True)`` gives."""
+    done = amoeboid(*args, stdin=stdin)
+    return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(), done.stderr.decode())
 
 
 def test_nakajima_opening_moves_one_per_line_then_the_total():

@@ -1,4 +1,5 @@
-"""The ``amoeboid`` command, run as a subprocess the way a student runs it."""
+"""The ``amoeboid`` command as a student runs it: in-process for speed (tests/cli_runner.py), and as real processes.
+"""
 
 from __future__ import annotations
 
@@ -11,13 +12,22 @@ import pytest
 
 from amoeboid_edu import Position, count_legal_turns, legal_turns
 from amoeboid_edu.engine.examples import PAPER_EXAMPLE_RECORD
+from cli_runner import amoeboid
 
 
-def amoeboid(*args: str, stdin: str | bytes | None = None) -> subprocess.CompletedProcess:
+def amoeboid_process(*args: str, stdin: str | bytes | None = None) -> subprocess.CompletedProcess:
+    """The real thing: ``python -m amoeboid_edu ARGS`` in a new process."""
     data = stdin.encode() if isinstance(stdin, str) else stdin
     return subprocess.run(
         [sys.executable, "-m", "amoeboid_edu", *args], input=data, capture_output=True, timeout=120
     )
+
+
+def test_the_process_and_the_in_process_runner_agree(paper_game):
+    for args, stdin in [(("replay", str(paper_game)), None), (("moves", "-"), "1 (1,0) . . / . . . / . . (0,1) A\n"),
+                        (("replay", "-"), b"\xff\xfe not utf-8\n"), (("moves", "9 nonsense"), None), (("--help",), None)]:
+        real, here = amoeboid_process(*args, stdin=stdin), amoeboid(*args, stdin=stdin)
+        assert (real.returncode, real.stdout, real.stderr) == (here.returncode, here.stdout, here.stderr), args
 
 
 def out(result: subprocess.CompletedProcess) -> str:

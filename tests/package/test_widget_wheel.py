@@ -14,7 +14,7 @@ import venv
 import zipfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 CHECK = """
 import pathlib, sys
