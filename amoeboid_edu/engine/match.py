@@ -11,9 +11,9 @@ dice, so pick a contest seed the students do not know):
   repr(table))`` (just ``seeded_rng(seed, "dice", pair)`` without one); the pair's two
   games (seats swapped) roll the same dice, so both sides meet the same luck.  The lab
   seats each game at a table named by its opponents (a baseline bot's name; two
-  students' names), so no strategy meets the same dice twice: a process that had seen a
-  pair's rolls against ``random`` knew its coming rolls against ``greedy`` (found by the
-  red team), while two students scored against the same bot still meet the same dice;
+  students' names), so no strategy meets the same dice twice (a process that had seen a
+  pair's rolls against ``random`` would know its coming rolls against ``greedy``), while two
+  students scored against the same bot still meet the same dice;
 - each player draws its choices from a stream keyed by
   ``("player", pair, first_seat, role, kind)``: ``role`` is ``first`` or ``second``,
   ``kind`` the bot's name for a baseline bot and ``"strategy"`` for anything else,

@@ -6,8 +6,8 @@ the harness.  Notebook cells are compiled by IPython under names like
 process, so :func:`describe` looks the line up there.  The strategy lab's
 worker reads its own line behind its walls; the harness then only consults
 the kernel's cache of cells (:func:`cached_cell_line`), never a file the
-worker names (a worker that named ``/proc/self/environ`` read the scorer's
-environment: found by the red team).
+worker names (a worker that named ``/proc/self/environ`` would read the scorer's
+environment).
 """
 
 from __future__ import annotations
