@@ -147,14 +147,15 @@ def chart_html(chart: alt.TopLevelMixin | dict, size: str = "normal") -> str:
     return f'<div class="amoeboid-chart" style="{style}">{chart_svg(chart, size)}</div>'
 
 
-def _course_renderer(spec: dict, **_metadata) -> dict:
+def course_renderer(spec: dict, **_metadata) -> dict:
     """Altair renderer ``"amoeboid"``: inline SVG (themed, offline, reproducible under nbval)."""
     title = spec.get("title")
     title = title.get("text") if isinstance(title, dict) else title
     return {"text/html": chart_html(spec), "text/plain": f"<chart: {title or spec.get('name', 'untitled')}>"}
 
 
-alt.renderers.register("amoeboid", _course_renderer)
+alt.renderers.register("amoeboid", course_renderer)
+
 
 def save_chart(chart: alt.TopLevelMixin, path: str | Path, *, scale: float = 2.0, size: str = "normal") -> Path:
     """Write a chart to ``.png`` or ``.svg`` offline (vl-convert; no browser, no network) for slides."""
@@ -171,4 +172,4 @@ def save_chart(chart: alt.TopLevelMixin, path: str | Path, *, scale: float = 2.0
     return path
 
 
-__all__ = ["CHART_TEXT_PX", "chart_config", "chart_html", "chart_svg", "themed_spec"]
+__all__ = ["CHART_TEXT_PX", "chart_config", "chart_html", "chart_svg", "course_renderer", "save_chart", "themed_spec"]

@@ -80,3 +80,13 @@ def test_a_normal_size_demo_keeps_the_normal_sizes():
     board = Board(seed=1)
     demo = Demo(board, delta_chart, presenter=False)
     assert board.size == "normal" and demo.chart.size == "normal"
+
+
+def test_the_course_renderer_is_found_by_name_in_a_fresh_process():
+    """A notebook may enable the renderer before importing anything of ours: Altair finds it by its entry point."""
+    import subprocess
+    import sys
+
+    code = "import altair as alt; alt.renderers.enable('amoeboid'); print(alt.renderers.active)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "amoeboid", done.stderr[-2000:]
