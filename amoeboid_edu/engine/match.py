@@ -157,10 +157,12 @@ class Match:
 
 def play_match(first: Strategy, second: Strategy, *, seed: int | str = 0, pair: int = 0, first_seat: str = "A",
                start: Position | None = None, board: int = 3, max_turns: int = TURN_CAP,
-               table: tuple[str, ...] = ()) -> Match:
+               table: tuple[str, ...] = (),
+               observe: Callable[[Position, int], object] | None = None) -> Match:
     """Play one whole game in this process (trusted code: a strategy's exception propagates).
 
     ``first`` sits at ``first_seat``; the dice are those of dice-seed index ``pair`` at ``table``.
+    ``observe(position, roll)``, if given, sees every position and its roll before the mover answers.
     For untrusted code use :func:`amoeboid_edu.lab.scoring.score`, which plays the same game in a sandbox.
     """
     match = Match(kind_of(first), kind_of(second), seed=seed, pair=pair, first_seat=first_seat, start=start,
@@ -168,6 +170,8 @@ def play_match(first: Strategy, second: Strategy, *, seed: int | str = 0, pair: 
     choose: dict[str, StrategyFunction] = {first_seat: as_function(first), other(first_seat): as_function(second)}
     while (seat := match.due()) is not None:
         roll = match.roll()
+        if observe is not None:
+            observe(match.position, roll)
         match.play(choose[seat](match.position, roll, match.rng()))
     return match
 

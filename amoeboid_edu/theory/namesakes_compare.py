@@ -15,7 +15,7 @@ import altair as alt
 import pandas as pd
 
 from ..engine.game import CAPPED
-from ..engine.game import Game as AmoeboidGame
+from ..engine.match import play_match
 from ..engine.game import random_turn as amoeboid_random_turn
 from ..engine.seeding import seeded_rng, seed_text
 from ..lab.stats import rate_chart, tally, wilson_interval
@@ -28,16 +28,11 @@ CHANCE = {"Amoeboid": "a die roll every turn", "Nakajima": "none", "Oosterwal": 
 
 def _amoeboid_game(index: int, seed: int | str) -> tuple[list[int], dict]:
     """A random-player Amoeboid game on 3x3: legal turns for each roll actually rolled, and how it ended."""
-    game = AmoeboidGame(seed=seed_text(seed, "amoeboid-dice", index))
-    rng = seeded_rng(seed, "amoeboid", index)
-    branching = []
-    while not game.is_over:  # the game stops itself at the one turn cap (TURN_CAP): capped
-        roll = game.roll()
-        branching.append(game.position.count_legal_turns(roll))
-        game.play(amoeboid_random_turn(game.position, roll, rng))
-    result = game.result
-    outcome = {"A": "first", "B": "second", "tie": "draw"}.get(result, CAPPED)
-    return branching, {"plies": len(game), "outcome": outcome, "ended_by": "cap" if game.capped else "capture"}
+    branching: list[int] = []
+    match = play_match(amoeboid_random_turn, amoeboid_random_turn, seed=seed_text(seed, "amoeboid"), pair=index,
+                       observe=lambda position, roll: branching.append(position.count_legal_turns(roll)))
+    outcome = CAPPED if match.capped else {"A": "first", "B": "second", "tie": "draw"}[match.position.result]
+    return branching, {"plies": len(match.turns), "outcome": outcome, "ended_by": "cap" if match.capped else "capture"}
 
 
 def _nakajima_game(index: int, seed: int | str, bot: str) -> tuple[list[int], dict]:
