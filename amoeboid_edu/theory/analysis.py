@@ -106,7 +106,7 @@ def play_game(
 ) -> Game:
     """One seeded game (:func:`~amoeboid_edu.engine.match.play_match`, dice-seed index ``index``) as a :class:`Game`."""
     match = play_match(strategy_a, strategy_b, seed=seed, pair=index, start=start, max_turns=max_turns)
-    game = Game(match.start)
+    game = Game(match.start, turn_cap=max_turns)
     for turn in match.turns:
         game.play(turn)
     return game
