@@ -25,7 +25,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from ..engine.game import TURN_CAP, Game, random_playout
+from ..engine.game import CAPPED, TURN_CAP, Game, random_playout
 from ..engine.seeding import seed_bits, seed_text, seeded_rng
 from ..engine.match import play_match
 from ..engine.rules import DEFAULT_RULES, Board, Position, Rules, Turn
@@ -128,7 +128,7 @@ def final_row(position: Position, game_id: int | str, turns: int, label: str) ->
         "game": game_id,
         "players": label,
         "turns": turns,
-        "result": position.result,
+        "result": position.result if position.is_over else CAPPED,  # not over at its end: stopped by the cap
         "last_mover": "A" if position.to_move == "B" else "B",
         "sigma_A": position.sigma_A,
         "sigma_B": position.sigma_B,
@@ -173,7 +173,7 @@ def dkw_band(samples: int, confidence: float = 0.95) -> float:
 
 def win_rates(results: pd.DataFrame, by: str = "players") -> pd.DataFrame:
     """Per group: games, wins of A and B, ties, each rate with a 95% Wilson interval (tidy: one row per outcome)."""
-    return tally(results, by, ("A", "B", "tie", "ongoing"))
+    return tally(results, by, ("A", "B", "tie", CAPPED))
 
 
 # --------------------------------------------------------------------------- the dice alone: exact
@@ -476,7 +476,7 @@ def score_card(frame: pd.DataFrame) -> pd.DataFrame:
     """
     if "opponent" not in frame:
         sides = frame["players"].str.split(" v ", n=1, expand=True)
-        outcome = {"A": ("win", "loss"), "B": ("loss", "win"), "tie": ("tie", "tie"), "ongoing": ("tie", "tie")}
+        outcome = {"A": ("win", "loss"), "B": ("loss", "win"), "tie": ("tie", "tie"), CAPPED: ("tie", "tie")}
         first = frame["result"].map(lambda r: outcome[r][0])
         second = frame["result"].map(lambda r: outcome[r][1])
         frame = pd.concat([

@@ -87,7 +87,7 @@ results = pd.concat(
     ignore_index=True,
 )
 rates = analysis.win_rates(results, by="board")
-rates[rates["outcome"] != "ongoing"].pivot(index="board", columns="outcome", values="rate").loc[list(variants)].round(3)
+rates[rates["outcome"] != "capped"].pivot(index="board", columns="outcome", values="rate").loc[list(variants)].round(3)
 
 # %%
 analysis.win_rate_chart(rates, by="board", title="Random players: who wins, by board")

@@ -8,6 +8,7 @@ import re
 import pandas as pd
 
 from .. import analysis
+from ...engine.game import CAPPED
 from ...players.registry import BOTS
 from .lines import BOARDS
 from .verdict import Verdict
@@ -50,7 +51,7 @@ def _advantage_claim(item: str, column: str, name: str, proof: str, quote: str, 
         ties = group[group["result"] == "tie"]
         evidence_rows.append({
             "players": label, "games": len(group), "A wins": len(won_a), "B wins": len(won_b), "ties": len(ties),
-            "unfinished": int((group["result"] == "ongoing").sum()),
+            "unfinished": int((group["result"] == CAPPED).sum()),
             f"A wins with {column} <= 0": int((won_a[column] <= 0).sum()),
             f"B wins with {column} >= 0": int((won_b[column] >= 0).sum()),
             f"ties with {column} != 0": int((ties[column] != 0).sum()),
@@ -155,9 +156,9 @@ def game_lengths(games: int = 2_000, seed: int | str = 0, boards: tuple[int, ...
     from ...players.registry import BOTS
 
     def row(label: str, frame: pd.DataFrame) -> dict:
-        unfinished = int((frame["result"] == "ongoing").sum())
+        unfinished = int((frame["result"] == CAPPED).sum())
 
-        ended = sorted(int(t) for t in frame.loc[frame["result"] != "ongoing", "turns"])
+        ended = sorted(int(t) for t in frame.loc[frame["result"] != CAPPED, "turns"])
 
         def within(q: float) -> str:
             """The fewest turns within which a share q of the games ended (unfinished ones never did)."""

@@ -9,6 +9,7 @@ import pandas as pd
 
 from .. import analysis
 from ...engine.rules import Position, apply, legal_move_pairs, legal_turns
+from ...engine.game import CAPPED
 from ...engine.seeding import seed_text
 from .lines import annotated_record, corner_cells, opening_position
 from .verdict import Verdict
@@ -174,7 +175,7 @@ def case_II_streak(games: int = 40, seed: int | str = 0) -> Verdict:
                       "P(B wins the game)": float(p_win + p_on * Fraction(b, games)),
                       "P(B wins) low": float(p_win) + float(p_on) * low,
                       "P(B wins) high": float(p_win) + float(p_on) * high,
-                      "unfinished (60 turns)": results.count("ongoing")})  # fmt: skip
+                      "unfinished (60 turns)": results.count(CAPPED)})  # fmt: skip
     later = pd.DataFrame(later)
     record = annotated_record(STREAK_START, ["A 5 a1 a1-b2", "B 6 c3 c3-b2"])
     summary = (f"exact: whatever the earlier rolls, P(B rolls 5 or 6) = 1/3, so B ties or wins at once with "

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pandas as pd
 
-from ...engine.game import Game
+from ...engine.game import CAPPED, Game
 from ...engine.seeding import seed_text
 from ...players.bots import paper_options
 from ...engine.rules import Position, Turn, apply, legal_turns
@@ -174,7 +174,7 @@ def case_III_games(starts: tuple[tuple[int, int], ...] = GAME_STARTS, games: int
         low, high = analysis.wilson_interval(b_wins, games)
         rows.append({"start": str(start), "B plays": opponent, "games": games, "A wins": results.count("A"),
                      "B wins": b_wins, "B win rate": b_wins / games, "low": low, "high": high,
-                     "ties": results.count("tie"), f"unfinished ({max_turns} turns)": results.count("ongoing"),
+                     "ties": results.count("tie"), f"unfinished ({max_turns} turns)": results.count(CAPPED),
                      "B wins after A played a paper-silent default": after_default})  # fmt: skip
     return pd.DataFrame(rows)
 
