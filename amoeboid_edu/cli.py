@@ -248,8 +248,8 @@ def _tournament(args: argparse.Namespace, out: TextIO) -> None:
     # the seed file is read and checked by the lab (lab.read_seed_file: the students' folder counts as readable)
     result = tournament(args.folder, games=args.games, seed=args.seed if args.seed_file is None else 0, out=args.out,
                         executor=args.executor, opponents=opponents, per_move_limit=args.per_move_limit,
-                        load_limit=args.load_limit, progress=not args.quiet, batch_pairs=args.batch, seed_file=args.seed_file,
-                        tls=_tls_files(args))  # fmt: skip
+                        load_limit=args.load_limit, progress=not args.quiet, batch_pairs=args.batch,
+                        seed_file=args.seed_file, tls=_tls_files(args))  # fmt: skip
     print(result, file=out)
     print(f"games: {args.out}\nleaderboard: {leaderboard_path(args.out)}", file=out)
 
@@ -322,7 +322,8 @@ def build_parser() -> argparse.ArgumentParser:
                             help="every game is appended here; run again to resume; the leaderboard goes next to it")
     tournament.add_argument("--executor", default="serial",
                             help="serial (default), processes:K or dask:ADDRESS (tls://HOST:PORT beyond one machine)")
-    tournament.add_argument("--tls-ca", metavar="PEM", help="dask:tls://: the CA certificate that signed every member's")
+    tournament.add_argument("--tls-ca", metavar="PEM",
+                            help="dask:tls://: the certificate of the CA that signed every member's")
     tournament.add_argument("--tls-cert", metavar="PEM", help="dask:tls://: this client's certificate")
     tournament.add_argument("--tls-key", metavar="PEM", help="dask:tls://: this client's private key")
     tournament.add_argument("--opponents", default="", help="baseline bots to add, comma-separated (default none)")

@@ -83,12 +83,14 @@ def parse_executor(text: str | Executor, tls: TLSFiles | None = None) -> Executo
         return Executor("processes", int(rest))
     if kind == "dask":
         if not rest:
-            raise ValueError(f"executor {text!r}: dask:ADDRESS needs the scheduler's address, e.g. dask:tls://host:8786")
+            raise ValueError(f"executor {text!r}: dask:ADDRESS needs the scheduler's address, "
+                             "e.g. dask:tls://host:8786")
         if rest.startswith("tls://") and tls is None:
             raise ValueError(f"executor {text!r}: a tls:// scheduler needs this client's certificates: --tls-ca, "
                              "--tls-cert and --tls-key (tls= from Python)")
         if tls is not None and not rest.startswith("tls://"):
-            raise ValueError(f"executor {text!r}: TLS certificates were given for a scheduler that is not tls://ADDRESS")
+            raise ValueError(f"executor {text!r}: TLS certificates were given for a scheduler that is not "
+                             "tls://ADDRESS")
         if tls is not None:
             tls.check()
         return Executor("dask", address=rest, tls=tls)

@@ -394,7 +394,8 @@ def _play_pairing(entries: dict, games: Sequence[tuple[str, str, int, str]], set
                     finished(record)
             for game in playing:
                 if _may_ask(game, twins[game]):
-                    asking.setdefault((game.waiting_for.name, game.first_seat, game.match.position.to_move), []).append(game)
+                    key = (game.waiting_for.name, game.first_seat, game.match.position.to_move)
+                    asking.setdefault(key, []).append(game)
             active = playing
             for (name, lane, seat), games_asking in asking.items():
                 sandbox = sandbox_for(name, lane)
@@ -433,7 +434,8 @@ def _serve_tasks() -> None:
 
 
 def _play_parallel(entries: dict, games: list, setup: _Setup, workers: int, finished) -> None:
-    """Split the games' pairings (never a lane, nor the two lanes of a pairing) over ``workers`` harness processes; ``finished(record)`` as records arrive.
+    """Split the games' pairings (never a lane, nor the two lanes of a pairing) over ``workers`` harness processes;
+    ``finished(record)`` as records arrive.
 
     A harness process that dies (killed from outside: walls down, see docs/threat-model.md) costs
     time, not the run: its unfinished games are played again here, with the same streams.
@@ -1205,7 +1207,8 @@ def tournament(
     if isinstance(tls, dict):
         unknown = set(tls) - {"ca", "cert", "key"}
         if unknown or not {"ca", "cert"} <= set(tls):
-            raise ValueError(f"tls is a dict with the keys 'ca', 'cert' and 'key' (paths of PEM files), not {sorted(tls)}")
+            raise ValueError(f"tls is a dict with the keys 'ca', 'cert' and 'key' (paths of PEM files), "
+                             f"not {sorted(tls)}")
         tls = TLSFiles(str(tls["ca"]), str(tls["cert"]), str(tls.get("key") or ""))
     elif tls is not None and not isinstance(tls, TLSFiles):
         raise ValueError(f"tls is a dict with the keys 'ca', 'cert' and 'key', not {type(tls).__name__}")
