@@ -180,7 +180,7 @@ def test_a_hostile_entrant_that_imports_slowly_and_crashes_costs_a_bounded_numbe
         return new_game(self)
 
     monkeypatch.setattr(Sandbox, "_new_game", counted)
-    games = 24
+    games = 12
     result = lab.tournament(str(folder), games=games, seed=5, opponents=["random", "greedy"], batch_pairs=2,
                             progress=False, out=tmp_path / "serial.csv")
     frame = result.to_frame()
