@@ -228,6 +228,17 @@ def _score(args: argparse.Namespace, out: TextIO) -> None:
     print(card, file=out)
 
 
+def _tls_files(args: argparse.Namespace) -> dict | None:
+    """The client certificates of a ``dask:tls://`` executor, from ``--tls-ca``, ``--tls-cert`` and ``--tls-key``."""
+    given = {"ca": args.tls_ca, "cert": args.tls_cert, "key": args.tls_key}
+    if not any(given.values()):
+        return None
+    if not (given["ca"] and given["cert"]):
+        raise CommandError("a tls:// scheduler needs --tls-ca (the CA's certificate) and --tls-cert (this client's "
+                           "certificate; its key in it or in --tls-key)")
+    return given
+
+
 def _tournament(args: argparse.Namespace, out: TextIO) -> None:
     """A class tournament from a folder; resumable through --out; the leaderboard printed and written as HTML."""
     from .lab import leaderboard_path, tournament  # pandas and the lab load only for this command
@@ -238,7 +249,8 @@ def _tournament(args: argparse.Namespace, out: TextIO) -> None:
     # the seed file is read and checked by the lab (lab.read_seed_file: the students' folder counts as readable)
     result = tournament(args.folder, games=args.games, seed=args.seed if args.seed_file is None else 0, out=args.out,
                         executor=args.executor, opponents=opponents, per_move_limit=args.per_move_limit,
-                        progress=not args.quiet, batch_pairs=args.batch, seed_file=args.seed_file)  # fmt: skip
+                        load_limit=args.load_limit, progress=not args.quiet, batch_pairs=args.batch,
+                        seed_file=args.seed_file, tls=_tls_files(args))  # fmt: skip
     print(result, file=out)
     print(f"games: {args.out}\nleaderboard: {leaderboard_path(args.out)}", file=out)
 
@@ -309,9 +321,16 @@ def build_parser() -> argparse.ArgumentParser:
     tournament.add_argument("--seed-file", metavar="FILE", help="read the seed from FILE (it is then never printed)")
     tournament.add_argument("--out", required=True, metavar="RESULTS.csv",
                             help="every game is appended here; run again to resume; the leaderboard goes next to it")
-    tournament.add_argument("--executor", default="serial", help="serial (default), processes:K or dask:ADDRESS")
+    tournament.add_argument("--executor", default="serial",
+                            help="serial (default), processes:K or dask:ADDRESS (tls://HOST:PORT beyond one machine)")
+    tournament.add_argument("--tls-ca", metavar="PEM",
+                            help="dask:tls://: the certificate of the CA that signed every member's")
+    tournament.add_argument("--tls-cert", metavar="PEM", help="dask:tls://: this client's certificate")
+    tournament.add_argument("--tls-key", metavar="PEM", help="dask:tls://: this client's private key")
     tournament.add_argument("--opponents", default="", help="baseline bots to add, comma-separated (default none)")
     tournament.add_argument("--per-move-limit", type=float, default=1.0, metavar="SECONDS", help="default 1")
+    tournament.add_argument("--load-limit", type=float, default=30.0, metavar="SECONDS",
+                            help="seconds a strategy may take to import (default 30)")
     tournament.add_argument("--batch", type=int, default=50, metavar="SEEDS",
                             help="dice seeds per unit of work: one pairing x SEEDS x 2 seats (default 50: 100 games)")
     tournament.add_argument("--quiet", "-q", action="store_true", help="no progress bar")

@@ -75,7 +75,12 @@ FAST_OPPONENTS = ("random", "greedy", "paper")
 EXPECTIMAX_SECONDS_PER_GAME = 0.5
 """Measured: 16 games of ``random`` against ``expectimax`` took 9 s of CPU here (2026-11-23); printed as an estimate."""
 SAME_FAILURE_STOP = 5
-"""``score`` stops once the strategy has forfeited this many games in a row in exactly the same way."""
+"""``score`` stops once the strategy has forfeited this many games in a row in exactly the same way; a tournament
+then stops that pairing (its remaining games are that entrant's forfeits)."""
+ENTRANT_BUDGET = 10
+"""Games an entrant of a tournament may lose with its import or its game process (a crash, a move that would not
+stop, an import that fails or outlasts the load limit); its remaining games are then forfeits, not played.  Each
+such game costs up to two imports (docs/threat-model.md gives the bound)."""
 FORFEIT_REASONS = ("exception", "illegal", "malformed", "timeout", "crash", "load")
 """Why a game was forfeited: the strategy raised; returned an illegal turn; returned something that is
 not a turn; took longer than the per-move limit; killed its worker; could not be loaded at all."""
@@ -226,6 +231,7 @@ class _Game:
         self.printed = {"A": 0, "B": 0}
         self.forfeit: tuple | None = None
         self.isolation: dict[str, str] = {}  # seat -> the walls its worker reported
+        self.finished = False  # its record was handed on: it rolls no more dice
 
     @property
     def waiting_for(self) -> Entry:
@@ -288,7 +294,11 @@ class _Game:
 
 
 IN_FLIGHT = 64
-"""Games played at once: one worker round trip then serves up to this many moves."""
+"""Games of a lane played at once (a pairing plays its two lanes side by side: twice this): one worker round trip
+then serves up to this many moves."""
+PAIRED_DICE = "twin games in lockstep"
+"""What keeps the two games of a dice pair from leaking their rolls to each other, as the card says it
+(:func:`_may_ask`): the harness enforces it on every platform, whatever walls stood."""
 
 
 def _both_seats(tasks: Sequence[tuple[str, str, int]]) -> list[tuple[str, str, int, str]]:
@@ -305,48 +315,89 @@ def _lanes(games: Sequence[tuple[str, str, int, str]]) -> list[list[tuple[str, s
     return list(lanes.values())
 
 
+def _pairings(games: Sequence[tuple[str, str, int, str]]) -> list[list[tuple[str, str, int, str]]]:
+    """The games grouped by pairing, in order: both lanes of a pairing (its two seatings), which share their dice.
+
+    A pairing is the unit no executor splits: its two lanes must be played side by side, in lockstep (see
+    :func:`_play_pairing`).
+    """
+    pairings: dict[tuple[str, str], list] = {}
+    for game in games:
+        pairings.setdefault(game[:2], []).append(game)
+    return list(pairings.values())
+
+
 def _play_tasks(entries: dict, games: Sequence[tuple[str, str, int, str]], setup: _Setup, finished) -> None:
-    """Play the ``(first, second, pair, first_seat)`` games here, lane by lane; ``finished(record)`` as each ends.
+    """Play the ``(first, second, pair, first_seat)`` games here, pairing by pairing; ``finished(record)`` as each ends.
 
     A lane (one pairing, seats fixed) has sandboxes of its own, started for it and closed after it, and its
     games go to them in the same order whether the run is serial, split over workers or over a cluster: a
     strategy that keeps state in its module meets the same history, so it gets the same card on any executor.
     Its sandbox sees one seat of one table, so no process sees both games of a dice pair (they share their
-    dice, seats swapped) or the same dice against two opponents (both found by the red team).
+    dice, seats swapped) or the same dice against two opponents (both found by the red team).  The two lanes
+    of a pairing are played together, in lockstep, so that no process learns a roll before the twin game rolls
+    it (:func:`_play_pairing`).
     """
-    for lane in _lanes(games):
-        _play_lane(entries, lane, setup, finished)
+    for pairing in _pairings(games):
+        _play_pairing(entries, pairing, setup, finished)
 
 
-def _play_lane(entries: dict, games: Sequence[tuple[str, str, int, str]], setup: _Setup, finished) -> None:
-    """Play one lane's games, ``IN_FLIGHT`` at a time, each untrusted strategy in one sandbox."""
+def _may_ask(game: _Game, twin: _Game | None) -> bool:
+    """Whether ``game``'s mover may be told its roll now: never before the twin game has drawn that roll.
+
+    The twins of a pair roll the same dice, the n-th roll of the game at its n-th turn.  Told at turn n, a
+    process knows the rolls up to n; if the twin were behind, a process of the twin's could learn its own game's
+    coming rolls from it through any channel the walls leave between processes (the red team used the access
+    times of never-read files: a file read "writes", a ``stat`` "reads", 30 of 30 rolls known ahead).  Of two
+    twins still playing, the one behind may always move, so the pair never waits for ever.
+    """
+    return twin is None or twin.finished or len(twin.match.turns) >= len(game.match.turns)
+
+
+def _play_pairing(entries: dict, games: Sequence[tuple[str, str, int, str]], setup: _Setup, finished) -> None:
+    """Play one pairing's games, ``IN_FLIGHT`` pairs at a time, each lane's untrusted strategies in their own sandbox.
+
+    A game's twin (same pair, seats swapped) enters play with it, and a game's mover is asked only when
+    :func:`_may_ask`: neither game of a pair runs ahead of the other.  A game whose twin is not among ``games``
+    (it was played to its end earlier, before a resume) has no roll left to protect and runs freely.
+    """
     rules = Position.start(setup.board).rules
     import_seed = _stream_seed(setup.seed, "import")
-    sandboxes: dict[str, Sandbox] = {}
+    sandboxes: dict[tuple[str, str], Sandbox] = {}
 
-    def sandbox_for(name: str) -> Sandbox:
-        if name not in sandboxes:
+    def sandbox_for(name: str, lane: str) -> Sandbox:
+        if (name, lane) not in sandboxes:
             e = entries[name]
-            sandboxes[name] = Sandbox(e.load, e.payload, rules, setup.load_limit, import_seed)
-        return sandboxes[name]
+            sandboxes[(name, lane)] = Sandbox(e.load, e.payload, rules, setup.load_limit, import_seed)
+        return sandboxes[(name, lane)]
 
-    waiting = collections.deque(_Game(entries[first], entries[second], pair, first_seat, setup)
-                                for first, second, pair, first_seat in games)  # fmt: skip
+    made = {game: _Game(entries[game[0]], entries[game[1]], game[2], game[3], setup) for game in games}
+    twins = {made[game]: made.get((*game[:3], other(game[3]))) for game in games}
+    pairs: dict[int, list[_Game]] = {}
+    for game in made.values():
+        pairs.setdefault(game.pair, []).append(game)
+    waiting = collections.deque(sorted(pairs.items()))  # both games of a pair enter play together
     active: list[_Game] = []
     try:
         while waiting or active:
-            while waiting and len(active) < IN_FLIGHT:
-                active.append(waiting.popleft())
-            asking: dict[tuple[str, str], list[_Game]] = {}
+            while waiting and len(active) < 2 * IN_FLIGHT:
+                active += sorted(waiting.popleft()[1], key=lambda game: game.first_seat)
+            asking: dict[tuple[str, str, str], list[_Game]] = {}
+            playing = []
             for game in active:
                 record = game.advance()
                 if record is None:
-                    asking.setdefault((game.waiting_for.name, game.match.position.to_move), []).append(game)
+                    playing.append(game)
                 else:
+                    game.finished = True
                     finished(record)
-            active = [game for games_asking in asking.values() for game in games_asking]
-            for (name, seat), games_asking in asking.items():
-                sandbox = sandbox_for(name)
+            for game in playing:
+                if _may_ask(game, twins[game]):
+                    key = (game.waiting_for.name, game.first_seat, game.match.position.to_move)
+                    asking.setdefault(key, []).append(game)
+            active = playing
+            for (name, lane, seat), games_asking in asking.items():
+                sandbox = sandbox_for(name, lane)
                 answers = sandbox.ask([game.move_request() for game in games_asking], setup.per_move_limit)
                 for game, answer in zip(games_asking, answers):
                     if answer is not None:  # None: its worker was killed first; asked again next round
@@ -382,7 +433,8 @@ def _serve_tasks() -> None:
 
 
 def _play_parallel(entries: dict, games: list, setup: _Setup, workers: int, finished) -> None:
-    """Split the games' lanes over ``workers`` harness processes; ``finished(record)`` as records arrive.
+    """Split the games' pairings (never a lane, nor the two lanes of a pairing) over ``workers`` harness processes;
+    ``finished(record)`` as records arrive.
 
     A harness process that dies (killed from outside: walls down, see docs/threat-model.md) costs
     time, not the run: its unfinished games are played again here, with the same streams.
@@ -407,10 +459,10 @@ def _play_parallel(entries: dict, games: list, setup: _Setup, workers: int, fini
         finally:
             arrived.put(process)
 
-    lanes = _lanes(games)
+    pairings = _pairings(games)
     try:
         for k in range(workers):
-            chunk = [game for lane in lanes[k::workers] for game in lane]
+            chunk = [game for pairing in pairings[k::workers] for game in pairing]
             if not chunk:
                 continue
             process = subprocess.Popen(
@@ -559,7 +611,8 @@ def _walls_line(records: Sequence[GameRecord], limits: tuple[float, float]) -> s
     """Which walls stood around the untrusted strategies, and the two time limits."""
     walls = "; ".join(dict.fromkeys(record.isolation for record in records if record.isolation))
     load, move = limits
-    return f"isolation: {walls or 'none needed (trusted bots only)'}; limits: load {load:g} s, move {move:g} s"
+    dice = f"; dice: {PAIRED_DICE}" if walls else ""
+    return f"isolation: {walls or 'none needed (trusted bots only)'}{dice}; limits: load {load:g} s, move {move:g} s"
 
 
 def _forfeit_lines(forfeits) -> list[str]:
@@ -861,20 +914,115 @@ class Batch:
     setup: _Setup
 
 
+def _batch_order(tasks: Sequence[tuple[str, str, int]]) -> list[tuple[str, str, int, str]]:
+    """A batch's games in the order they are judged: by pair, the seat-A game of each pair first (the order in
+    which :func:`_play_pairing` plays them)."""
+    return sorted(_both_seats(tasks), key=lambda game: (game[2], game[3]))
+
+
+NOT_PLAYED = "not played: "
+"""How the message of a game that was not played begins (an early stop in its pairing, or an entrant over budget)."""
+COSTLY_TIMEOUT = "was stopped"
+"""In a timeout's message: the move would not stop, so its game process was killed (the next one imports again)."""
+
+
+def _costly(record: GameRecord, role: str) -> bool:
+    """Whether ``role`` lost this game with its import or its game process: what a contest pays most for (a new
+    game process imports the strategy again, up to the load limit)."""
+    return (record.forfeit_by == role and not (record.message or "").startswith(NOT_PLAYED)
+            and (record.reason in ("crash", "load")
+                 or (record.reason == "timeout" and COSTLY_TIMEOUT in (record.message or ""))))
+
+
+class _Judge:
+    """Rules on a contest's games in their fixed order, so that every executor gives the same rows.
+
+    - The early stop of :func:`score`, per pairing: once an entrant has forfeited ``SAME_FAILURE_STOP`` games of
+      a pairing in a row the same way, its remaining games of that pairing are forfeits, not played.
+    - ``budget`` (a tournament's, per entrant): once an entrant has lost that many games with its import or its
+      game process (:func:`_costly`), its remaining games of the whole contest are forfeits, not played.
+
+    A hostile entrant that imports slowly and crashes on its first move cost two imports a game (found by the
+    red team: about 100 minutes a pairing); the threat model gives the bound these rules keep.
+    """
+
+    def __init__(self, entries: dict, budget: int | None = None) -> None:
+        self.entries, self.budget = entries, budget
+        self.streaks: dict[tuple[str, str, str], list[tuple]] = {}  # (first, second, name) -> identical failures
+        self.stopped: dict[tuple[str, str, str], tuple[str, str, str]] = {}  # -> reason, value, message
+        self.costs: dict[str, int] = collections.Counter()
+        self.over: dict[str, tuple[str, str, str]] = {}
+
+    def blocked(self, first: str, second: str) -> bool:
+        """Whether no game of this pairing is to be played any more."""
+        return any((first, second, name) in self.stopped or name in self.over for name in (first, second))
+
+    def judge(self, game: tuple[str, str, int, str], record: GameRecord | None) -> GameRecord:
+        """The record kept for ``game``: ``record`` as played, or a forfeit if an earlier game stopped its entrant.
+
+        ``record`` may be None only for a game that is not to be played.
+        """
+        first, second, pair, first_seat = game
+        for role, name in (("first", first), ("second", second)):
+            why = self.stopped.get((first, second, name)) or self.over.get(name)
+            if why is not None:
+                reason, value, message = why
+                return GameRecord(first, second, pair, first_seat, "second" if role == "first" else "first", 0,
+                                  forfeit_by=role, reason=reason, value=value, message=message)
+        if record is None:
+            raise AssertionError(f"game {game} was neither played nor stopped")
+        for role, name in (("first", first), ("second", second)):
+            if self.entries[name].trusted:
+                continue
+            failure = _own_failure(record, name)
+            streak = self.streaks.setdefault((first, second, name), [])
+            streak[:] = [] if failure is None or (streak and streak[-1] != failure) else streak
+            if failure is not None:
+                streak.append(failure)
+            if len(streak) >= SAME_FAILURE_STOP:
+                self.stopped[(first, second, name)] = (
+                    str(record.reason), record.value or "",
+                    f"{NOT_PLAYED}{name} forfeited {SAME_FAILURE_STOP} games of this pairing in a row the same way")
+            if self.budget is not None and _costly(record, role):
+                self.costs[name] += 1
+                if self.costs[name] >= self.budget:
+                    self.over[name] = (str(record.reason), record.value or "",
+                                       f"{NOT_PLAYED}{name} lost {self.budget} games with its import or its game "
+                                       "process (the budget of an entrant)")
+        return record
+
+
 def play_batch(batch: Batch, finished=None) -> list[GameRecord]:
-    """Play a batch on this host, each untrusted strategy in its own sandbox; the records, in finishing order.
+    """Play a batch on this host, each untrusted strategy in its own sandbox; the records, in the games' order.
 
     The one function every executor runs (on a Dask worker too), so the sandbox's
-    guarantees hold wherever the games are played.  ``finished(record)`` is called as each game ends.
+    guarantees hold wherever the games are played.  ``finished(record)`` is called for each game, in the games'
+    order (:func:`_batch_order`), as soon as it and every game before it have ended.  The early stop of
+    :class:`_Judge` applies within the batch: once an entrant forfeited ``SAME_FAILURE_STOP`` games in a row the
+    same way, the batch's remaining games are not played.
     """
+    order = _batch_order(batch.tasks)
+    judge = _Judge(batch.entries)
+    arrived: dict[tuple[str, str, int, str], GameRecord] = {}
     records: list[GameRecord] = []
 
     def done(record: GameRecord) -> None:
-        records.append(record)
-        if finished is not None:
-            finished(record)
+        arrived[(record.first, record.second, record.pair, record.first_seat)] = record
+        while len(records) < len(order) and order[len(records)] in arrived:
+            game = order[len(records)]
+            records.append(judge.judge(game, arrived[game]))
+            if finished is not None:
+                finished(records[-1])
+            if judge.blocked(*game[:2]):
+                raise _SameFailure(records, records[-1])
 
-    _play_tasks(batch.entries, _both_seats(batch.tasks), batch.setup, done)
+    try:
+        _play_tasks(batch.entries, order, batch.setup, done)
+    except _SameFailure:
+        for game in order[len(records):]:
+            records.append(judge.judge(game, None))
+            if finished is not None:
+                finished(records[-1])
     return records
 
 
@@ -1027,6 +1175,7 @@ def tournament(
     seed_label: str | None = None,
     batch_pairs: int = BATCH_PAIRS,
     seed_file: str | os.PathLike | None = None,
+    tls=None,
 ) -> TournamentResult:
     """A round robin: every pair of entrants plays ``games`` games (paired dice, seats swapped).
 
@@ -1044,14 +1193,25 @@ def tournament(
     the checks of :func:`read_seed_file` (the students' folder counts as readable), and titles say "seed from
     NAME" instead of it.
     ``batch_pairs``: dice seeds per unit of work (one pairing x this many seeds x 2 seats).
+    ``tls``: for ``executor="dask:tls://HOST:PORT"``, this client's certificates, ``{"ca": ..., "cert": ...,
+    "key": ...}`` (paths of PEM files) or a :class:`~amoeboid_edu.executors.TLSFiles`; a plain ``tcp://``
+    scheduler lets anyone who reaches it attach a worker and send results this process unpickles (README).
     """
-    from .executors import map_unordered, parse_executor
+    from .executors import TLSFiles, map_unordered, parse_executor
     from .ledger import Ledger, fingerprint
 
     page = None if out is None else leaderboard_path(out)  # refused before anything is written
     setup = _Setup(seed, float(per_move_limit), max_turns, board, float(load_limit))
     _check_settings(games, setup)
-    where = parse_executor(executor)
+    if isinstance(tls, dict):
+        unknown = set(tls) - {"ca", "cert", "key"}
+        if unknown or not {"ca", "cert"} <= set(tls):
+            raise ValueError(f"tls is a dict with the keys 'ca', 'cert' and 'key' (paths of PEM files), "
+                             f"not {sorted(tls)}")
+        tls = TLSFiles(str(tls["ca"]), str(tls["cert"]), str(tls.get("key") or ""))
+    elif tls is not None and not isinstance(tls, TLSFiles):
+        raise ValueError(f"tls is a dict with the keys 'ca', 'cert' and 'key', not {type(tls).__name__}")
+    where = parse_executor(executor, tls)
     if not isinstance(batch_pairs, int) or batch_pairs < 1:
         raise ValueError(f"batch_pairs must be a whole number >= 1, not {batch_pairs!r}")
     entries, unread = _entrants(strategies, list(opponents))
@@ -1069,6 +1229,7 @@ def tournament(
     earlier = {fingerprint(str(seed), board, max_turns, float(per_move_limit)): EARLIER_RUN}
     ledger = Ledger(out, RESULT_FIELDS, RESULT_KEY, fingerprint(described), described, earlier)
     wanted = {(a, b, str(pair), seat) for a, b in matches for pair in range(games // 2) for seat in "AB"}
+    blocks: list[tuple[tuple, int | None]] = []  # every block of seeds in order; the batch that plays it, if any
     batches = []
     for first, second in matches:
         for start in range(0, games // 2, batch_pairs):
@@ -1077,17 +1238,38 @@ def tournament(
             # keeps state across games then meets the same history as in a run that was never interrupted.
             if any((first, second, str(pair), seat) not in ledger.rows for _, _, pair in block for seat in "AB"):
                 batches.append(Batch({first: entries[first], second: entries[second]}, block, setup))
+                blocks.append((block, len(batches) - 1))
+            else:
+                blocks.append((block, None))
     from tqdm.auto import tqdm
 
     done = len(wanted & ledger.rows.keys())
     bar = tqdm(total=len(wanted), initial=done, desc="tournament", unit="game", disable=not progress, leave=False)
+    judge = _Judge(entries, ENTRANT_BUDGET)  # the games judged in their fixed order, whatever the executor
+
+    seen: set[tuple] = set()  # the games judged in this run
+
+    def judged(game: tuple, record: GameRecord | None) -> None:
+        seen.add(game)
+        bar.update(len(ledger.add([_row(judge.judge(game, record))])))
+
+    def skip(index: int) -> bool:  # a batch of a pairing already stopped, or of an entrant over budget
+        return judge.blocked(*batches[index].tasks[0][:2])
+
     try:
         if where.kind == "serial":
-            for batch in batches:
-                play_batch(batch, lambda record: bar.update(len(ledger.add([_row(record)]))))
+            for block, index in blocks:
+                _judge_block(block, index, ledger, judge, judged, seen, lambda index: play_batch(
+                    batches[index], lambda record: _judged_or_blocked(record, judge, judged)))
         else:
-            for _, records in map_unordered(play_batch, batches, where):
-                bar.update(len(ledger.add([_row(record) for record in records])))
+            played: dict[int, object] = {}
+            results = map_unordered(play_batch, batches, where, skip=skip)
+            for block, index in blocks:
+                while index is not None and index not in played:
+                    finished_index, records = next(results)
+                    played[finished_index] = records
+                _judge_block(block, index, ledger, judge, judged, seen,
+                             lambda index: [judged(_key(record), record) for record in played.pop(index) or ()])
         ledger.finish()
     finally:
         ledger.close()
@@ -1100,6 +1282,40 @@ def tournament(
     if page is not None:
         write_leaderboard(result, page)
     return result
+
+
+def _key(record: GameRecord) -> tuple[str, str, int, str]:
+    return record.first, record.second, record.pair, record.first_seat
+
+
+class _Blocked(Exception):
+    """A batch's pairing was stopped, or one of its entrants is over budget: its remaining games are not played."""
+
+
+def _judged_or_blocked(record: GameRecord, judge: _Judge, judged) -> None:
+    """Keep a record a batch just played (``judged``); stop the batch if its pairing may play no more."""
+    judged(_key(record), record)
+    if judge.blocked(record.first, record.second):
+        raise _Blocked
+
+
+def _judge_block(block: tuple, index: int | None, ledger, judge: _Judge, judged, seen: set, play) -> None:
+    """Judge one block of a tournament's seeds, in order: its rows from the ledger if it is complete (only counted),
+    its batch played by ``play(index)`` (which hands each record to ``judged``), and the games that were not played
+    (the batch was skipped or stopped: its pairing or an entrant is blocked)."""
+    order = _batch_order(block)
+    if index is None:
+        for game in order:
+            judge.judge(game, _from_row(ledger.rows[(game[0], game[1], str(game[2]), game[3])]))
+        return
+    if not judge.blocked(*block[0][:2]):
+        try:
+            play(index)
+        except _Blocked:
+            pass
+    for game in order:
+        if game not in seen:  # not played: the batch was skipped, or stopped in the middle
+            judged(game, None)
 
 
 RUN_FORMAT = 2

@@ -403,13 +403,17 @@ _GAME_SYSCALLS = (
     "clock_gettime", "clock_getres", "gettimeofday", "time", "nanosleep", "clock_nanosleep",
     # about itself
     "getpid", "gettid", "getppid", "getuid", "geteuid", "getgid", "getegid", "getresuid", "getresgid",
-    "getgroups", "getpgrp", "uname", "sysinfo", "getrusage", "times", "sched_yield", "getcpu", "getrlimit",
+    "getgroups", "getpgrp", "uname", "times", "sched_yield", "getrlimit",
 )
 """Syscalls a game process may make with any arguments: what CPython, NumPy (imported before the walls) and
 pure-Python strategies need to compute and to import modules.  Everything not allowed here or in
 ``_game_rules`` is refused with EPERM: processes, programs, threads, the network, signals to anyone else,
 file metadata, folder watches, memfds, scheduling, ``getrandom`` (a game's entropy is the move's stream;
-refusing the raw syscall makes a strategy that goes around it fail the same way on every run)..."""
+refusing the raw syscall makes a strategy that goes around it fail the same way on every run), and readings that
+differ from run to run with nothing to seed them: ``sysinfo`` (uptime, load, free memory), ``getrusage`` (page
+faults, context switches) and ``getcpu`` (the processor it runs on).  Refused, they fail the same way every time
+(a strategy that chose its moves from them got three cards for one seed: found by the red team); nothing
+CPython needs after its start calls them..."""
 
 _FCNTL_COMMANDS = (0, 1, 2, 3, 4, 1030)
 """F_DUPFD, F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_DUPFD_CLOEXEC: never F_SETOWN(_EX)/F_SETSIG (a signal to any
