@@ -1194,7 +1194,7 @@ def tournament(
     NAME" instead of it.
     ``batch_pairs``: dice seeds per unit of work (one pairing x this many seeds x 2 seats).
     ``tls``: for ``executor="dask:tls://HOST:PORT"``, this client's certificates, ``{"ca": ..., "cert": ...,
-    "key": ...}`` (paths of PEM files) or a :class:`~amoeboid_edu.executors.TLSFiles`; a plain ``tcp://``
+    "key": ...}`` (paths of PEM files) or a :class:`~amoeboid_edu.lab.executors.TLSFiles`; a plain ``tcp://``
     scheduler lets anyone who reaches it attach a worker and send results this process unpickles (README).
     """
     from .executors import TLSFiles, map_unordered, parse_executor

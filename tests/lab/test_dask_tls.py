@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from amoeboid_edu import executors
-from amoeboid_edu.executors import TLSFiles, map_unordered, parse_executor
+from amoeboid_edu.lab import executors
+from amoeboid_edu.lab.executors import TLSFiles, map_unordered, parse_executor
 
 WANDER = """
 def strategy(position, roll, rng):

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from amoeboid_edu.lab import PAIRED_DICE, score
+from amoeboid_edu.lab import score
+from amoeboid_edu.lab.scoring import PAIRED_DICE
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the walls are Linux's")
 
@@ -165,8 +166,8 @@ def test_a_hostile_entrant_that_imports_slowly_and_crashes_costs_a_bounded_numbe
     a 5 s import took 87 s; with 29 s imports about 100 minutes a pairing).  Now a pairing stops after
     SAME_FAILURE_STOP identical forfeits in a row, and an entrant that lost ENTRANT_BUDGET games with its import or
     game process is not played any more: its cost is bounded whatever the number of games and opponents."""
-    from amoeboid_edu import lab
-    from amoeboid_edu._sandbox import Sandbox
+    from amoeboid_edu.lab import scoring as lab
+    from amoeboid_edu.sandbox.core import Sandbox
 
     folder = tmp_path / "class"
     folder.mkdir()
