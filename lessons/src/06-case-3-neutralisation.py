@@ -209,7 +209,7 @@ pd.DataFrame(rows)
 # - Case III's plan: take the centre, then neutralise each half B splits off, using exactly its size, while Δ > 6.
 # - On our line B can never win or tie at once, whatever it rolls: the paper's claim checks out there.
 # - "B cannot eat the neutral piece" is false as stated for small pieces: a piece of size k may eat it when it rolls
-#   at least k, so pieces of 6 units or fewer sometimes can; from 7 units on it is true.
+#   at least k, so small pieces sometimes can (the card gives the size from which on the sentence is true).
 #
 # **What is actually known about the plan.** The paper's one-turn argument is right: after the move to the centre B
 # cannot win on its next turn (exact). Beyond that, "eat one of the opponent's split amoebae" does not say which

@@ -169,12 +169,11 @@ paper.case_IV_threshold()
 # ## Summary
 #
 # - The paper's Case IV line (centre, neutralise the bigger half, capture with one unit more, squeeze) is legal and wins
-#   when A rolls 1s and B rolls 6s, in 9 turns of A (8 if the move to the centre is not counted).
+#   when A rolls 1s and B rolls 6s (exercise 1 counted A's turns); its pictures have a few misprints, each listed by
+#   the replay above.
 # - "A can win within 8 turns" is **open**: against a B that always halves (the paper's assumption, "not supported"
-#   by split-in-half), A forces a win within 4 of its turns (proved), though the paper's own steps are not how (with
-#   small rolls for B they take more than 8); against a B free to play any legal turn nobody knows: our search
-#   reaches 4 of A's turns only.
-# - δ > 44 is **open** too: against a halving B, a forced win at every δ searched above 44 (proved), and not sharp
-#   (a win at δ = 17 as well, none within 4 turns at 15-16); the paper's own steps with its own dice need 43; a free B
-#   was not tested.
+#   by split-in-half), A can force a win, though the paper's own steps are not how; against a B free to play any
+#   legal turn nobody knows. The cards say how far each search reached.
+# - δ > 44 is **open** too: against a halving B, A wins at every δ the card searched above 44, and below 44 as well,
+#   so 44 is not sharp; a free B was not tested.
 #   Next: [lesson 8](08-example-game.ipynb), a whole game of the authors, replayed.
