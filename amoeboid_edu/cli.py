@@ -261,8 +261,10 @@ def _paper(args: argparse.Namespace, out: TextIO) -> None:
     unknown = [item for item in args.items if item not in paper.ITEMS]
     if unknown:
         raise CommandError(f"unknown item {unknown[0]!r}; the items are {', '.join(paper.ITEMS)}")
-    for verdict in paper.check_all(full=args.full, seed=args.seed, only=tuple(args.items) or paper.ITEMS):
-        print(verdict.line, file=out)
+    explain = args.explain or bool(args.items)
+    for number, verdict in enumerate(paper.check_all(full=args.full, seed=args.seed,
+                                                     only=tuple(args.items) or paper.ITEMS)):  # fmt: skip
+        print(("\n" if number else "") + verdict.details() if explain else verdict.short, file=out)
         out.flush()
 
 
@@ -336,8 +338,11 @@ def build_parser() -> argparse.ArgumentParser:
     tournament.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     tournament.set_defaults(run=_tournament)
 
-    paper = commands.add_parser("paper", help="check each statement of the paper by computation; one line per item")
-    paper.add_argument("items", nargs="*", help="only these items (default: all)")
+    paper = commands.add_parser("paper", help="check each statement of the paper by computation; one short line per "
+                                "item, or the details of the items named")  # fmt: skip
+    paper.add_argument("items", nargs="*", help="only these items, each with its evidence, scope and counter-lines in "
+                       "sections (default: every item, one short line each)")  # fmt: skip
+    paper.add_argument("--explain", action="store_true", help="the details of every item, not one line each")
     paper.add_argument("--full", action="store_true", help="the lessons' sizes (minutes) instead of the quick ones")
     paper.add_argument("--seed", default="0")
     paper.set_defaults(run=_paper)

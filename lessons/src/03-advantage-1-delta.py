@@ -24,6 +24,7 @@
 # %%
 import altair as alt
 import pandas as pd
+from IPython.display import Markdown
 
 from amoeboid_edu import Game, legal_turns, random_turn
 from amoeboid_edu.theory import analysis, paper
@@ -197,12 +198,18 @@ analysis.exceedance_chart(curves)
 # </details>
 
 # %%
-paper.unboundedness_conjecture(walks=5_000, length_games=300)
+unbounded = paper.unboundedness_conjecture(walks=5_000, length_games=300)
+unbounded
 
 # %% [markdown]
-# The card measures game lengths on several boards; its summary gives the median for each, and the bigger the board,
-# the longer the games (400 turns for random players on 5×5). On the 3×3 board of this course the median is 13 turns,
-# so inside one game δ has no time to wander far.
+# The card measures game lengths on several boards (random players, 300 seeded games per board here; the CLI plays
+# more, so its medians can differ by a turn). The sentence below is written by the computation, not by us:
+
+# %%
+lengths = unbounded.evidence.dropna(subset=["half end within"])
+median = dict(zip(lengths["games"], lengths["half end within"]))
+Markdown(f"Half of the games end within: {'; '.join(f'{turns} turns ({games})' for games, turns in median.items())}. "
+         "The bigger the board, the longer the games; on every board a game stops long before δ has wandered far.")
 
 # %% [markdown]
 # **Exercise 3.** Using `analysis.exceedance_curve(M, turns)` (it returns P_M(n) for n = 0..turns) and

@@ -17,6 +17,8 @@
 import random
 from fractions import Fraction
 
+from IPython.display import Markdown
+
 from amoeboid_edu import Position, apply
 from amoeboid_edu.theory import paper
 from amoeboid_edu.ui.exercises import check
@@ -66,13 +68,15 @@ print(*stalling, sep="\n")
 # %% [markdown]
 # The theory module checks Case I in two ways. The **verdict word** rests only on exact facts: an exact one-turn
 # lookahead (every B roll, every legal B reply) and an exact check of the paper's premise about splitting, for B sizes
-# from 1 to 12 (six of them here, all twelve in the CLI; the opening is not only the first move: after some stalling
-# both amoebae are bigger). **Simulations**
+# from 1 to 12 (six of them here; the CLI's sizes are printed below; the opening is not only the first move: after
+# some stalling both amoebae are bigger). **Simulations**
 # add numbers: from each option A goes on playing the paper's way (stalling again and again, as the paper means)
 # against the `greedy` and `paper` bots, 12 seeded games per size and option here (the CLI's `--full` plays more; the
 # word is the same).
 
 # %%
+print("B sizes in `amoeboid paper`:", paper.SIZES["quick"]["case_I_sizes"], "and with --full:",
+      paper.SIZES["full"]["case_I_sizes"])
 case_1 = paper.case_I((1, 2, 3, 4, 8, 12), games=12)
 case_1
 
@@ -177,12 +181,17 @@ streak
 print(streak.counter_line)
 
 # %% [markdown]
-# And "more than 200 turns"? B gains at most 6 per roll, so 1006 units take at least 168 of B's own turns, and with
-# A's turns in between at least 335 turns of the game. Under the first reading it is true except with a tiny chance
-# (B would need 200 rolls averaging above 5), under the second it is certain:
+# And "more than 200 turns"? B gains at most 6 per roll, and A keeps growing too. The card counts the turns exactly;
+# the sentences after it are written from its table, not by us:
 
 # %%
-paper.case_II_length()
+length = paper.case_II_length()
+length
+
+# %%
+rows = length.evidence.set_index("reading")
+Markdown("\n".join(f"- Counted as {reading}: at least {row['fewest possible']} turns; more than 200? "
+                    f"**{row['more than 200?']}**." for reading, row in rows.iterrows()))
 
 # %% [markdown]
 # ## Summary

@@ -152,15 +152,13 @@ checks.groupby("turn")[["B can win", "B can tie", "B can eat a neutral piece"]].
 checks[(checks["turn"] == 4)]
 
 # %% [markdown]
-# The paper's sentence is, in one line: with a lead in the centre, "the opponent cannot win". The verdict card
-# first, in one sentence with its scope; the search statistics are folded under "For the curious". The theory module
-# plays A with the strategy lab's `paper` bot, which follows *every* instruction of Case III (centre, neutralise
-# while Δ > 6, the biggest piece first as Case IV says, eat once it is not, then "move to an opposite square from your
-# opponent") and, where the text says nothing, a default its rules name; it tries every roll and every legal turn of B. It also reports games played out against the
-# `expectimax` bot, with their intervals: a bot game is an example, not a proof either way.
+# The paper's sentence is, in one line: with a lead in the centre, "the opponent cannot win". The verdict card shows
+# its word, one sentence and what was checked; everything else (the game records where B wins, with a note on each
+# of A's turns) is under "For the curious", or `card_III.details()`.
 
 # %%
-paper.verdict("case-III")  # exactly what `amoeboid paper case-III` prints
+card_III = paper.verdict("case-III")  # what `amoeboid paper` computes; `amoeboid paper case-III` prints the details
+card_III
 
 # %% [markdown]
 # The table above also shows where the paper is too quick about the neutral pieces. Its sentence "it cannot eat the
@@ -202,10 +200,9 @@ pd.DataFrame(rows)
 # 2. After turn 4, B could have rolled 6 and eaten the neutral `(5,5)`. Who would own the result? Would A still be
 #    safe? (Try it: `apply(game.positions[3], "6 c2 c2-c3")`.)
 # 3. The paper switches from neutralising to eating "when your Advantage 2 is no longer greater than 6". Why 6?
-# 4. The card's counter-line beats the plan when A eats B's *smaller* piece with its whole amoeba, and another one
-#    when A eats with one unit more. On 3x3, can you find a start where B beats it when A always eats B's *biggest*
-#    piece with its whole amoeba? (Nobody has yet within the searched bounds: change `CASE_III_START` and the
-#    `LINE`, or let the bots play. Why can B never move a piece out of reach of A's centre on 3x3?)
+# 4. Open the card's details and find the game that starts from *this lesson's* position (A 14 v B 5). A follows the
+#    plan, and still B wins on turn 6. Which turn of B's would you call the turning point, and which sentence of the
+#    paper did that turn prove wrong? Then play A yourself from the same position: can you keep B from winning?
 
 # %% [markdown]
 # ## Summary
@@ -213,7 +210,7 @@ pd.DataFrame(rows)
 # - Case III's plan: take the centre, then neutralise each half B splits off, using exactly its size, while Δ > 6.
 # - On our line B can never win or tie at once, whatever it rolls: the paper's claim checks out there.
 # - "B cannot eat the neutral piece" is false as stated for small pieces: a piece of size k may eat it when it rolls
-#   at least k, so pieces of 6 units or fewer sometimes can; from 7 units on it is true.
+#   at least k, so small pieces sometimes can (the card gives the size from which on the sentence is true).
 #
 # **What is actually known about the plan.** The paper's one-turn argument is right: after the move to the centre B
 # cannot win on its next turn (exact). Beyond that, "eat one of the opponent's split amoebae" does not say which
@@ -224,9 +221,9 @@ pd.DataFrame(rows)
 #   - A eats with one unit more than the piece (as in the paper's Case IV) and then moves its whole amoeba next to B
 #     (on 3x3 no square is away from B, and there the paper does not say where to go; the line's b3 is our default,
 #     not the paper's): B wins six turns into the game (its record is in the card's details);
-#   - A always eats B's biggest piece next to it with its whole amoeba: on 3x3 a search over every roll and every reply
-#     of B finds no B win within 4 turns of the game (2 of A's and 2 of B's), and beyond that nobody knows. (Only
-#     3x3 is tested: the plan needs a centre that touches every cell, and the paper names none on bigger boards.)
+#   - A always eats B's biggest piece next to it with its whole amoeba: the card's search finds B winning from this
+#     lesson's own start (question 4), by eating a neutral piece "twice its size". (Only 3x3 is tested: the plan
+#     needs a centre that touches every cell, and the paper names none on bigger boards.)
 #
 #   A losing way of filling in the plan refutes that way, not the paper; a way that holds is not proved beyond the
 #   search. So "the opponent cannot win" is **open**.

@@ -128,12 +128,10 @@ print(f"the bot agrees with the paper on {comparison['same'].sum()} of {len(comp
 # Chess players get a *review* after a game: the advantage curve, and every inaccuracy, mistake and blunder with a
 # better move. `coach.review(game)` does the same for Amoeboid. Read its numbers carefully:
 #
-# - **Win chance** is the chance that A wins (a tie counts half) *if, from that position, both sides played like the
-#   greedy bot for the next two turns and then at random*: the two greedy turns see every immediate threat, the
-#   random rest values what is left. The first turn is worked out exactly (every roll, every turn greedy hesitates
-#   between); the rest is the mean of 385 seeded games, so the number is within ±5 points of that chance 95% of the
-#   time (exact when every line ends within the greedy turns, e.g. when a player eats everything next turn). It is
-#   the outcome of a stated way of playing, not the value of perfect play.
+# - **Win chance** is A's chance to win (a tie counts half) *if both sides went on playing a simple fixed way*: like
+#   the greedy bot for two turns, then at random. It is measured by playing many seeded games from the position, so
+#   it can be a few points off; how many games and how far off is in `help(coach)`. It says how good a position is
+#   for that way of playing, not for perfect play.
 # - For every turn the review gives the mover's chance **before the roll**, **after the roll** (if the mover now
 #   played greedy's turn for that roll) and **after the turn played**; the last two value the position after a turn
 #   the same way (the reply greedy, then random). **Luck** is after the roll minus before: over the six rolls it

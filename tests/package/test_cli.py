@@ -262,3 +262,18 @@ def test_review_of_a_record_without_turns_says_so(tmp_path, record):
     lines = out(result).splitlines()
     assert lines[1].startswith("start: A ") and lines[2] == "no turns: the record has none to review"
     assert lines[3] == "accuracy: A -, B -" and len(lines) == 4
+
+
+def test_paper_item_prints_sections_and_its_misprints_are_listed():
+    result = amoeboid("paper", "case-IV-matrices")
+    assert result.returncode == 0, result.stderr.decode()
+    text = out(result)
+    heads = [line for line in text.splitlines() if line.startswith("## ")]
+    assert heads[0].startswith("## case-IV-matrices: ") and "## Scope" in heads and "## Evidence" in heads
+    assert "a1: paper (6,12), replay (6,6)" in text  # the last matrix's corner, found by the replay
+
+
+def test_paper_explain_gives_sections_and_the_help_names_it():
+    assert "--explain" in out(amoeboid("paper", "--help"))
+    text = out(amoeboid("paper", "--explain", "example-game"))
+    assert text.startswith("## example-game: confirmed\n") and "## How it was checked" in text

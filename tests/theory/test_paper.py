@@ -6,6 +6,7 @@ import itertools
 import subprocess
 import sys
 from fractions import Fraction
+from html import escape as html_escape
 from pathlib import Path
 
 import pandas as pd
@@ -269,33 +270,59 @@ def test_the_bot_plays_the_first_turn_paper_options_allows_found_lazily():
 # --------------------------------------------------------------------------- Case III
 
 
-def test_case_III_is_open_with_the_completions_that_lose_and_the_one_not_beaten():
-    verdict = paper.case_III(((7, 1, 3), (7, 1, 4)), turns=4)
+def test_case_III_is_open_and_lists_every_completion_that_loses_with_its_line():
+    verdict = paper.case_III(((10, 1, 3),))
     assert verdict.verdict == "open" and not verdict.counter_line  # a losing completion refutes itself, not the plan
     assert "a completion that loses refutes that completion, not the claim" in verdict.explanation
     summary = verdict.summary
-    assert "(i) B cannot win on its turn right after the centre move (exact, 2 of 2 set-ups)" in summary
+    assert "(i) B cannot win on its turn right after the centre move (exact, 1 of 1 set-ups)" in summary
     assert "(ii) a completion that loses: if A eats the smaller of B's pieces with its whole amoeba, B wins on turn 4" \
         in summary
     assert "from A 20 v B 14" in summary
     assert "(iii) another: if A eats with one unit more than the piece and then resets by moving its whole amoeba to " \
            "b3, next to B (a default: no square is away from B, so the paper says nothing there): B wins on turn 6" \
            in summary
-    assert "(iv) the completion no search has beaten: if A always eats the biggest of B's pieces next to its centre " \
-           "with its whole amoeba: open on 3x3" in summary
-    # B moves its bigger piece out of reach: reported for a bigger board, said to be outside the paper's set-up
-    assert "false on 4x4, outside the paper's set-up (b2 is not the centre there" in summary
-    assert "where b2 is not the centre" in verdict.scope
-    default = paper.case_III(turns=2)  # the word's own set-ups: 3x3, the board of the paper's plan
-    assert "4x4" not in default.summary and "bigger boards the paper's 3x3 picture" not in default.scope
-    assert "the paper bot's eat: the biggest of B's pieces next to its centre, with one unit more" in summary
-    assert "to 4 turns of the game (2 of A's, 2 of B's)" in verdict.scope
+    # (iv), searched as deep as the first turn on which B can win against it, is beaten; its line is on the card
+    assert "(iv) if A always eats the biggest of B's pieces next to its centre with its whole amoeba: B wins within " \
+           "6 turns from A 10 v B 1" in summary
+    record = verdict.explanation.split("From A 10 v B 1 B wins:\n")[1].split("\n# ends:")[0] + "\n"
+    game = replay(record)
+    assert game.result == "B" and len(game.turns) == 6
+    assert all(note.startswith("Case") for _, _, note in claimant_turns(record))  # every A turn cites the paper
+    # (v) the paper bot is listed too, with what the same search finds
+    assert "(v) the paper bot (its eat: one unit more than the biggest piece" in summary
+    assert "no B win within 6 turns of the game (3 of A's, 3 of B's) from A 10 v B 1 (exhaustive)" in summary
+    assert "to 6 turns of the game (3 of A's, 3 of B's), from every set-up named" in verdict.scope
     assert "only the clause 'the opponent cannot win' is tested" in verdict.scope
+    assert "'splitting can be ruled out' are optimality claims" in verdict.scope  # a stated reason, not an item
     assert "the paper bot eats with one unit more" in verdict.scope and "B: any legal turn" in verdict.scope
-    assert "expectimax" not in verdict.plain
-    table = verdict.evidence.set_index("board")
-    assert table.loc["3x3", "B wins along the plan"] == "none"  # the biggest piece, whole amoeba: none within 4 turns
-    assert table.loc["4x4", "B wins along the plan"].startswith("A 1 a1 a1-b2")
+    assert "this card uses the second" in verdict.scope  # delta's two meanings
+    assert "expectimax" not in verdict.plain and len(verdict.short) <= paper.SHORT_LINE
+    table = verdict.evidence.set_index("start")
+    assert table.loc[str(paper.case_III_start(10, 1)), "B wins along the plan"].startswith("A 1 a1 a1-b2")
+
+
+def test_case_III_searches_as_deep_as_the_first_turn_b_can_win_against_completion_iv():
+    from amoeboid_edu.theory.paper.case_III import FIRST_B_WIN_TURN, whole_eat_line
+
+    start = paper.case_III_start(10, 1)
+    assert paper.line_counterexample(start, whole_eat_line, FIRST_B_WIN_TURN - 1) is None
+    assert len(paper.line_counterexample(start, whole_eat_line, FIRST_B_WIN_TURN)) == FIRST_B_WIN_TURN
+    assert paper.WORD_SEARCHES["case_III_turns"] >= FIRST_B_WIN_TURN
+
+
+def test_the_card_shows_word_sentence_and_scope_and_folds_the_rest():
+    verdict = paper.case_III(((10, 1, 3),))
+    card = verdict._repr_markdown_()
+    assert verdict.brief in card and verdict.reach in card and verdict.explanation not in card
+    assert len(card) < 600
+    html = verdict._repr_html_()
+    assert html.index("<details>") < html.index(html_escape(verdict.summary))
+    details = verdict.details()
+    for section in ("## The paper says", "## In plain words", "## Scope", "## Evidence", "## How it was checked"):
+        assert section in details
+
+
     # (ii) the shortest losing completion: A eats the piece of 1 with its whole amoeba, B wins on turn 4
     from amoeboid_edu.theory.paper.case_III import SMALLER_WHOLE_LINE, case_III_line_record
 
@@ -326,7 +353,7 @@ def test_case_III_is_open_with_the_completions_that_lose_and_the_one_not_beaten(
 
 
 def test_case_III_reports_played_out_games_with_intervals_and_keeps_its_word():
-    verdict = paper.case_III(((7, 1, 3),), turns=4, games=1, game_starts=((8, 1),), game_turns=30)
+    verdict = paper.case_III(((10, 1, 3),), turns=4, games=1, game_starts=((8, 1),), game_turns=30)
     assert verdict.verdict == "open"
     assert "1 seeded games per start (8 v 1) against the expectimax bot, at most 30 turns each" in verdict.scope
     played = verdict.evidence.dropna(subset=["B plays"]).iloc[0]
@@ -540,18 +567,20 @@ def test_example_game_matches_every_matrix():
     assert verdict.evidence["matches"].all() and len(verdict.evidence) == len(PAPER_EXAMPLE_MATRICES)
 
 
-def test_items_are_the_fifteen_in_the_papers_order():
-    assert len(paper.ITEMS) == 15 and paper.ITEMS.index("case-IV-max-8") < paper.ITEMS.index("example-game")
+def test_items_are_the_sixteen_in_the_papers_order():
+    assert len(paper.ITEMS) == 16 and paper.ITEMS.index("case-IV-max-8") < paper.ITEMS.index("example-game")
     assert "case-IV" not in paper.ITEMS
 
 
-def test_cli_paper_prints_one_line_per_item_and_its_counter_line_replays(tmp_path):
+def test_cli_paper_item_prints_its_details_in_sections_and_its_counter_line_replays(tmp_path):
     run = subprocess.run([sys.executable, "-m", "amoeboid_edu", "paper", "case-II-streak", "example-game"],
                          capture_output=True, text=True, timeout=300)  # fmt: skip
     assert run.returncode == 0, run.stderr
-    lines = run.stdout.splitlines()
-    assert [line.split(":")[0] for line in lines] == ["case-II-streak", "example-game"]
-    assert [line.split(": ", 1)[1].split(" — ")[0] for line in lines] == ["false as stated", "confirmed"]
+    heads = [line[3:] for line in run.stdout.splitlines() if line.startswith("## ")]
+    assert [head for head in heads if ": " in head] == ["case-II-streak: false as stated", "example-game: confirmed"]
+    for section in ("The paper says", "Scope", "Evidence", "How it was checked"):
+        assert heads.count(section) == 2, section
+    assert heads.count("Counter-line (replay it with `amoeboid replay`)") == 1  # only the 'false as stated' item
     record = tmp_path / "streak.txt"
     record.write_text(paper.case_II_streak(games=1).counter_line)
     run = subprocess.run([sys.executable, "-m", "amoeboid_edu", "replay", str(record)], capture_output=True, text=True)
@@ -585,7 +614,9 @@ def test_every_false_as_stated_counter_line_replays_with_the_cli(tmp_path):
 def test_cli_paper_prints_every_item_once_and_the_readme_table_has_its_words():
     run = subprocess.run([sys.executable, "-m", "amoeboid_edu", "paper"], capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr
-    words = dict(line.split(" — ")[0].split(": ", 1) for line in run.stdout.splitlines())
+    lines = run.stdout.splitlines()
+    assert max(map(len, lines)) <= paper.SHORT_LINE, max(lines, key=len)
+    words = dict(line.split(" — ")[0].split(": ", 1) for line in lines)
     assert list(words) == list(paper.ITEMS)
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     table = dict(row.split(" | ")[:2] for row in (line.strip("| ") for line in readme.splitlines())

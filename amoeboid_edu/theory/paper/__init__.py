@@ -35,14 +35,8 @@ from .case_I import CASE_I_OPTIONS, case_I, case_I_table, split_premise_holds
 from .case_II import CASE_II_PAPER, STREAK_START, case_II, case_II_length, case_II_streak, case_II_table
 from .case_III import case_III, case_III_games, case_III_start, case_III_table, neutral_twice_its_size
 from .case_IV import (
-    PAPER_CASE_IV_LINE,
-    case_IV_forced_win,
-    case_IV_max_8,
-    case_IV_position,
-    case_IV_threshold,
-    forced_win_report,
-    paper_example_a_turns,
-    paper_steps_line,
+    PAPER_CASE_IV_LINE, PAPER_CASE_IV_MATRICES, case_IV_forced_win, case_IV_matrices, case_IV_matrix_differences,
+    case_IV_max_8, case_IV_position, case_IV_threshold, forced_win_report, paper_example_a_turns, paper_steps_line,
 )  # fmt: skip
 from .example import EXAMPLE_GAME, EXAMPLE_MATRICES, example_game, example_game_check
 from .lines import (
@@ -61,12 +55,12 @@ from .lines import (
     plan_options,
 )  # fmt: skip
 from .split import split_in_half
-from .verdict import VERDICTS, Verdict
+from .verdict import SHORT_LINE, VERDICTS, Verdict
 
 ITEMS = (
     "advantage-1-claim", "symmetry-theorem", "unboundedness-conjecture", "advantage-2-claim", "case-I", "case-II",
     "case-II-streak", "case-II-length", "case-III", "split-in-half", "neutral-twice-its-size", "case-IV-max-8",
-    "case-IV-forced-win", "case-IV-threshold", "example-game",
+    "case-IV-forced-win", "case-IV-threshold", "case-IV-matrices", "example-game",
 )  # fmt: skip
 """The paper's statements in the paper's order."""
 
@@ -76,7 +70,7 @@ SIZES = {
     "quick": {
         "random_games": 5_000, "bot_games": 20, "expectimax_games": 0, "rounds": 10, "symmetry_games": 2_000,
         "walks": 5_000, "length_games": 500, "case_I_sizes": (1, 2, 3, 4, 6, 8, 10, 12), "case_I_games": 6,
-        "case_II_bases": (1, 10), "streak_games": 40, "case_III_games": 4, "threshold_extra": (15, 16, 17),
+        "case_II_bases": (1, 10), "streak_games": 40, "case_III_games": 0, "threshold_extra": (15, 16, 17),
     },
     "full": {
         "random_games": 50_000, "bot_games": 300, "expectimax_games": 20, "rounds": 30, "symmetry_games": 20_000,
@@ -85,7 +79,7 @@ SIZES = {
         "threshold_extra": tuple(range(7, 61)),
     },
 }  # fmt: skip
-WORD_SEARCHES = {"case_III_setups": ((7, 1, 3), (10, 1, 3)), "case_III_turns": 4,  # 3x3: the plan's board
+WORD_SEARCHES = {"case_III_setups": ((10, 1, 3), (10, 5, 3)), "case_III_turns": 6,  # 3x3: the plan's board
                  "forced_depths": (4, 4), "threshold_deltas": (45, 46, 47, 48, 50, 55, 60)}
 """The searches that decide words: identical in quick and full runs, so the words cannot differ."""
 
@@ -114,6 +108,7 @@ def check_all(full: bool = False, seed: int | str = 0, only: tuple[str, ...] = I
         "case-IV-forced-win": lambda: case_IV_forced_win(depths=WORD_SEARCHES["forced_depths"]),
         "case-IV-threshold": lambda: case_IV_threshold(deltas=WORD_SEARCHES["threshold_deltas"],
                                                        extra=size["threshold_extra"]),
+        "case-IV-matrices": case_IV_matrices,
         "example-game": example_game_check,
     }  # fmt: skip
     for item in ITEMS:
@@ -160,11 +155,13 @@ def example_game_chart():
 
 __all__ = [
     "BOARDS", "CASE_II_PAPER", "CASE_I_OPTIONS", "EXAMPLE_GAME", "EXAMPLE_MATRICES", "ForcedWinSearch", "ITEMS",
-    "LineOutcomes", "PAPER_CASE_IV_LINE", "SIZES", "STREAK_START", "SearchBudgetExceeded", "VERDICTS", "Verdict",
+    "LineOutcomes", "PAPER_CASE_IV_LINE", "SHORT_LINE", "SIZES", "STREAK_START", "SearchBudgetExceeded", "VERDICTS",
+    "Verdict",
     "advantage_1_claim", "advantage_2_claim", "advantage_chart", "annotate_paper_turn", "annotated_record", "case_I",
     "case_III", "case_III_games", "case_III_start", "case_III_table", "case_IV_options", "corner_cells",
     "describe_turn", "plan_options", "case_II", "case_II_length", "case_II_streak", "case_II_table",
-    "case_IV_forced_win", "case_IV_max_8", "case_IV_position", "case_IV_threshold", "case_I_table", "check_all",
+    "case_IV_forced_win", "case_IV_matrices", "case_IV_matrix_differences", "PAPER_CASE_IV_MATRICES", "case_IV_max_8",
+    "case_IV_position", "case_IV_threshold", "case_I_table", "check_all",
     "example_game", "example_game_chart", "example_game_check", "final_results", "forced_win_report", "game_lengths",
     "grid_symmetries", "half_splits", "legal_turns", "line_counterexample", "line_then_candidates",
     "neutral_twice_its_size", "only_the_line", "opening_position", "paper_annotation", "paper_example_a_turns",

@@ -20,6 +20,17 @@ CORE_BOTS = ("random", "greedy", "paper", "expectimax")
 """The bots whose games test the claims: the package's own (an optional extra's ``mcts`` would change the figures)."""
 
 
+ONE_RULE = ("one rule for both delta items (symmetry, unboundedness): the word judges delta as the paper defines it, "
+            "the sums of the rolls in a given moment, mid-round included, as if play went on; inside a game, where "
+            "delta stops when the game ends, neither statement holds (the card says so beside the word)")
+"""How the symmetry theorem and the unboundedness conjecture read delta: the same reading for both words."""
+
+DELTA_MEANINGS = ("delta has two meanings in the paper: in 'Advantage' the difference of the dice sums (A's rolls "
+                  "minus B's); in 'Opening strategies' (Cases I-IV) 'the difference of size of initial amoebae'")
+"""The paper's two deltas, said on every card that uses one of them (students trip on it)."""
+DELTA_DICE = f"{DELTA_MEANINGS}; this card uses the first"
+DELTA_SIZE = f"{DELTA_MEANINGS}; this card uses the second (before any eat or split the two agree, up to A's last roll)"
+
 def final_results(random_games: int = 20_000, bot_games: int = 100, seed: int | str = 0,
                   expectimax_games: int = 0, boards: tuple[int, ...] = (3,)) -> pd.DataFrame:  # fmt: skip
     """Final rows of seeded random games (on each of ``boards``) plus the bot pairings' games on 3x3.
@@ -71,7 +82,9 @@ def _advantage_claim(item: str, column: str, name: str, proof: str, quote: str, 
         f"and every tie had {column} = 0 ({int(evidence[f'ties with {column} != 0'].sum())} exceptions)."
     )
     plain = f"Right, and proved: whoever wins always has {name} ({column} in their favour) at the end."
-    return Verdict(item, verdict, summary, explanation, evidence, scope=scope, plain=plain, quote=quote)
+    brief = f"whoever wins has {name} ({column} in their favour) at the end: a proof."
+    return Verdict(item, verdict, summary, explanation, evidence, scope=scope, plain=plain, quote=quote, brief=brief,
+                   reach=holds_on)  # fmt: skip
 
 
 def advantage_1_claim(random_games: int = 20_000, bot_games: int = 100, seed: int | str = 0, *,
@@ -145,7 +158,10 @@ def symmetry_theorem(rounds: int = 10, games: int = 5_000, seed: int | str = 0) 
              "of times, delta is 0 on average. But just after A's roll A is on average 3.5 ahead (A rolls first), and "
              "at the end of a game the average is not 0 either.")  # fmt: skip
     quote = "The expected value of delta is always 0."
-    return Verdict("symmetry-theorem", verdict, summary, explanation, evidence, scope=scope, plain=plain, quote=quote)
+    brief = "on average delta is 0 after every round, but not 'always': just after A's roll it is 3.5."
+    return Verdict("symmetry-theorem", verdict, summary, explanation, evidence,
+                   scope=f"{ONE_RULE}; {DELTA_DICE}; {scope}",
+                   plain=plain, quote=quote, brief=brief, reach=ONE_RULE)  # fmt: skip
 
 
 def game_lengths(games: int = 2_000, seed: int | str = 0, boards: tuple[int, ...] = BOARDS, cap: int = 1000) -> pd.DataFrame:
@@ -235,8 +251,11 @@ def unboundedness_conjecture(
              "it may never get there.")  # fmt: skip
     quote = "Let P_M(n) be the probability of delta being bigger than M, before n turns. Then lim P_M(n) = 1 for any integer M."
     evidence = pd.concat([evidence, lengths], ignore_index=True)
+    brief = (f"if the players kept rolling, delta would pass any level; a real game stops first (on 3x3 half end "
+             f"within {median_3} turns).")
     return Verdict("unboundedness-conjecture", "confirmed", summary, explanation, evidence,
-                   scope=scope, plain=plain, quote=quote)  # fmt: skip
+                   scope=f"{ONE_RULE}; {DELTA_DICE}; {scope}", plain=plain, quote=quote, brief=brief,
+                   reach=ONE_RULE)  # fmt: skip
 
 
 def _ends_on_turn_two() -> str:

@@ -9,6 +9,7 @@ import pandas as pd
 from .. import analysis
 from ...engine.rules import Position, apply, legal_turns
 from ...engine.seeding import seed_text
+from .advantage import DELTA_SIZE
 from .lines import opening_position
 from .verdict import Verdict
 
@@ -217,4 +218,12 @@ def case_I(b_sizes: tuple[int, ...] = tuple(range(1, 13)), games: int = 30,
              f"the start of the game), and nobody has shown stalling to be best. In "
              f"played-out games ({per_option} per option over {len(b_sizes)} sizes), {games_words}.")  # fmt: skip
     evidence = pd.concat([table, comparisons], ignore_index=True)
-    return Verdict("case-I", verdict, summary, explanation, evidence, scope=scope, plain=plain, quote=QUOTE)  # fmt: skip
+    board = opening_position(2, 1).board
+    squares = {cell: len(board.neighbours[board.index[cell]]) for cell in ("a1", "b1")}
+    scope += (f"; {DELTA_SIZE}; not given items, with the reason: 'the three adjacent squares' is a count, true from "
+              f"a corner only (a1 has {squares['a1']} neighbours on 3x3, b1, where the paper's own stall goes, has "
+              f"{squares['b1']}): stalling from b1 means a square not next to the enemy among those; 'split ... with a "
+              "chance of a comeback' is a 'chance', not a claim a search can refute (B's reply is a fact of the rules)")
+    brief = "stepping next to the enemy is a mistake, but 'never split' fails early on, and nobody has shown stalling best."
+    return Verdict("case-I", verdict, summary, explanation, evidence, scope=scope, plain=plain, quote=QUOTE,
+                   brief=brief, reach="3x3; A's lead 1 to 3 at equal sizes; played-out games against two bots")  # fmt: skip

@@ -11,6 +11,7 @@ from .. import analysis
 from ...engine.rules import Position, apply, legal_move_pairs, legal_turns
 from ...engine.game import CAPPED
 from ...engine.seeding import seed_text
+from .advantage import DELTA_SIZE
 from .lines import annotated_record, corner_cells, opening_position
 from .verdict import Verdict
 
@@ -132,7 +133,15 @@ def case_II(bases: tuple[int, ...] = (1, 10, 40), boards: tuple[int, ...] = (3,)
              "the time, and otherwise you eat at least half of the opponent (with the opponent in its corner, as in "
              "the paper).")  # fmt: skip
     verdict = "confirmed" if agree else "not supported"
-    return Verdict("case-II", verdict, summary, explanation, evidence, scope=scope, plain=plain, quote=QUOTE)
+    scope += (f"; {DELTA_SIZE}; only the immediate chances are tested; not given items, with the reason: 'A is "
+              "never going to lose' at delta = 6 is a claim about the whole game after the first exchange, as "
+              "case-III's 'the opponent cannot win' is (the same search question, open there); 'he will probably "
+              "choose to tie because he will roll again and get an advantage' is a guess about B's choice: read as "
+              "the game's tie, the game ends and nobody rolls again (End Game); read as B merely matching A's size, "
+              "it is a preference no search can refute; either way the card counts it as A 'not winning'")
+    brief = "stepping next to B with a lead of 4, 5 or 6 fails at once 1/2, 1/3 or 1/6 of the time."
+    return Verdict("case-II", verdict, summary, explanation, evidence, scope=scope, plain=plain, quote=QUOTE,
+                   brief=brief, reach="B's very next turn, every roll and reply; B in its corner; 3x3 and bigger")  # fmt: skip
 
 
 # --------------------------------------------------------------------------- the size-1000 example
@@ -202,8 +211,10 @@ def case_II_streak(games: int = 40, seed: int | str = 0) -> Verdict:
     plain = ("False: dice have no memory, so after any streak B still rolls a 5 or 6 one time in three, and then B "
              "ties or wins at once. The paper's sums after that are right.")
     evidence = pd.concat([table, later], ignore_index=True)
+    brief = "dice have no memory; after any streak B still rolls 5 or 6 one time in three, then ties or wins."
     return Verdict("case-II-streak", "false as stated", summary, explanation, evidence, scope=scope, plain=plain,
-                   counter_line=record, quote=STREAK_QUOTE)  # fmt: skip
+                   counter_line=record, quote=STREAK_QUOTE, brief=brief,
+                   reach="the dice after any streak; the size-1000 set-up in opposite corners")  # fmt: skip
 
 
 def _eats_of(position: Position, roll: int):
@@ -285,5 +296,6 @@ def case_II_length(need: int = 1006, claimed: int = 200) -> Verdict:
     plain = (f"Right: since A keeps growing too, B needs at least {fewest_with_growth} of its own turns even rolling "
              f"only sixes, and about {hitting:.0f} on average from its rolls alone; counted in turns of the game, it "
              "is more still.")
+    brief = f"more than 200 turns, surely: A grows too, so B needs at least {fewest_with_growth} of its own turns."
     return Verdict("case-II-length", "confirmed", summary, explanation, evidence, scope=scope, plain=plain,
-                   quote=LENGTH_QUOTE)  # fmt: skip
+                   quote=LENGTH_QUOTE, brief=brief, reach="the dice alone, exact; A keeps its amoeba whole")  # fmt: skip

@@ -11,6 +11,7 @@ from ...engine.seeding import seed_text
 from ...players.bots import paper_options
 from ...engine.rules import Position, Turn, apply, legal_turns
 from ..search import LineOutcomes, SearchBudgetExceeded, line_counterexample
+from .advantage import DELTA_SIZE
 from .lines import annotate_paper_turn, annotated_record, opening_position, paper_line
 from .verdict import Verdict
 
@@ -162,12 +163,13 @@ def case_III_games(starts: tuple[tuple[int, int], ...] = GAME_STARTS, games: int
     rows = []
     for a_size, b_size in starts:
         start = opening_position(a_size, b_size)
-        results, after_default = [], 0
+        results, after_default, records = [], 0, []
         for i in range(games):
             game = analysis.play_game(BOTS["paper"], BOTS[opponent], seed=seed_text(seed, "case-III"), index=i, start=start,
                                       max_turns=max_turns)  # fmt: skip
             results.append(game.result)
             if game.result == "B":
+                records.append(str(game))
                 after_default += any(paper_options(before, turn.roll)[0].is_default
                                      for before, turn in zip(game.positions, game.turns) if before.to_move == "A")  # fmt: skip
         b_wins = results.count("B")
@@ -175,7 +177,8 @@ def case_III_games(starts: tuple[tuple[int, int], ...] = GAME_STARTS, games: int
         rows.append({"start": str(start), "B plays": opponent, "games": games, "A wins": results.count("A"),
                      "B wins": b_wins, "B win rate": b_wins / games, "low": low, "high": high,
                      "ties": results.count("tie"), f"unfinished ({max_turns} turns)": results.count(CAPPED),
-                     "B wins after A played a paper-silent default": after_default})  # fmt: skip
+                     "B wins after A played a paper-silent default": after_default,
+                     "B win records": tuple(records)})  # fmt: skip
     return pd.DataFrame(rows)
 
 
@@ -187,16 +190,26 @@ BOT_EAT = ("the paper bot's eat: the biggest of B's pieces next to its centre, w
 """The paper bot's defaults for Case III's eat, named in the summary."""
 
 
-def case_III(setups: tuple[tuple[int, int, int], ...] = ((7, 1, 3), (10, 1, 3)),
-             turns: int = 6, chance_turns: int = 0, games: int = 0, game_starts=GAME_STARTS, game_turns: int = 60,
-             seed: int | str = 0) -> Verdict:  # fmt: skip
+FIRST_B_WIN_TURN = 6
+"""The first turn of the game on which B can win against completion (iv) (A eats B's biggest piece next to its centre
+with its whole amoeba): after that eat B needs two more turns of its own to grow past A's whole amoeba, and after a
+neutralisation the plan's 'while Delta > 6' leaves B's pieces too small to eat the centre at once; the search to this
+depth sees it (its lines end on this turn)."""
+
+
+def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3)),
+             turns: int = FIRST_B_WIN_TURN, chance_turns: int = 0, games: int = 0, game_starts=GAME_STARTS,
+             game_turns: int = 60, seed: int | str = 0) -> Verdict:  # fmt: skip
     """Case III: 'the opponent cannot win' is a guarantee A secures by following the plan, the choices the paper
     leaves open (which piece it eats, with how many units, where it resets) being A's, as Case IV's 'A can win' is
-    read.  Exact for B's next turn (the paper's own argument); two completions lose (replayable lines, turn 4 and
-    turn 6); A always eating the biggest piece next to it with its whole amoeba is searched exhaustively within
-    ``turns``: no completion is proved, none is refuted for every completion, so the word is "open".  ``games``
-    played-out games against the expectimax bot add numbers (they decide no word)."""
+    read.  Exact for B's next turn (the paper's own argument); completions that lose are listed with replayable,
+    annotated lines: (ii) and (iii) fixed lines, (iv) A eating the biggest piece with its whole amoeba, and the
+    paper bot, both searched over every B roll and legal turn to ``turns`` turns of the game from every set-up; a
+    losing completion refutes that completion, not the plan, and none is proved beyond the search: "open".
+    ``games`` played-out games of the paper bot against the expectimax bot add numbers and, when B wins, the
+    bot's losing games (they decide no word)."""
     table = case_III_table(setups, turns, chance_turns, line=whole_eat_line)
+    bot_table = case_III_table(setups, turns, 0, line=paper_line)
     immediate = {(d, b, n): b_wins_at_once_after_centre(d, b, n) for d, b, n in setups}
     safe_at_once = sum(not v for v in immediate.values())
     table["board n"] = [n for _, _, n in setups]
@@ -210,23 +223,30 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((7, 1, 3), (10, 1, 3)),
     bigger_start = opening_position(20, 14)
     smaller_big, smaller_big_result = case_III_line_record(bigger_start, SMALLER_WHOLE_BIG)
     one_more, one_more_result = case_III_line_record(case_III_start(7, 1), ONE_MORE_LINE)
-    # (iv): A always eats the biggest piece next to its centre with its whole amoeba, per board
-    per_board = {}
-    for n in boards:
-        rows = table[table["board n"] == n]
-        per_board[n] = rows[rows["found"].notna()]
-    none_boards = [n for n in boards if not len(per_board[n]) and not len(unknown[unknown["board n"] == n])]
-    win_boards = [n for n in boards if len(per_board[n])]
+    def who(row) -> str:
+        position = Position.parse(row["start"])
+        return f"A {position['a1'].size} v B {position['c3'].size}"
+
+    def losing(frame) -> list[tuple[str, str]]:
+        """``(set-up, annotated record)`` for every set-up where B won against the completion."""
+        return [(who(row), case_III_line_record(Position.parse(row["start"]), row["found"])[0])
+                for _, row in frame.iterrows() if row["found"] is not None]  # fmt: skip
+
+    biggest_lost, bot_lost = losing(table), losing(bot_table)
+    biggest_held = [who(row) for _, row in table.iterrows() if row["B wins along the plan"] == "none"]
+    bot_held = [who(row) for _, row in bot_table.iterrows() if row["B wins along the plan"] == "none"]
+    unknown = pd.concat([unknown, bot_table[bot_table["B wins along the plan"].str.startswith("unknown")]])
     biggest_text = ("if A always eats the biggest of B's pieces next to its centre with its whole amoeba: "
                     + "; ".join(part for part in (
-                        (f"open on {', '.join(f'{n}x{n}' for n in none_boards)} (no B win within {deep} in any "
-                         "set-up searched, exhaustive over B's every roll and legal turn; beyond undecided)")
-                        if none_boards else "",
-                        (f"false on {', '.join(f'{n}x{n}' for n in win_boards)}, outside the paper's set-up (b2 is "
-                         f"not the centre there; B wins within {turns} turns: "
-                         f"{per_board[win_boards[0]].iloc[0]['B wins along the plan']}, from "
-                         f"{per_board[win_boards[0]].iloc[0]['start']}: B moves its bigger piece out of A's reach, "
-                         "A eats the piece left next to it, the far piece eats A)") if win_boards else "") if part))
+                        (f"B wins within {turns} turns from {', '.join(name for name, _ in biggest_lost)} (lines in "
+                         "the details)") if biggest_lost else "",
+                        f"no B win within {deep} from {', '.join(biggest_held)}" if biggest_held else "") if part))
+    bot_text = ("the paper bot (its eat: one unit more than the biggest piece, never a turn after which B can win at "
+                "once): " + "; ".join(part for part in (
+                    (f"B wins within {turns} turns from {', '.join(name for name, _ in bot_lost)} (lines in the "
+                     "details)") if bot_lost else "",
+                    f"no B win within {deep} from {', '.join(bot_held)} (exhaustive)" if bot_held else "") if part))
+    win_boards = [n for n in boards if n != 3 and len(table[(table["board n"] == n) & table["found"].notna()])]
     n_one_more = len(ONE_MORE_LINE)
     n_smaller = len(SMALLER_WHOLE_LINE)
     # The word: a completion that loses refutes that completion, not the plan; one that holds is not proved beyond
@@ -241,12 +261,13 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((7, 1, 3), (10, 1, 3)),
         + (f"(iii) another: if A eats with one unit more than the piece and then resets by moving its whole amoeba to "
            f"b3, next to B (a default: no square is away from B, so the paper says nothing there): B wins on turn "
            f"{n_one_more} from A 7 v B 1 (in the explanation); " if one_more_result == "B" else "")
-        + f"(iv) the completion no search has beaten: {biggest_text}; {BOT_EAT}"
+        + f"(iv) {biggest_text}; (v) {bot_text}"
     )
     if chance_turns and "max P(B wins)" in table:
         summary += f"; best chance of a B win within {chance_turns} turns: " + ", ".join(table["exact"])
-    games_text = ""
+    games_text, bot_games = "", []
     if played is not None:
+        bot_games = [record for records in played["B win records"] for record in records]
         b_total, n_total = int(played["B wins"].sum()), int(played["games"].sum())
         late = int(played["B wins after A played a paper-silent default"].sum())
         summary += ("; played out (the paper bot) against expectimax, B wins " + ", ".join(
@@ -267,8 +288,14 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((7, 1, 3), (10, 1, 3)),
              f"{EAT_DEFAULT}; (i) exact over every B roll and legal turn after the centre move; (ii), (iii) replayed "
              "counter-lines on 3x3 (A 7 on a1 v B 1 on c3; (ii) also A 20 v B 14); (iv) searched: A plays the paper "
              "bot (centre, neutralise the biggest piece while Delta > 6, reset to an opposite square; defaults named "
-             "in its rules) but eats the biggest of B's pieces next to its centre with its whole amoeba, B every roll "
-             f"and every legal turn, to {deep}"
+             "in its rules) but eats the biggest of B's pieces next to its centre with its whole amoeba; (v) the paper "
+             f"bot itself; both against B's every roll and every legal turn, to {deep}, from every set-up named; "
+             "sentences of Case III given no item, with the reason: 'the optimal strategy here is to move your "
+             "amoeba to the center' and 'splitting can be ruled out' are optimality claims, and no exact comparison "
+             "of whole strategies exists (as case-I's 'optimal'); 'until either there are no squares left unoccupied "
+             "in which case you win' is the end of this same plan (a B win before it is what (ii)-(v) look for; a "
+             "full board with B stuck is case-IV's step 5, case-IV-max-8); 'your opponent cannot eat your amoeba' "
+             "after the reset is this item's claim again, once Delta <= 6 (the completions above include resets)"
              + (f"; {len(unknown)} set-ups ran out of budget" if len(unknown) else "")
              + (f"; played out: 3x3, {games} seeded games per start ({', '.join(f'{a} v {b}' for a, b in game_starts)})"
                 f" against the expectimax bot, at most {game_turns} turns each, 95% Wilson intervals"
@@ -292,36 +319,44 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((7, 1, 3), (10, 1, 3)),
         "say where; this line takes b3, next to B, and B eats it and wins on turn 6. That turn is a default, not the "
         "paper's: other turns there (a split, for one) leave B no win at once, and the paper bot, finding no square "
         f"next to no enemy, plays its greedy default instead.\n{one_more}\n"
-        "(iv) Eating the biggest of B's pieces next to the centre with the whole amoeba keeps A's units together: "
-        f"along that plan every B roll and every legal B turn was searched for {deep}"
-        + (f"; on {', '.join(f'{n}x{n}' for n in none_boards)} B never wins, which is not a proof that B can never "
-           "win (the game can last longer), so that reading is 'open' there, with this bound" if none_boards else "")
-        + (f"; on {', '.join(f'{n}x{n}' for n in win_boards)} (outside the paper's set-up: there b2 is not the "
-           "centre and does not touch every cell) B moves its bigger piece to a square not next to A's square, so "
-           "the only piece A can eat is small, and the far piece then eats A:\n"
-           + case_III_line_record(Position.parse(per_board[win_boards[0]].iloc[0]["start"]),
-                                  per_board[win_boards[0]].iloc[0]["found"])[0] + "\n" if win_boards else "")
-        + (". " if not win_boards else "") + "(An earlier version of this search let the paper bot's safety default replace an unsafe whole-amoeba "
-        "eat; it no longer does.) Only the clause 'the opponent cannot win' is checked here. "
+        "(iv) Eating the biggest of B's pieces next to the centre with the whole amoeba keeps A's units together. "
+        f"Along it every B roll and every legal B turn was searched for {deep}, as deep as the first turn on which B "
+        f"can win against it ({FIRST_B_WIN_TURN}: after such an eat B needs two turns of its own to outgrow A). "
+        + "".join(f"From {name} B wins:\n{record}\n" for name, record in biggest_lost)
+        + (f"From {', '.join(biggest_held)} B never wins within that bound, which proves nothing beyond it. "
+           if biggest_held else "")
+        + "(v) The paper bot, searched the same way: "
+        + "".join(f"from {name} B wins:\n{record}\n" for name, record in bot_lost)
+        + (f"from {', '.join(bot_held)} B never wins within {deep}; beyond that bound undecided. " if bot_held else "")
+        + (f"On {', '.join(f'{n}x{n}' for n in win_boards)} (outside the paper's set-up: b2 is not the centre and "
+           "does not touch every cell) B also wins against (iv). " if win_boards else "")
+        + "Only the clause 'the opponent cannot win' is checked here. "
         + games_text
+        + "".join(f"A game the paper bot lost:\n{record}\n" for record in bot_games[:3])
         + ("A bot game is not a counterexample: A played one of the turns the text allows, and after the text runs "
            "out a default; another choice might have won. " if played is not None else "")
     )
     plain = ("Open. On B's very next turn B cannot win, as the paper argues. After that the plan leaves A choices "
-             "the paper does not spell out, and some lose: if A eats B's smaller piece with its whole amoeba, B can "
-             "win four "
-             "turns into the game; if A eats with one unit more and then moves next to B (where the paper does not say "
-             "where to go), B can win six turns in; if A "
-             "always eats B's biggest piece with its whole amoeba, a computer that tried every roll and every reply "
-             f"found no way for B to win within {turns} turns on {', '.join(f'{n}x{n}' for n in none_boards)}, and "
-             "beyond that nobody knows"
-             + (f"; on {', '.join(f'{n}x{n}' for n in win_boards)} B can win even then." if win_boards else "."))  # fmt: skip
+             "the paper does not spell out, and some of them lose (eating B's smaller piece; eating with one unit "
+             "more and then stepping next to B"
+             + ("; eating B's biggest piece with the whole amoeba" if biggest_lost else "")
+             + ("; the course's paper bot" if bot_lost or bot_games else "")
+             + "). "
+             + (f"The paper bot held B off for {turns} turns in every case the computer tried; beyond that nobody "
+                "knows." if bot_held and not bot_lost else "Whether some way of filling in the plan always works, "
+                "nobody knows."))  # fmt: skip
+    brief = ("B cannot win on its very next turn, as the paper argues; later, some ways of filling in the plan lose, "
+             "and none is proved.")
     if safe_at_once < len(immediate):  # the paper's own one-turn argument fails: looked at by hand, not expected
         plain = "Open: see the summary."
     evidence = table.drop(columns=["found", "board n"])
     if played is not None:
         evidence = pd.concat([evidence, played], ignore_index=True)
-    return Verdict("case-III", verdict, summary, explanation, evidence, scope=scope, plain=plain, quote=QUOTE)
+    evidence = evidence.drop(columns=["B win records"], errors="ignore")
+    reach = (f"3x3; from {', '.join(who(row) for _, row in table.iterrows())}; B any legal turn; searched to {turns} "
+             "turns of the game")
+    return Verdict("case-III", verdict, summary, explanation, evidence, scope=f"{DELTA_SIZE}; {scope}", plain=plain,
+                   quote=QUOTE, brief=brief, reach=reach)
 
 
 # --------------------------------------------------------------------------- "it cannot eat the neutral piece"
@@ -367,5 +402,8 @@ def neutral_twice_its_size(sizes: tuple[int, ...] = tuple(range(1, 9))) -> Verdi
     plain = (f"False as stated: a piece of k units can eat the neutral piece (k,k) whenever it rolls at least k, so "
              f"pieces of {max(eats)} units or fewer sometimes can (a piece of 1 always can); from {min(never)} units "
              "on the sentence is true.")
+    brief = (f"a piece of k units can eat the neutral (k,k) when it rolls at least k; true from {min(never)} "
+             "units on.")
     return Verdict("neutral-twice-its-size", "false as stated", summary, explanation, evidence, scope=scope,
-                   plain=plain, counter_line=record, quote=NEUTRAL_QUOTE)  # fmt: skip
+                   plain=plain, counter_line=record, quote=NEUTRAL_QUOTE, brief=brief,
+                   reach="any board, exact for pieces of 1 to 8 units")  # fmt: skip

@@ -23,6 +23,7 @@ from .lines import (
     opening_position,
     plan_options,
 )  # fmt: skip
+from .advantage import DELTA_SIZE
 from .verdict import Verdict
 
 QUOTE = "We claim that, if amoeba from player A is bigger, player A can win the game in finitely many turns (A max of 8)."
@@ -228,8 +229,15 @@ def case_IV_max_8(delta: int = 45, b_size: int = 16, budget: int = 400_000) -> V
              f"{FORCED_TURNS} of its turns whatever the dice (proved), but not by the paper's own steps, which with "
              f"some rolls for B take more than {example_turns - 1} of A's turns. Against a B free to do anything, "
              "nobody knows." if forced is True else "Open: see the summary.")  # fmt: skip
+    scope += (f"; {DELTA_SIZE}; not given items, with the reason: step 2's 'B can't eat anything without loosing' "
+              "and step 5's 'He can't eat any amoeba because the adjacent amoebae are bigger than him' are steps of "
+              "the proof, not claims of their own: whether B can escape the plan at all is case-IV-forced-win "
+              "(against any B) and split-in-half; step 5 as a general rule fails for small pieces next to small "
+              "neutral ones, which is neutral-twice-its-size (false as stated, with its counter-line)")
+    brief = (f"against a B that always halves, A forces a win within {FORCED_TURNS} of its turns (proved); against "
+             "any B: unknown." if forced is True else "undecided: see the details.")
     return Verdict("case-IV-max-8", verdict, summary, explanation, evidence, scope=scope, plain=plain,
-                   quote=QUOTE)  # fmt: skip
+                   quote=QUOTE, brief=brief, reach="3x3; the paper's halving B (exhaustive); any B: searched, undecided")  # fmt: skip
 
 
 def case_IV_forced_win(delta: int = 45, b_size: int = 16, depths: tuple[int, int] = (4, 4),
@@ -279,7 +287,10 @@ def case_IV_forced_win(delta: int = 45, b_size: int = 16, depths: tuple[int, int
              + (f"Against a B that always splits in half, as the paper assumes, A can force a win within {depths[1]} "
                 "of its turns whatever the dice, but not by the paper's line. " if halving is True else "")
              + f"Against a B free to do anything, our search reaches only {depths[0]} of A's turns.")
-    return Verdict("case-IV-forced-win", verdict, summary, explanation, evidence, scope=scope, plain=plain, quote=QUOTE)
+    brief = (f"nobody has shown A always wins against a B free to do anything; our search reaches {depths[0]} of "
+             "A's turns.")
+    return Verdict("case-IV-forced-win", verdict, summary, explanation, evidence, scope=f"{DELTA_SIZE}; {scope}",
+                   plain=plain, quote=QUOTE, brief=brief, reach=f"3x3; any legal B, searched to {depths[0]} A turns")  # fmt: skip
 
 
 # --------------------------------------------------------------------------- where 44 comes from
@@ -427,5 +438,82 @@ def case_IV_threshold(b_size: int = 16, deltas: tuple[int, ...] = (45, 46, 47, 4
                 f"at {_ranges(from_text)}; the leads in between were not searched")
              + f"); the paper's own steps with its own dice need a lead of about {main}. Against a B free to do "
              "anything, this was not tested." if proved else "Open within the searched bounds: see the summary.")  # fmt: skip
-    return Verdict("case-IV-threshold", verdict, summary, explanation, evidence, scope=scope, plain=plain,
-                   quote=THRESHOLD_QUOTE)  # fmt: skip
+    brief = (f"against a halving B, A forces a win at every lead searched, some below 44, so 44 is not sharp; any "
+             "B: untested." if proved else "undecided within the searched bounds: see the details.")
+    return Verdict("case-IV-threshold", verdict, summary, explanation, evidence, scope=f"{DELTA_SIZE}; {scope}",
+                   plain=plain, quote=THRESHOLD_QUOTE, brief=brief,
+                   reach="3x3, B of size 16; the paper's halving B; leads searched listed in the details")  # fmt: skip
+
+
+# --------------------------------------------------------------------------- the paper's Case IV matrices
+
+PAPER_CASE_IV_MATRICES = (
+    ("A moves to the center", ". . . / . (60,0) . / . . (0,16)"),
+    ("B rolls a 6 and splits", ". . . / . (60,0) (0,11) / . . (0,11)"),
+    ("A rolls a 1 and eats", ". . . / . (50,0) (0,9) / . . (11,11)"),
+    ("B rolls 6 and splits", ". . (0,8) / . (50,0) (0,9) / . . (11,11)"),
+    ("A rolls 1 and eats", ". . (0,8) / . (42,0) (9,9) / . . (11,11)"),
+    ("B rolls 6 and splits", ". (0,7) (0,7) / . (42,0) (9,9) / . . (11,11)"),
+    ("A rolls 1 and eats", ". (0,7) (7,7) / . (36,0) (9,9) / . . (11,11)"),
+    ("B rolls 6 and splits", "(0,6) (0,7) (7,7) / . (36,0) (9,9) / . . (11,11)"),
+    ("A rolls 1 and eats", "(0,6) (7,7) (7,7) / . (30,0) (9,9) / . . (11,11)"),
+    ("B rolls 6 and splits", "(0,6) (7,7) (7,7) / (0,6) (30,0) (9,9) / . . (11,11)"),
+    ("A rolls 1 and eats", "(0,6) (7,7) (7,7) / (0,6) (25,0) (9,9) / . . (11,11)"),
+    ("B rolls 6 and splits", "(6,6) (7,7) (7,7) / (0,6) (25,0) (9,9) / (0,6) . (11,11)"),
+    ("A rolls 1 and eats", "(6,6) (7,7) (7,7) / (7,6) (19,0) (9,9) / (0,6) . (11,11)"),
+    ("B rolls 6 and splits", "(6,6) (7,7) (7,7) / (7,6) (19,0) (9,9) / (0,6) (0,6) (11,11)"),
+    ("A rolls 1 and eats", "(6,6) (7,7) (7,7) / (7,6) (13,0) (9,9) / (7,6) (0,6) (11,11)"),
+    ("B doesn't have where to go", "(6,6) (7,7) (7,7) / (7,6) (13,0) (9,9) / (7,6) (0,12) (11,11)"),
+    ("A eats and wins", "(6,12) (7,7) (7,7) / (7,6) (13,0) (9,9) / (7,6) (12,12) (11,11)"),
+)
+"""The paper's Case IV matrices in the order printed, as cell texts (rows top to bottom; "60A" is (60,0), "11B"
+(0,11), "11a, 11B" (11,11), the bare "19" and "13" of the centre A's own (19,0), (13,0)), each after the next turn
+of :data:`PAPER_CASE_IV_LINE`."""
+
+MATRICES_QUOTE = "A eats and wins [the 17 matrices of Case IV's steps 1-5, from 'A moves to the center' on]"
+
+
+def case_IV_matrix_differences() -> pd.DataFrame:
+    """Every cell of every Case IV matrix against the replay of the paper's turns: one row per cell that differs."""
+    game = Game.parse(f"start {case_IV_position(44)}\n{PAPER_CASE_IV_LINE}")
+    rows = []
+    for number, (caption, text) in enumerate(PAPER_CASE_IV_MATRICES, start=1):
+        replayed = game.positions[number]
+        printed = Position.parse(f"{text} {replayed.to_move}")
+        for cell in replayed.board.names:
+            if printed[cell] != replayed[cell]:
+                show = lambda amoeba: "empty" if amoeba is None else f"({amoeba.a},{amoeba.b})"  # noqa: E731
+                rows.append({"matrix": number, "caption": caption, "cell": cell, "paper": show(printed[cell]),
+                             "replay": show(replayed[cell]), "after turn": str(game.turns[number - 1])})  # fmt: skip
+    return pd.DataFrame(rows, columns=["matrix", "caption", "cell", "paper", "replay", "after turn"])
+
+
+def case_IV_matrices() -> Verdict:
+    """The paper's Case IV example: the turns its captions describe are legal and win, and every printed cell is
+    compared with the replay; each cell that differs is listed (found by computation, not by reading)."""
+    game = Game.parse(f"start {case_IV_position(44)}\n{PAPER_CASE_IV_LINE}")
+    differences = case_IV_matrix_differences()
+    cells = len(PAPER_CASE_IV_MATRICES) * len(game.position.board.names)
+    listed = "; ".join(f"matrix {row['matrix']} ({row['caption']}) {row['cell']}: paper {row['paper']}, replay "
+                       f"{row['replay']}" for _, row in differences.iterrows())  # fmt: skip
+    first = {}
+    for _, row in differences.iterrows():  # a misprint carried into the next matrices counts once
+        key = (row["cell"], row["paper"], row["replay"])
+        first.setdefault(key, row["matrix"])
+    misprints = len(first)
+    verdict = "confirmed" if differences.empty else "confirmed with a correction"
+    summary = (f"the {len(game)} turns the captions describe (A rolls 1, B rolls 6) are legal and A wins ({game.result}); "
+               f"{len(differences)} of {cells} printed cells differ from the replay, {misprints} distinct misprints "
+               f"(a wrong cell copied into later matrices counts once): {listed or 'none'}")  # fmt: skip
+    scope = ("3x3, the paper's Case IV example from A 59 on a1 v B 16 on c3 (delta = 44 after A's roll of 1), every "
+             f"cell of all {len(PAPER_CASE_IV_MATRICES)} matrices against the replay of the turns the captions name "
+             "(the counts moved are the ones that give the paper's next matrix where it is consistent)")  # fmt: skip
+    explanation = ("Each caption ('A rolls 1 and eats', 'B rolls 6 and splits') was written as a turn in notation and "
+                   "replayed through the rules; the position after each turn was compared, cell by cell, with the "
+                   "matrix the paper prints there. The differences are the table; they are misprints in the pictures, "
+                   "not in the plan: the replayed line is legal and A wins, as the example says.")  # fmt: skip
+    plain = (f"Right as a line of play, with {misprints} misprints in the pictures: the replay differs from the paper "
+             f"in {len(differences)} printed cells.")  # fmt: skip
+    brief = f"the example line is legal and A wins; its pictures have {misprints} misprints ({len(differences)} cells)."
+    return Verdict("case-IV-matrices", verdict, summary, explanation, differences, scope=scope, plain=plain,
+                   quote=MATRICES_QUOTE, brief=brief, reach="3x3, the paper's Case IV example, every printed cell")  # fmt: skip

@@ -43,4 +43,7 @@ def example_game_check() -> Verdict:
         "equals the replayed position, and the final turn leaves B owning nothing: A wins, as the paper says."
     )
     plain = "Right: the authors' example game is legal move by move, every board they printed is correct, and A wins."
-    return Verdict("example-game", verdict, summary, explanation, evidence, scope=scope, plain=plain, quote=QUOTE)
+    brief = (f"the authors' example game is legal move by move, {matched} of {len(rows)} printed boards match, "
+             f"and {game.result} wins.")
+    return Verdict("example-game", verdict, summary, explanation, evidence, scope=scope, plain=plain, quote=QUOTE,
+                   brief=brief, reach="3x3, the paper's example game, every turn")  # fmt: skip

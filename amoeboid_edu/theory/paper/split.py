@@ -89,5 +89,8 @@ def split_in_half(b_size: int = 16, delta: int = 45, a_turns: int = 9) -> Verdic
              f"that splits in half loses to the paper's plan within {a_turns} of A's turns, while a B that splits off "
              "small pieces is still alive after them; we have not shown that small pieces change who wins in the "
              "end.") if better else "Open within the searched bound."  # fmt: skip
+    brief = (f"B must split, but with the paper's dice a halving B loses within {a_turns} of A's turns while small "
+             "splits survive them." if better else "undecided within the searched bound.")
     return Verdict("split-in-half", verdict, summary, explanation, evidence, scope=scope, plain=plain,
-                   counter_line=record, quote=QUOTE)  # fmt: skip
+                   counter_line=record, quote=QUOTE, brief=brief,
+                   reach="3x3, Case IV's set-up, the paper's own dice (A rolls 1, B rolls 6)")  # fmt: skip

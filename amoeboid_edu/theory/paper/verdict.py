@@ -7,6 +7,9 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+SHORT_LINE = 160
+"""The longest line ``amoeboid paper`` prints for one item (item, word and brief)."""
+
 VERDICTS = ("confirmed", "confirmed with a correction", "false as stated", "not supported", "open")
 """The words a verdict may use.
 
@@ -28,10 +31,15 @@ exhaustive search); simulations only add numbers with intervals.
 class Verdict:
     """What the computation says about one statement of the paper.
 
-    ``plain`` is one sentence a 16-year-old understands; ``scope`` says what was
-    checked (boards, opponents, depths, samples); ``summary`` is the evidence in
-    one line; ``explanation`` the paragraph behind it; ``counter_line`` a game
-    record (the spec's notation, annotated) for every "false as stated".
+    ``brief`` is the one short sentence of the card (what ``amoeboid paper``
+    prints beside the word, at most :data:`SHORT_LINE` characters with the item
+    and the word) and ``reach`` its short scope: a lesson shows the word, the
+    brief and the reach, and the rest one click away (:meth:`details`, the
+    folded part of the card).  ``plain`` is the longer plain-language answer;
+    ``scope`` says in full what was checked (boards, opponents, depths,
+    samples); ``summary`` is the evidence in one line; ``explanation`` the
+    paragraph behind it; ``counter_line`` a game record (the spec's notation,
+    annotated) for every "false as stated".
     """
 
     item: str
@@ -43,6 +51,8 @@ class Verdict:
     plain: str = ""
     counter_line: str = ""
     quote: str = ""
+    brief: str = ""
+    reach: str = ""
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -52,15 +62,35 @@ class Verdict:
 
     @property
     def line(self) -> str:
-        """``ITEM: VERDICT — evidence [scope: ...]``: what ``amoeboid paper`` prints."""
+        """``ITEM: VERDICT — evidence [scope: ...]``: the card in one line (``str``); the CLI prints :attr:`short`."""
         scope = f" [scope: {self.scope}]" if self.scope else ""
         return f"{self.item}: {self.verdict} — {self.summary}{scope}"
+
+    @property
+    def short(self) -> str:
+        """``ITEM: VERDICT — brief``: one line of ``amoeboid paper``, at most :data:`SHORT_LINE` characters."""
+        return f"{self.item}: {self.verdict} — {self.brief or self.plain or self.summary}"
+
+    def details(self) -> str:
+        """Everything behind the card, in titled sections: what ``amoeboid paper ITEM`` prints."""
+        sections = [
+            (f"{self.item}: {self.verdict}", self.brief or self.plain),
+            ("The paper says", f"“{self.quote}”" if self.quote else ""),
+            ("In plain words", self.plain if self.brief and self.plain != self.brief else ""),
+            ("Scope", self.scope),
+            ("Evidence", self.summary),
+            ("How it was checked", self.explanation),
+            ("Counter-line (replay it with `amoeboid replay`)", self.counter_line),
+        ]
+        return "\n\n".join(f"## {title}\n{text.strip()}" for title, text in sections if text)
 
     def __str__(self) -> str:
         return self.line
 
     def _repr_markdown_(self) -> str:
-        return f"**{self.item}: {self.verdict}** — {self.plain or self.summary}\n\n*Scope:* {self.scope}\n\n{self.explanation}\n"
+        reach = self.reach or self.scope
+        return (f"**{self.item}: {self.verdict}** — {self.brief or self.plain or self.summary}\n\n*Scope:* {reach}\n\n"
+                "(`.details()` gives the evidence, the full scope and the explanation.)\n")
 
     def _repr_html_(self) -> str:
         esc = html.escape
@@ -68,9 +98,11 @@ class Verdict:
         counter = (f"<p>Counter-line (replay it with <code>amoeboid replay</code>):</p><pre>{esc(self.counter_line)}</pre>"
                    if self.counter_line else "")  # fmt: skip
         quote = f"<p><i>The paper:</i> “{esc(self.quote)}”</p>" if self.quote else ""
+        plain = f"<p>{esc(self.plain)}</p>" if self.brief and self.plain and self.plain != self.brief else ""
+        full_scope = f"<p><i>Full scope:</i> {esc(self.scope)}</p>" if self.reach and self.scope != self.reach else ""
         return (
-            f"<div class='verdict'><p><b>{esc(self.item)}: {esc(self.verdict)}</b> — {esc(self.plain or self.summary)}</p>"
-            f"<p><i>Scope:</i> {esc(self.scope)}</p>"
-            f"<details><summary>For the curious: how this was checked</summary>{quote}<p>{esc(self.summary)}</p>"
-            f"<p>{esc(self.explanation)}</p>{counter}{table}</details></div>"
+            f"<div class='verdict'><p><b>{esc(self.item)}: {esc(self.verdict)}</b> — "
+            f"{esc(self.brief or self.plain or self.summary)}</p><p><i>Scope:</i> {esc(self.reach or self.scope)}</p>"
+            f"<details><summary>For the curious: how this was checked</summary>{quote}{plain}{full_scope}"
+            f"<p>{esc(self.summary)}</p><p>{esc(self.explanation)}</p>{counter}{table}</details></div>"
         )

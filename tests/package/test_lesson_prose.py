@@ -1,0 +1,104 @@
+"""The lessons' prose says what the computations beside it say: a number, rank or fact that code produces is written
+by that code (a Markdown cell built from the result), never typed by hand next to it.
+
+Each lesson's prose cell is run here on the card the lesson shows (computed with the lesson's own arguments or smaller
+ones that give the same figure), and its text is compared with the card.  The first cases are the four places where
+hand-typed prose once contradicted the cards beside it.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+from IPython.display import Markdown
+
+from amoeboid_edu import Position
+from amoeboid_edu.theory import paper
+
+ROOT = Path(__file__).resolve().parents[2]
+_spec = importlib.util.spec_from_file_location("build_lessons", ROOT / "scripts" / "build_lessons.py")
+build = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(build)
+
+
+def lesson(number: str):
+    (source,) = [path for path in build.sources() if path.stem.startswith(number)]
+    return build.read_source(source).cells
+
+
+def prose_cell(number: str, needle: str) -> str:
+    """The one code cell of lesson ``number`` that builds Markdown and mentions ``needle``."""
+    (cell,) = [cell.source for cell in lesson(number) if cell.cell_type == "code" and "Markdown(" in cell.source
+               and needle in cell.source]  # fmt: skip
+    return cell
+
+
+def run_cell(source: str, namespace: dict) -> str:
+    """Run a notebook cell as Jupyter does (its last expression is its output) and return the Markdown's text."""
+    tree = ast.parse(source)
+    last = tree.body.pop()
+    namespace = {"paper": paper, "Markdown": Markdown, **namespace}
+    exec(compile(tree, "<cell>", "exec"), namespace)  # noqa: S102 - the lesson's own cell
+    shown = eval(compile(ast.Expression(last.value), "<cell>", "eval"), namespace)  # noqa: S307
+    assert isinstance(shown, Markdown)
+    return shown.data
+
+
+def markdown_text(number: str) -> str:
+    return "\n".join(cell.source for cell in lesson(number) if cell.cell_type == "markdown")
+
+
+@pytest.mark.parametrize("number, typed", [
+    ("03", r"median is \d+ turns"),            # the card computes the median (it once said 12 where this said 13)
+    ("05", r"all twelve"),                     # the CLI's B sizes are paper.SIZES, printed by the lesson
+    ("05", r"true except with a tiny chance"),  # the card says 'surely' under both readings
+    ("07", r"\b(two|three|four|\d+) misprints"),  # the misprints are counted by case-IV-matrices
+    ("06", r"no B win within \d+ turns"),      # the search depth and its findings are the card's
+])  # fmt: skip
+def test_no_hand_typed_figure_that_a_card_computes(number, typed):
+    assert not re.search(typed, markdown_text(number)), typed
+
+
+def test_lesson_3_medians_are_the_cards():
+    card = paper.unboundedness_conjecture(walks=200, length_games=60)
+    text = run_cell(prose_cell("03", "half end within"), {"unbounded": card})
+    three = card.evidence.dropna(subset=["half end within"]).iloc[0]
+    assert f"{three['half end within']} turns ({three['games']})" in text
+    assert f"within {three['half end within']} turns" in card.brief  # the card's own sentence, the same figure
+
+
+def test_lesson_5_length_says_what_the_card_says():
+    card = paper.case_II_length()
+    text = run_cell(prose_cell("05", "more than 200?"), {"length": card})
+    assert "surely, under both readings" in card.summary
+    for _, row in card.evidence.iterrows():
+        assert f"Counted as {row['reading']}: at least {row['fewest possible']} turns" in text
+        assert f"**{row['more than 200?']}**" in text
+    assert "tiny chance" not in text
+
+
+def test_lesson_5_prints_the_clis_sizes_rather_than_naming_them():
+    cells = [cell.source for cell in lesson("05") if cell.cell_type == "code"]
+    assert any('paper.SIZES["quick"]["case_I_sizes"]' in cell for cell in cells)
+
+
+def test_lesson_7_counts_the_misprints_the_replay_finds():
+    card = paper.case_IV_matrices()
+    text = run_cell(prose_cell("07", "matrices."), {"matrices": card})
+    differing = card.evidence
+    distinct = len(set(zip(differing["cell"], differing["paper"], differing["replay"])))
+    assert f"{distinct} misprints" in text and f"({len(differing)} in all" in text
+    assert card.verdict in text
+
+
+def test_lesson_6_question_4_is_answered_by_the_card_from_the_lessons_own_start():
+    (start_cell,) = [cell.source for cell in lesson("06") if "CASE_III_START = " in cell.source]
+    start = Position.parse(re.search(r'CASE_III_START = "([^"]+)"', start_cell).group(1))
+    named = [paper.case_III_start(delta, base, board) for delta, base, board in paper.WORD_SEARCHES["case_III_setups"]]
+    assert start in named  # the card searches the lesson's own start
+    card = paper.case_III(((10, 5, 3),))
+    assert f"From A {start['a1'].size} v B {start['c3'].size} B wins:" in card.explanation
