@@ -267,7 +267,7 @@ def test_queue_steps_through_a_scripted_line_and_checks_it_first():
         board.queue(["3 a1 a1-b1", "2 c3 c3-b3", "3 c1 c1-c2"])
     assert snapshot(board) == before
     board.queue(PAPER_OPENING)
-    assert board.phase == "queued" and board.view["queued"][0] == "3 a1 a1-b1 4,0"
+    assert board.phase == "queued" and board.view["queued"] == 4
     assert not board.click("a1") and "Next" in board.error
     position = Position.start()
     for line in PAPER_OPENING.splitlines():
@@ -318,7 +318,9 @@ def test_repr_and_static_fallback_are_stable():
     board = Board.from_position("(4,0) . . / . . . / . . (0,2) A", seed=1)
     assert repr(board) == "Board((4,0) . . / . . . / . . (0,2) A; A: human, B: human)"
     data, _ = board._repr_mimebundle_()
-    assert data["text/plain"] == repr(board)
+    assert data["text/plain"] == "▶ Run this cell to play on the board (A: human, B: human)."  # not the repr
+    board.queue(["1 a1 a1-b2 5,0"])
+    assert board._repr_mimebundle_()[0]["text/plain"].startswith("▶ Run this cell to step through the scripted line")
     assert (
         data["image/svg+xml"]
         == Board.from_position("(4,0) . . / . . . / . . (0,2) A", seed=1)._repr_mimebundle_()[0]["image/svg+xml"]
@@ -384,8 +386,22 @@ def test_a_scripted_line_is_walked_to_the_end_and_back_with_next_and_undo():
     for number in reversed(range(len(CASE_III_LINE))):
         assert intent(board, "undo"), board.error
         assert board.game.position == positions[number] and board.phase == "queued"
-        assert board.view["queued"][0] == str(board._script[number])
+        assert board.view["queued"] == len(CASE_III_LINE) - number
     assert not intent(board, "undo") and board.game.position == positions[0]
+
+
+def test_a_scripted_turn_is_hidden_until_revealed_and_each_next_hides_the_following_one():
+    board = Board.from_position(CASE_III_START, seed=3)
+    board.queue(CASE_III_LINE)
+    for number, turn in enumerate(board._script[:4]):
+        mover = board.game.position.to_move
+        hidden = board.view["prompt"]
+        assert board.view["next_turn"] is None and str(turn) not in hidden and turn.dst not in hidden
+        assert hidden.startswith(f"Next: {mover}'s {'turn' if number == 0 else 'reply'}, with a roll of {turn.roll}")
+        assert intent(board, "reveal") and board.view["next_turn"] == str(turn) and str(turn) in board.view["prompt"]
+        assert intent(board, "next") and board.game.turns[-1] == turn
+    assert intent(board, "undo") and board.view["next_turn"] is None  # stepping back hides the turn again
+    assert board.reveal() == board._script[3] and board.view["next_turn"] == str(board._script[3])
 
 
 def test_new_game_leaves_the_line_and_restart_brings_it_back():
@@ -397,7 +413,7 @@ def test_new_game_leaves_the_line_and_restart_brings_it_back():
     assert len(board.game) == 0 and board.view["script_status"].startswith("Scripted line, turn 1 of 11")
     assert not board.view["can_restart"]  # already at the start
     assert intent(board, "next") and intent(board, "new")
-    assert board.phase in ("grow", "source") and board.view["queued"] == [] and board.view["can_restart"]
+    assert board.phase in ("grow", "source") and board.view["queued"] == 0 and board.view["can_restart"]
     assert board.game.seed == "3:1"
     assert intent(board, "restart")
     assert board.game.position == Position.parse(CASE_III_START) and board.phase == "queued"

@@ -12,7 +12,7 @@
  *            counts?: {a: number, b: number, max_a: number, max_b: number}|null,
  *            presets?: {label: string, target: string|null, a: number, b: number}[],
  *            stats: Record<string, number>, result: string, players?: Record<string, string>,
- *            steps?: Step[], queued?: string[], can_undo?: boolean, ply?: number, plies?: number,
+ *            steps?: Step[], queued?: number, next_turn?: string|null, can_undo?: boolean, ply?: number, plies?: number,
  *            script_status?: string|null, can_restart?: boolean, marked_grow?: string|null,
  *            pass_note?: string|null}} View
  */
@@ -261,9 +261,10 @@ function render({ model, el }) {
     }
     const undo = button("Undo", "undo");
     undo.disabled = !view.can_undo;
-    if (view.queued && view.queued.length) {
-      const next = button("Next", "next");
-      next.append(make("span", "amb-next-turn", `: ${view.queued[0]}`)); // presenter size: the message says it
+    if (view.queued) {
+      const next = button("Next", "next", "play the scripted line's next turn");
+      if (view.next_turn) next.append(make("span", "amb-next-turn", `: ${view.next_turn}`)); // presenter: the message says it
+      else buttons.append(button("Reveal", "reveal", "show the next turn before playing it"));
       buttons.append(next);
     }
     buttons.append(undo, button("New game", "new"));
