@@ -634,10 +634,11 @@ class Board(_Coaching, _BoardWidget):
         if self.view["phase"] != "destination":
             raise _IntentError("choose an amoeba to move from before choosing counts")
         source = self._mid_position()[self._src]
-        if not (0 <= a <= source.a and 0 <= b <= source.b and a + b >= 1):
-            raise _IntentError(
-                f"{self._src} holds {source}: move 0..{source.a} A-units and 0..{source.b} B-units, at least 1"
-            )
+        if 0 <= a <= source.a and 0 <= b <= source.b and a + b < 1:
+            raise _IntentError("a move takes at least 1 unit: press + to move more")
+        if not (0 <= a <= source.a and 0 <= b <= source.b):
+            sides = [f"0..{count} of {side}'s units" for side, count in (("A", source.a), ("B", source.b)) if count]
+            raise _IntentError(f"{self._src} holds {source}: move {' and '.join(sides)}")
         self._counts = (a, b)
 
     def _undo(self, _content: dict) -> None:

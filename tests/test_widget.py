@@ -464,3 +464,13 @@ def test_clicking_the_opponents_amoeba_to_move_from_says_it_is_the_opponents():
     assert not board.click("b2")
     assert board.error == "b2 holds (3,3), a neutral amoeba: click a highlighted amoeba (a1) to move from"
     assert board.phase == "source" and len(board.game) == 0  # refusals change nothing
+
+
+def test_counts_below_one_unit_are_refused_with_what_to_do():
+    board = Board(seed=0)
+    assert board.phase == "source" and board.click("a1") and board.phase == "destination"
+    assert not board.handle_intent({"kind": "counts", "a": 0, "b": 0, "version": board.version})
+    assert board.error == "a move takes at least 1 unit: press + to move more"
+    source = board.view["counts"]["max_a"]
+    assert not board.handle_intent({"kind": "counts", "a": source + 1, "b": 0, "version": board.version})
+    assert board.error.endswith(f"move 0..{source} of A's units")  # no "0..0 B-units" for a side with none
