@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import doctest
 import random
+from pathlib import Path
 
 import pytest
 from board_players import choose
@@ -474,3 +475,14 @@ def test_counts_below_one_unit_are_refused_with_what_to_do():
     source = board.view["counts"]["max_a"]
     assert not board.handle_intent({"kind": "counts", "a": source + 1, "b": 0, "version": board.version})
     assert board.error.endswith(f"move 0..{source} of A's units")  # no "0..0 B-units" for a side with none
+
+
+def test_the_teachers_guide_quotes_the_demo_as_the_board_shows_it():
+    guide = (Path(__file__).resolve().parent.parent / "lessons" / "TEACHERS.md").read_text(encoding="utf-8")
+    guide = " ".join(guide.split())  # a quote may wrap across lines
+    board = Board.from_position(CASE_III_START, seed=3)
+    board.queue(CASE_III_LINE)
+    assert f'"{board.view["script_status"]}"' in guide
+    assert f'"{board.view["prompt"]}"' in guide  # step 2, word for word
+    assert intent(board, "next")
+    assert f'"{board.view["prompt"].split(". ")[0]}"' in guide  # step 3: "Next: B's reply, with a roll of 4"
