@@ -37,9 +37,10 @@ a PNG (drawn by vl-convert; without vl-convert, no PNG):
   and all.
   ``lessons/nbval-sanitize.cfg`` and :func:`comparable` undo the wrapping, so
   the outputs are compared as the kernel made them;
-- a widget's output gets no PNG: untrusted, it shows its ``text/plain``
-  placeholder, which says to run the cell (a picture of a board would look
-  clickable); trusted, its static SVG.  Only nbformat and nbclient are needed (both come
+- a widget's ``image/svg+xml`` gets no PNG: untrusted, the widget shows its
+  ``text/plain`` placeholder, which says to run the cell (a picture of a board
+  would look clickable); trusted, its static SVG.  A widget whose static form
+  is HTML (the demo) says the same in its first line.  Only nbformat and nbclient are needed (both come
 with JupyterLab), so the Binder test can run this script in a Binder-like venv.
 """
 
@@ -318,11 +319,10 @@ def as_the_kernel_made_it(text: str) -> str:
 def add_untrusted_pictures(output: nbformat.NotebookNode) -> None:
     """Give a display output the PNGs an untrusted notebook shows (widgets excepted: they say to run the cell)."""
     data = output.get("data", {})
-    if WIDGET_VIEW in data:
-        return  # a PNG of a board would look clickable: an untrusted notebook shows the text placeholder instead
-    if "text/html" in data:
+    if "text/html" in data:  # a widget's static HTML too (the demo's): its placeholder line, then its pictures
         data["text/html"] = wrap_pictures(data["text/html"])
-    elif "image/svg+xml" in data and "image/png" not in data:
+    elif "image/svg+xml" in data and "image/png" not in data and WIDGET_VIEW not in data:
+        # a widget's SVG gets no PNG: a picture of a board would look clickable; its text placeholder shows
         png = png_base64(data["image/svg+xml"])
         if png is not None:
             data["image/png"] = png
