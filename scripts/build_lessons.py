@@ -199,7 +199,8 @@ def sources(prefixes: list[str] | None = None) -> list[Path]:
     return found
 
 
-def execute(notebook: nbformat.NotebookNode, where: Path = LESSONS) -> tuple[nbformat.NotebookNode, float, float]:
+def execute(notebook: nbformat.NotebookNode, where: Path = LESSONS,
+            cell_timeout: float = CELL_TIMEOUT) -> tuple[nbformat.NotebookNode, float, float]:
     """Run ``notebook`` top to bottom in a fresh kernel: (executed notebook, seconds, peak kernel MB).
 
     The peak memory is read by one extra cell, run last and then removed, so
@@ -210,7 +211,7 @@ def execute(notebook: nbformat.NotebookNode, where: Path = LESSONS) -> tuple[nbf
     notebook.cells.append(probe)
     client = NotebookClient(
         notebook,
-        timeout=CELL_TIMEOUT,
+        timeout=cell_timeout,
         kernel_name="python3",
         resources={"metadata": {"path": str(where)}},
         record_timing=False,
@@ -380,6 +381,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("prefixes", nargs="*", help="build only lessons whose file names start with these")
     parser.add_argument("--check", action="store_true", help="execute and compare with the committed notebooks")
+    parser.add_argument("--cell-timeout", type=float, default=CELL_TIMEOUT, metavar="SECONDS",
+                        help=f"stop a cell that runs longer (default {CELL_TIMEOUT}; more on a loaded machine)")
     parser.add_argument("--lessons-only", action="store_true",
                         help="leave out the teacher's editions (what students run, e.g. on Binder)")
     args = parser.parse_args(argv)
@@ -398,7 +401,7 @@ def main(argv: list[str] | None = None) -> int:
     ]
     SOLUTIONS.mkdir(exist_ok=True)
     for name, notebook, target, where in editions:
-        executed, seconds, peak_mb = execute(notebook, where)
+        executed, seconds, peak_mb = execute(notebook, where, args.cell_timeout)
         total += seconds
         status = ""
         if args.check:
