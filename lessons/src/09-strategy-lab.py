@@ -208,9 +208,9 @@ result.chart()
 # %%
 from IPython.display import Markdown
 
-games_played = result.to_frame()
-lengths = result.table()[["rank", "player", "win_rate"]].merge(
-    games_played.groupby("player", as_index=False).agg(mean_turns=("turns", "mean"), capped=("capped", "sum")))
+games_played = result.to_frame().groupby("player", as_index=False)
+per_player = games_played.agg(mean_turns=("turns", "mean"), capped=("capped", "sum"))
+lengths = result.table()[["rank", "player", "win_rate"]].merge(per_player)
 lengths.round({"win_rate": 2, "mean_turns": 0})
 
 # %% [markdown]

@@ -18,6 +18,7 @@ import altair as alt
 import pandas as pd
 
 from amoeboid_edu import Position as AmoeboidPosition
+from amoeboid_edu import charts  # noqa: F401  (importing it registers the course's "amoeboid" chart renderer)
 from amoeboid_edu.exercises import check
 from amoeboid_edu.namesakes import compare, nakajima, oosterwal
 from amoeboid_edu.namesakes.widget import NakajimaBoard, OosterwalBoard
