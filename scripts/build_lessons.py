@@ -245,7 +245,9 @@ def png_base64(svg: str) -> str | None:
     except ImportError:
         return None
     svg = svg.replace("currentColor", INK_ON_PAPER)
-    svg = re.sub(r"(<svg\b[^>]*>)", r'\1<rect width="100%" height="100%" fill="#ffffff"/>', svg, count=1)
+    box = re.search(r'<svg\b[^>]*?viewBox="([-\d.]+)[ ,]+([-\d.]+)[ ,]+([-\d.]+)[ ,]+([-\d.]+)"', svg)
+    card = 'x="{}" y="{}" width="{}" height="{}"'.format(*box.groups()) if box else 'width="100%" height="100%"'
+    svg = re.sub(r"(<svg\b[^>]*>)", rf'\1<rect {card} fill="#ffffff"/>', svg, count=1)  # the whole view box
     return base64.b64encode(_compact_png(vl_convert.svg_to_png(svg))).decode("ascii")
 
 
@@ -254,7 +256,7 @@ def _png_chunk(kind: bytes, data: bytes) -> bytes:
 
 
 def _compact_png(png: bytes) -> bytes:
-    """``png`` (8-bit RGBA from vl-convert, opaque) as an 8-bit palette PNG; else unchanged.
+    """``png`` (8-bit RGBA from vl-convert, a white card) as an 8-bit palette PNG on white; else unchanged.
 
     The same pixels when they have at most 256 colours; else the rarest colours (the edges of anti-aliased
     gradients) become the nearest of the 256 commonest.
@@ -275,9 +277,9 @@ def _compact_png(png: bytes) -> bytes:
     if set(rows[:, 0].tolist()) - {0, 1}:
         return png  # only "none" and "sub" row filters are undone here
     pixels = np.where(rows[:, :1, None] == 1, np.cumsum(pixels, axis=1, dtype=np.uint8), pixels)
-    if (pixels[..., 3] != 255).any():
-        return png
-    colours, index = np.unique(pixels[..., :3].reshape(-1, 3), axis=0, return_inverse=True)
+    alpha = pixels[..., 3:].astype(np.float32) / 255  # the card is white: its anti-aliased edges go on white
+    rgb = np.round(pixels[..., :3] * alpha + 255 * (1 - alpha)).astype(np.uint8)
+    colours, index = np.unique(rgb.reshape(-1, 3), axis=0, return_inverse=True)
     if len(colours) > 256:  # the 256 commonest colours, every other one drawn in the nearest of them
         common = np.argsort(-np.bincount(index.ravel()), kind="stable")[:256]
         distance = ((colours[:, None, :].astype(np.int32) - colours[common][None, :, :].astype(np.int32)) ** 2)
