@@ -20,18 +20,42 @@ built from the same source with the answers filled in:
 
 Every build runs each lesson top to bottom in a fresh kernel, strips widget
 state and volatile metadata, and prints the lesson's wall time and the
-kernel's peak resident memory.  Only nbformat and nbclient are needed (both come
+kernel's peak resident memory.
+
+Committed pictures must show in an *untrusted* notebook too (Binder, a school
+hub, a copied folder: nobody has run or signed it).  JupyterLab then renders
+only "safe" outputs: it shows no ``image/svg+xml`` and sanitises ``text/html``,
+dropping every ``<svg>`` but keeping its text.  So the build gives each picture
+a PNG (drawn by vl-convert; without vl-convert, no PNG):
+
+- an ``image/svg+xml`` output (a position) gets an ``image/png`` beside it,
+  which an untrusted notebook shows and nbval ignores;
+- an SVG inside ``text/html`` (a chart) is wrapped so that a trusted notebook
+  shows the live SVG and an untrusted one a PNG ``<img>``: a ``<style>`` (which
+  the sanitiser removes) hides the ``<img>`` and shows the SVG's wrapper, whose
+  own ``display: none`` (which the sanitiser keeps) hides it otherwise, text
+  and all.
+  ``lessons/nbval-sanitize.cfg`` and :func:`comparable` undo the wrapping, so
+  the outputs are compared as the kernel made them;
+- a widget's ``image/svg+xml`` gets no PNG: untrusted, the widget shows its
+  ``text/plain`` placeholder, which says to run the cell (a picture of a board
+  would look clickable); trusted, its static SVG.  A widget whose static form
+  is HTML (the demo) says the same in its first line.  Only nbformat and nbclient are needed (both come
 with JupyterLab), so the Binder test can run this script in a Binder-like venv.
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
+import hashlib
 import json
 import re
+import struct
 import subprocess
 import sys
 import time
+import zlib
 from pathlib import Path
 
 import nbformat
@@ -175,7 +199,8 @@ def sources(prefixes: list[str] | None = None) -> list[Path]:
     return found
 
 
-def execute(notebook: nbformat.NotebookNode, where: Path = LESSONS) -> tuple[nbformat.NotebookNode, float, float]:
+def execute(notebook: nbformat.NotebookNode, where: Path = LESSONS,
+            cell_timeout: float = CELL_TIMEOUT) -> tuple[nbformat.NotebookNode, float, float]:
     """Run ``notebook`` top to bottom in a fresh kernel: (executed notebook, seconds, peak kernel MB).
 
     The peak memory is read by one extra cell, run last and then removed, so
@@ -186,7 +211,7 @@ def execute(notebook: nbformat.NotebookNode, where: Path = LESSONS) -> tuple[nbf
     notebook.cells.append(probe)
     client = NotebookClient(
         notebook,
-        timeout=CELL_TIMEOUT,
+        timeout=cell_timeout,
         kernel_name="python3",
         resources={"metadata": {"path": str(where)}},
         record_timing=False,
@@ -200,6 +225,110 @@ def execute(notebook: nbformat.NotebookNode, where: Path = LESSONS) -> tuple[nbf
 
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+_SVG = re.compile(r"<svg\b.*?</svg>", re.S)
+_WRAPPED = re.compile(r'<div class="amb-untrusted-[0-9a-f]+"><style>[^<]*</style>'
+                      r'|<span class="amb-live" style="display: none">'
+                      r'|</span><img class="amb-fallback"[^>]*>|</div><!--/amb-untrusted-->')
+"""What :func:`wrap_pictures` adds to an output's HTML: removing it gives back the kernel's HTML (nbval's
+``[untrusted-pictures]`` section is this pattern)."""
+INK_ON_PAPER = "#1a1a1a"  # a PNG cannot follow the theme: dark ink on a white card reads in both
+
+
+def png_base64(svg: str) -> str | None:
+    """The SVG drawn as a PNG on a white card in dark ink (base64), or None without vl-convert.
+
+    A PNG cannot follow the theme, so it is a card that reads on both.  It is
+    re-encoded with a palette (a sixth of the size, or less).
+    """
+    try:
+        import vl_convert
+    except ImportError:
+        return None
+    svg = svg.replace("currentColor", INK_ON_PAPER)
+    box = re.search(r'<svg\b[^>]*?viewBox="([-\d.]+)[ ,]+([-\d.]+)[ ,]+([-\d.]+)[ ,]+([-\d.]+)"', svg)
+    card = 'x="{}" y="{}" width="{}" height="{}"'.format(*box.groups()) if box else 'width="100%" height="100%"'
+    svg = re.sub(r"(<svg\b[^>]*>)", rf'\1<rect {card} fill="#ffffff"/>', svg, count=1)  # the whole view box
+    return base64.b64encode(_compact_png(vl_convert.svg_to_png(svg))).decode("ascii")
+
+
+def _png_chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def _compact_png(png: bytes) -> bytes:
+    """``png`` (8-bit RGBA from vl-convert, a white card) as an 8-bit palette PNG on white; else unchanged.
+
+    The same pixels when they have at most 256 colours; else the rarest colours (the edges of anti-aliased
+    gradients) become the nearest of the 256 commonest.
+    """
+    import numpy as np
+
+    chunks, at = {}, 8
+    while at < len(png):
+        (length,) = struct.unpack(">I", png[at : at + 4])
+        kind = png[at + 4 : at + 8]
+        chunks[kind] = chunks.get(kind, b"") + png[at + 8 : at + 8 + length]
+        at += 12 + length
+    width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", chunks[b"IHDR"])
+    if (depth, colour, interlace) != (8, 6, 0):
+        return png
+    rows = np.frombuffer(zlib.decompress(chunks[b"IDAT"]), np.uint8).reshape(height, width * 4 + 1)
+    pixels = rows[:, 1:].reshape(height, width, 4)
+    if set(rows[:, 0].tolist()) - {0, 1}:
+        return png  # only "none" and "sub" row filters are undone here
+    pixels = np.where(rows[:, :1, None] == 1, np.cumsum(pixels, axis=1, dtype=np.uint8), pixels)
+    alpha = pixels[..., 3:].astype(np.float32) / 255  # the card is white: its anti-aliased edges go on white
+    rgb = np.round(pixels[..., :3] * alpha + 255 * (1 - alpha)).astype(np.uint8)
+    colours, index = np.unique(rgb.reshape(-1, 3), axis=0, return_inverse=True)
+    if len(colours) > 256:  # the 256 commonest colours, every other one drawn in the nearest of them
+        common = np.argsort(-np.bincount(index.ravel()), kind="stable")[:256]
+        distance = ((colours[:, None, :].astype(np.int32) - colours[common][None, :, :].astype(np.int32)) ** 2)
+        index, colours = distance.sum(axis=2).argmin(axis=1)[index.ravel()], colours[common]
+    index = index.reshape(height, width).astype(np.uint8)
+    raw = b"".join(b"\x00" + row.tobytes() for row in index)
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", header) + _png_chunk(b"PLTE", colours.tobytes())
+            + _png_chunk(b"IDAT", zlib.compress(raw, 9)) + _png_chunk(b"IEND", b""))
+
+
+def wrap_pictures(html: str) -> str:
+    """``html`` whose every ``<svg>`` shows as itself when trusted and as a PNG ``<img>`` when untrusted."""
+    if "<svg" not in html:
+        return html
+    pictures = 0
+
+    def wrap(match: re.Match) -> str:
+        nonlocal pictures
+        png = png_base64(match[0])
+        if png is None:
+            return match[0]
+        pictures += 1
+        return (f'<span class="amb-live" style="display: none">{match[0]}</span><img class="amb-fallback" '
+                f'alt="a picture: run the cell to see it live" src="data:image/png;base64,{png}">')
+
+    body = _SVG.sub(wrap, html)
+    if not pictures:
+        return html
+    key = "amb-untrusted-" + hashlib.sha1(html.encode()).hexdigest()[:10]
+    style = f".{key} .amb-fallback {{ display: none }} .{key} .amb-live {{ display: contents !important }}"
+    return f'<div class="{key}"><style>{style}</style>{body}</div><!--/amb-untrusted-->'
+
+
+def as_the_kernel_made_it(text: str) -> str:
+    """An output's text without what :func:`wrap_pictures` added."""
+    return _WRAPPED.sub("", text)
+
+
+def add_untrusted_pictures(output: nbformat.NotebookNode) -> None:
+    """Give a display output the PNGs an untrusted notebook shows (widgets excepted: they say to run the cell)."""
+    data = output.get("data", {})
+    if "text/html" in data:  # a widget's static HTML too (the demo's): its placeholder line, then its pictures
+        data["text/html"] = wrap_pictures(data["text/html"])
+    elif "image/svg+xml" in data and "image/png" not in data and WIDGET_VIEW not in data:
+        # a widget's SVG gets no PNG: a picture of a board would look clickable; its text placeholder shows
+        png = png_base64(data["image/svg+xml"])
+        if png is not None:
+            data["image/png"] = png
 
 
 def clean(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
@@ -207,15 +336,21 @@ def clean(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
 
     A stored widget view only points at a model that no longer exists once the
     kernel is gone (and its id changes every run); without it a widget output
-    shows its static fallback (the board as SVG, its text) until the cell is run.
+    shows its placeholder text until the cell is run.  Pictures get their
+    untrusted fallbacks (:func:`add_untrusted_pictures`).
+
+    The kernel's ``language_info`` is kept whole: JupyterLab writes it into the
+    notebook when the kernel starts, so any other value marks a lesson modified
+    the moment it is opened (and autosave rewrites it).  A kernel of another
+    Python version still does that, once.
     """
     notebook.metadata.pop("widgets", None)
-    notebook.metadata["language_info"] = {"name": "python"}
     for cell in notebook.cells:
         cell.metadata.pop("execution", None)
         if "nbval-ignore-output" in cell.metadata.get("tags", []):
             cell.outputs = []  # machine-dependent, e.g. a closed progress bar's "0%" fallback text
         for output in cell.get("outputs", []):
+            add_untrusted_pictures(output)
             output.get("data", {}).pop(WIDGET_VIEW, None)
     return notebook
 
@@ -235,7 +370,7 @@ def comparable(notebook: nbformat.NotebookNode) -> list[tuple[str, list]]:
                 outputs.append(("error", output.ename, output.evalue))
             else:
                 data = {
-                    kind: value
+                    kind: as_the_kernel_made_it(value)
                     for kind, value in output.data.items()
                     if kind.startswith("text/") or kind == "image/svg+xml"
                 }
@@ -248,6 +383,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("prefixes", nargs="*", help="build only lessons whose file names start with these")
     parser.add_argument("--check", action="store_true", help="execute and compare with the committed notebooks")
+    parser.add_argument("--cell-timeout", type=float, default=CELL_TIMEOUT, metavar="SECONDS",
+                        help=f"stop a cell that runs longer (default {CELL_TIMEOUT}; more on a loaded machine)")
     parser.add_argument("--lessons-only", action="store_true",
                         help="leave out the teacher's editions (what students run, e.g. on Binder)")
     args = parser.parse_args(argv)
@@ -266,7 +403,7 @@ def main(argv: list[str] | None = None) -> int:
     ]
     SOLUTIONS.mkdir(exist_ok=True)
     for name, notebook, target, where in editions:
-        executed, seconds, peak_mb = execute(notebook, where)
+        executed, seconds, peak_mb = execute(notebook, where, args.cell_timeout)
         total += seconds
         status = ""
         if args.check:

@@ -45,14 +45,21 @@ def write_settings(settings: Path, extra: dict | None = None) -> None:
 
 
 @contextlib.contextmanager
-def jupyterlab(root: Path, token: str, settings: dict | None = None) -> Iterator[str]:
-    """Serve ``root`` with JupyterLab (token auth, temporary settings and workspaces); yields the base URL."""
+def jupyterlab(root: Path, token: str, settings: dict | None = None, *, fresh: bool = False) -> Iterator[str]:
+    """Serve ``root`` with JupyterLab (token auth, temporary settings and workspaces); yields the base URL.
+
+    ``fresh``: also a new Jupyter data, config and runtime directory, as on Binder or a new laptop: no trust
+    database, so every notebook opens untrusted.
+    """
     require_chromium()
     state = root / ".jupyterlab-state"
     write_settings(state / "settings", settings)
     (state / "workspaces").mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "JUPYTERLAB_SETTINGS_DIR": str(state / "settings"),
            "JUPYTERLAB_WORKSPACES_DIR": str(state / "workspaces")}  # fmt: skip
+    if fresh:
+        for name in ("JUPYTER_DATA_DIR", "JUPYTER_CONFIG_DIR", "JUPYTER_RUNTIME_DIR"):
+            env[name] = str(state / name.lower())
     port = free_port()
     command = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--port={port}",
                f"--ServerApp.token={token}", f"--ServerApp.root_dir={root}", "--LabApp.expose_app_in_browser=True"]

@@ -12,7 +12,7 @@
  *            counts?: {a: number, b: number, max_a: number, max_b: number}|null,
  *            presets?: {label: string, target: string|null, a: number, b: number}[],
  *            stats: Record<string, number>, result: string, players?: Record<string, string>,
- *            steps?: Step[], queued?: string[], can_undo?: boolean, ply?: number, plies?: number,
+ *            steps?: Step[], queued?: number, next_turn?: string|null, can_undo?: boolean, ply?: number, plies?: number,
  *            script_status?: string|null, can_restart?: boolean, marked_grow?: string|null,
  *            pass_note?: string|null}} View
  */
@@ -98,8 +98,10 @@ function boardSvg(view, cells, marks, cursor, arrow) {
   if (arrow && arrow[0] && arrow[1]) {
     const [x1, y1] = centre(names.indexOf(arrow[0]));
     const [x2, y2] = centre(names.indexOf(arrow[1]));
-    const [dx, dy] = [(x2 - x1) * 0.28, (y2 - y1) * 0.28];
-    const line = { x1: x1 + dx, y1: y1 + dy, x2: x2 - dx, y2: y2 - dy };
+    // from a quarter of the way to where the destination cell begins: the head stops short of its amoeba's label
+    const at = (/** @type {number} */ f) => ({ x: x1 + (x2 - x1) * f, y: y1 + (y2 - y1) * f });
+    const [from, to] = [at(0.25), at(0.5)];
+    const line = { x1: from.x, y1: from.y, x2: to.x, y2: to.y };
     cellsMarkup.push(svg("line", { class: "amb-arrow", "marker-end": "url(#amb-head)", ...line }));
   }
   // Cell names last, over a diagonal arrow's ends (which cross a cell's corner); clicks go through to the cell.
@@ -227,7 +229,7 @@ function render({ model, el }) {
       const stepper = make("span", `amb-stepper amb-stepper-${side}`);
       const minus = button("−", `minus-${side}`, `one ${side}-unit fewer`);
       const plus = button("+", `plus-${side}`, `one ${side}-unit more`);
-      minus.disabled = value <= 0;
+      minus.disabled = value <= 0 || a + b <= 1; // a move takes at least one unit
       plus.disabled = value >= max;
       const label = make("span", "amb-stepper-label", `${side}-units`);
       stepper.append(label, minus, make("output", "amb-count", String(value)), plus);
@@ -261,9 +263,10 @@ function render({ model, el }) {
     }
     const undo = button("Undo", "undo");
     undo.disabled = !view.can_undo;
-    if (view.queued && view.queued.length) {
-      const next = button("Next", "next");
-      next.append(make("span", "amb-next-turn", `: ${view.queued[0]}`)); // presenter size: the message says it
+    if (view.queued) {
+      const next = button("Next", "next", "play the scripted line's next turn");
+      if (view.next_turn) next.append(make("span", "amb-next-turn", `: ${view.next_turn}`)); // presenter: the message says it
+      else buttons.append(button("Reveal", "reveal", "show the next turn before playing it"));
       buttons.append(next);
     }
     buttons.append(undo, button("New game", "new"));
@@ -451,16 +454,16 @@ function hintArrows(/** @type {View} */ view, /** @type {any[]} */ hints) {
  * swing (dashed grey), the choice's (solid) and the estimate's horizon (dotted); markers at mistakes (clickable). */
 function reviewChart(/** @type {any} */ review, /** @type {number} */ picked) {
   const rows = review.rows;
-  const [W, H, L, T] = [520, 170, 34, 10];
+  const [W, H, L, T] = [520, 176, 46, 12]; // room left of the plot for 14 px labels
   const n = Math.max(1, rows.length);
   const x = (/** @type {number} */ t) => L + (t / n) * (W - L - 10);
   const y = (/** @type {number} */ p) => T + (1 - p) * (H - T - 20);
   const parts = [
     svg("line", { class: "amb-review-half", x1: L, x2: W - 10, y1: y(0.5), y2: y(0.5) }),
     svg("text", { class: "amb-review-axis", x: 2, y: y(1) + 4 }, "100%"),
-    svg("text", { class: "amb-review-axis", x: 8, y: y(0.5) + 4 }, "50%"),
-    svg("text", { class: "amb-review-axis", x: 14, y: y(0) + 4 }, "0%"),
-    svg("text", { class: "amb-review-axis", x: W - 60, y: H - 2 }, `turn ${rows.length}`),
+    svg("text", { class: "amb-review-axis", x: 9, y: y(0.5) + 4 }, "50%"),
+    svg("text", { class: "amb-review-axis", x: 18, y: y(0) + 4 }, "0%"),
+    svg("text", { class: "amb-review-axis", x: W - 70, y: H - 2 }, `turn ${rows.length}`),
   ];
   rows.forEach((/** @type {any} */ row, /** @type {number} */ i) => {
     const xm = x(i + 0.5);

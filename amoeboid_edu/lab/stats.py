@@ -208,7 +208,7 @@ def rate_chart(frame, by: str, title: str, *, even: bool = False):
                alt.Tooltip("low:Q", title="95% interval from", format=".3f"),
                alt.Tooltip("high:Q", title="to", format=".3f")]  # fmt: skip
     bars = alt.Chart(name="rate_bars").mark_bar().encode(x=x, y=y, yOffset=offset, color=color, tooltip=tooltip)
-    whiskers = alt.Chart(name="rate_intervals").mark_rule(color="black").encode(
+    whiskers = alt.Chart(name="rate_intervals").mark_rule(color="currentColor").encode(  # the theme's text colour
         x="low:Q", x2="high:Q", y=y, yOffset=offset
     )
     layers = [bars, whiskers]
@@ -232,9 +232,11 @@ def pairwise_chart(frame, title: str = "Score card: mean score (win 1, tie 1/2)"
         x=x, y=y, color=alt.Color("score:Q", scale=alt.Scale(domain=[0, 1], scheme="redblue")), tooltip=tooltip
     )
     labels = alt.Chart(name="card_labels").mark_text(fontSize=14).encode(
-        x=x, y=y, text=alt.Text("score:Q", format=".2f")
-    )
-    return alt.layer(cells, labels, data=frame).properties(name="score_card", title=title)
+        x=x, y=y, text=alt.Text("score:Q", format=".2f"),
+        color=alt.condition("datum.score < 0.2 || datum.score > 0.8", alt.value("#ffffff"), alt.value("#1a1a1a")),
+    )  # dark text on the pale middle of the scale, white on its dark ends
+    cell = {"width": alt.Step(64), "height": alt.Step(34)}  # room for "0.80" at 14 px, one number a cell
+    return alt.layer(cells, labels, data=frame).properties(name="score_card", title=title, **cell)
 
 
 def rating_chart(frame, title: str = "Bradley–Terry rating (95% bootstrap interval)"):
@@ -245,7 +247,7 @@ def rating_chart(frame, title: str = "Bradley–Terry rating (95% bootstrap inte
     x = alt.X("rating:Q", title="rating (Elo scale)", scale=alt.Scale(zero=False))
     tooltip = [alt.Tooltip("player:N"), alt.Tooltip("rating:Q", format=".0f"),
                alt.Tooltip("rating_low:Q", format=".0f"), alt.Tooltip("rating_high:Q", format=".0f")]  # fmt: skip
-    whiskers = alt.Chart(name="rating_intervals").mark_rule(color="black").encode(
+    whiskers = alt.Chart(name="rating_intervals").mark_rule(color="currentColor").encode(  # the theme's text colour
         x="rating_low:Q", x2="rating_high:Q", y=y
     )
     points = alt.Chart(name="rating_points").mark_point(filled=True, size=60).encode(x=x, y=y, tooltip=tooltip)

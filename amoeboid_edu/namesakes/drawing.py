@@ -27,6 +27,16 @@ def _hexagon(cx: float, cy: float, radius: float, style: str, cls: str = "hx-hex
     return f'<polygon class="{cls}" points="{corners}" style="{style}"/>'
 
 
+LABEL_SIZE = 11  # SVG units: the board is drawn 1.3 times its units, so a cell's name is about 14 px
+
+
+def _label(name: str, cx: float, y: float) -> str:
+    """A cell's name, drawn over what stands on it, with a light halo so that it reads over pieces too."""
+    return (f'<text x="{cx:.1f}" y="{y + 4:.1f}" font-size="{LABEL_SIZE}" text-anchor="middle" fill="#3a3a3a" '
+            f'stroke="#ffffff" stroke-width="2.5" stroke-opacity="0.85" paint-order="stroke" '
+            f'pointer-events="none">{escape(name)}</text>')
+
+
 def _frame(cells: list[tuple[str, float, float, str, str]], title: str) -> str:
     """``cells`` are ``(name, cx, cy, classes, inner markup)``; the view box fits them all."""
     xs = [cx for _, cx, _, _, _ in cells] or [0.0]
@@ -83,8 +93,8 @@ def nakajima_svg(position: nakajima.Position, marks: Mapping[str, str] | None = 
     for index, name in enumerate(nakajima.NAMES):
         cx, cy = nakajima_centre(index)
         inner = _hexagon(cx, cy, RADIUS - 1, "fill:#e8dcc0;stroke:#a08c64;stroke-width:1")
-        inner += f'<text x="{cx - 16:.1f}" y="{cy - 9:.1f}" font-size="7" fill="#7a6a4a">{name}</text>'
         inner += _stack_markup(position.stacks[index], cx, cy)
+        inner += _label(name, cx, cy - 12)
         cells.append((name, cx, cy, marks.get(name, ""), inner))
     counts = nakajima.stack_counts(position)
     controlled = f"white {counts['white']}, black {counts['black']}"
@@ -105,7 +115,7 @@ def _pyramid_markup(piece: str, cx: float, cy: float) -> str:
     points = f"{cx:.1f},{cy - size:.1f} {cx - size:.1f},{cy + size * 0.7:.1f} {cx + size:.1f},{cy + size * 0.7:.1f}"
     return (
         f'<polygon points="{points}" fill="{PLAYER_FILL[player]}" stroke="#222" stroke-width="1"/>'
-        f'<text x="{cx:.1f}" y="{cy + size * 0.55:.1f}" font-size="10" text-anchor="middle" fill="#fff" '
+        f'<text x="{cx:.1f}" y="{cy + size * 0.55:.1f}" font-size="11" text-anchor="middle" fill="#fff" '
         f'font-weight="bold">{escape(piece)}</text>'
     )
 
@@ -128,9 +138,9 @@ def oosterwal_svg(
         name = oosterwal.cell_text(cell)
         cx, cy = oosterwal_centre(cell)
         inner = _hexagon(cx, cy, RADIUS - 1, "fill:#f2efe6;stroke:#8a8a8a;stroke-width:1.2")
-        inner += f'<text x="{cx:.1f}" y="{cy - 12:.1f}" font-size="6.5" text-anchor="middle" fill="#999">{name}</text>'
         if piece:
             inner += _pyramid_markup(piece, cx, cy)
+        inner += _label(name, cx, cy - 12)
         cells.append((name, cx, cy, marks.get(name, ""), inner))
     for cell in spots:
         name = oosterwal.cell_text(cell)

@@ -66,6 +66,8 @@ class _HexBoard(anywidget.AnyWidget):
     ``is_over``); ``self._bots`` maps each seat to its bot, ``None`` for a human.
     """
 
+    GAME = "this game"  # named in the placeholder a notebook shows before the cell is run
+
     _esm = STATIC / "hexboard.js"
     _css = STATIC / "hexboard.css"
     view = traitlets.Dict().tag(sync=True)
@@ -142,6 +144,20 @@ class _HexBoard(anywidget.AnyWidget):
                     f"the bot playing {seat} could not move ({type(error).__name__}: {error}): press Undo or New game"
                 ) from None
 
+    def _moves(self) -> list:
+        """The moves (or turns) played so far, one a ply."""
+        raise NotImplementedError
+
+    def _bot_news(self) -> str:
+        """The bots' moves since a human last moved, e.g. "black (random) played d4-e5. ": a bot's move is news."""
+        moves, said = self._moves(), []
+        for ply in range(len(moves) - 1, -1, -1):
+            seat = self._seat(self.game.positions[ply])
+            if self._bots[seat] is None:
+                break
+            said.append(f"{seat} ({self.players[seat]}) played {moves[ply]}")
+        return "; ".join(reversed(said)) + ". " if said else ""
+
     def _bot_is_stuck(self) -> bool:
         """A bot's seat is to move in a game that is not over: only after that bot failed."""
         return not self.game.is_over and self._bots[self._seat(self.game.position)] is not None
@@ -170,9 +186,12 @@ class _HexBoard(anywidget.AnyWidget):
             self.game.undo()
 
     def _repr_mimebundle_(self, **kwargs):
-        """The live widget for a frontend; a stable text and the static SVG for everything else (nbval)."""
+        """The live widget for a frontend; a placeholder text and the static SVG for everything else (nbval).
+
+        A notebook opened before its cells are run (untrusted, no widget model) shows the text.
+        """
         data, metadata = super()._repr_mimebundle_(**kwargs)
-        data["text/plain"] = repr(self)
+        data["text/plain"] = f"▶ Run this cell to play {self.GAME} on the board."
         data["image/svg+xml"] = self.view["svg"]
         return data, metadata
 
@@ -199,6 +218,8 @@ class NakajimaBoard(_HexBoard):
     the bot's reply.
     """
 
+    GAME = "Nakajima's Amoeba"
+
     def __init__(self, *, opponent: str | Callable = HUMAN, human: str = nakajima.WHITE, seed: int | str = 0,
                  start: nakajima.Position | str | None = None) -> None:  # fmt: skip
         if human not in nakajima.SIDES:
@@ -217,6 +238,9 @@ class NakajimaBoard(_HexBoard):
 
     def _seat(self, position: nakajima.Position) -> str:
         return position.to_move
+
+    def _moves(self) -> list:
+        return self.game.moves
 
     def _targets(self) -> dict[int, nakajima.Move]:
         if self.selected is None or self.game.is_over:
@@ -237,7 +261,7 @@ class NakajimaBoard(_HexBoard):
         targets = self._targets()
         if index in targets:
             self.game.play(targets[index])
-            self.selected = None
+            self.selected, self.sow = None, False  # each turn starts as a move: sowing is chosen again
             self._let_bots_move()
         elif index == self.selected:
             self.selected = None
@@ -252,11 +276,11 @@ class NakajimaBoard(_HexBoard):
         if button in ("move", "sow"):
             self.sow = button == "sow"
         elif button == "undo":
-            self.selected = None
+            self.selected, self.sow = None, False
             self._undo()
         elif button == "new":
             self.game = nakajima.Game(self.game.start, cap=self.game.cap)
-            self.selected = None
+            self.selected, self.sow = None, False
             self._let_bots_move()
         else:
             raise _Refused(f"ignored an unknown button {button!r}")
@@ -274,8 +298,15 @@ class NakajimaBoard(_HexBoard):
             marks[nakajima.NAMES[self.selected]] = "selectable selected"
         for index in self._targets():
             marks[nakajima.NAMES[index]] = "target"
+        counts = nakajima.stack_counts(position)
+        stacks = f"stacks: white {counts['white']}, black {counts['black']}"
         if game.is_over:
-            prompt = f"Game over: {game.result} ({game.reason})" if game.result != "draw" else f"Draw ({game.reason})"
+            loser = nakajima.other(game.result) if game.result in nakajima.SIDES else position.to_move
+            why = {"kernel": f"{loser}'s kernel is taken", "no moves": f"{loser} cannot move",
+                   "repetition": f"the same position three times; {stacks}",
+                   "cap": f"{game.cap} moves played; {stacks}"}.get(game.reason, game.reason)  # fmt: skip
+            end = f"{game.result} wins" if game.result != "draw" else "a draw"
+            prompt = f"Game over: {end} ({why}). Press New game to play again."
         elif stuck:
             prompt = f"{position.to_move}'s bot could not move: press Undo or New game"
         elif self.selected is None:
@@ -283,11 +314,10 @@ class NakajimaBoard(_HexBoard):
         else:
             how = "sow" if self.sow else "move"
             prompt = f"{position.to_move}: click where {nakajima.NAMES[self.selected]} goes ({how})"
-        counts = nakajima.stack_counts(position)
         return {
             "svg": nakajima_svg(position, marks),
-            "prompt": prompt,
-            "status": f"stacks: white {counts['white']}, black {counts['black']}",
+            "prompt": self._bot_news() + prompt,
+            "status": stacks,
             "buttons": [
                 {"id": "move", "label": "Move", "active": not self.sow},
                 {"id": "sow", "label": "Sow", "active": self.sow},
@@ -306,6 +336,8 @@ class OosterwalBoard(_HexBoard):
     or a function ``(position, rng) -> turn``.  Undo takes back your last turn
     and the bots' replies.
     """
+
+    GAME = "Oosterwal's Amoeba"
 
     def __init__(self, players: int = 2, *, opponent: str | Callable = HUMAN, human: str = "A", seed: int | str = 0,
                  start: oosterwal.Position | str | None = None) -> None:  # fmt: skip
@@ -331,6 +363,9 @@ class OosterwalBoard(_HexBoard):
 
     def _seat(self, position: oosterwal.Position) -> str:
         return oosterwal.PLAYERS[position.to_move]
+
+    def _moves(self) -> list:
+        return self.game.turns
 
     def _on_cell(self, cell: str) -> None:
         try:
@@ -374,14 +409,19 @@ class OosterwalBoard(_HexBoard):
             raise _Refused(f"ignored an unknown button {button!r}")
 
     def _view(self) -> dict:
+        """The view; a pyramid size the mover has run out of gives way to the largest size left."""
         game, position = self.game, self.game.position
         name = oosterwal.PLAYERS[position.to_move]
+        if not game.is_over and position.hand(position.to_move, self.pips) == 0:
+            self.pips = max((p for p in oosterwal.PIPS if position.hand(position.to_move, p)), default=self.pips)
         marks: dict[str, str] = {}
         if game.turns:
             marks[oosterwal.cell_text(game.turns[-1].place)] = "last"
         spots: list[oosterwal.Cell] = []
+        scores = ", ".join(f"{p} {s}" for p, s in zip(oosterwal.PLAYERS, position.scores))
         if game.is_over:
-            prompt = f"Game over: {'shared win ' if '=' in game.result else ''}{game.result}"
+            winner = f"shared win {game.result}" if "=" in game.result else f"{game.result} wins"
+            prompt = f"Game over: {winner} (scores: {scores}). Press New game to play again."
         elif self._bot_is_stuck():
             prompt = f"{name}'s bot could not move: press Undo or New game"
         elif self.placed is None:
@@ -398,8 +438,8 @@ class OosterwalBoard(_HexBoard):
         pending = None if self.placed is None else (self.placed, f"{name}{self.pips}")
         return {
             "svg": oosterwal_svg(position, marks, spots, pending),
-            "prompt": prompt,
-            "status": "scores: " + ", ".join(f"{p} {s}" for p, s in zip(oosterwal.PLAYERS, position.scores)),
+            "prompt": self._bot_news() + prompt,
+            "status": f"scores: {scores}",
             "buttons": [
                 *(
                     {

@@ -50,6 +50,17 @@ class LiveChart(widgets.HTML):
     def __repr__(self) -> str:
         return f"LiveChart(following {self.board!r})"
 
+    def _repr_mimebundle_(self, **kwargs):
+        """The live chart in a frontend; a placeholder text until the cell is run."""
+        data = super()._repr_mimebundle_(**kwargs)
+        data = data[0] if isinstance(data, tuple) else data
+        data["text/plain"] = "▶ Run this cell to see the chart follow the board."
+        return data
+
+
+PLACEHOLDER = "▶ Run this cell to show the demo: the board and its chart side by side."
+"""What a notebook shows for the demo before its cell is run, above a static picture of both halves."""
+
 
 class Demo(widgets.HBox):
     """The projector layout: the board and its live chart side by side in one output, History folded.
@@ -75,8 +86,9 @@ class Demo(widgets.HBox):
         data = data[0] if isinstance(data, tuple) else data
         board = position_svg(self.board.game.position)
         chart = self.chart.value
-        data["text/plain"] = repr(self)
+        data["text/plain"] = PLACEHOLDER
         data["text/html"] = (
+            f"<p><em>{PLACEHOLDER}</em></p>"
             '<div class="amb-demo-static" style="display: flex; gap: 12px; align-items: flex-start">'
             f"<div>{board}</div><div>{chart}</div></div>"
         )

@@ -9,7 +9,8 @@ position, so notebook outputs reproduce exactly.
 JupyterLab shows an SVG output as an image, which cannot see the page's
 theme, so the drawing is made to read on white and on dark backgrounds alike:
 translucent grey squares, white ``(a,b)`` labels with a dark outline inside
-the discs, and the status line on its own light strip.
+the discs, and the status line in white on its own dark strip (a light strip
+would be a white band on the dark theme).  Text is at least 14 px.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from ..engine.rules import Position
 
 COLOURS = {"A": "#0072B2", "B": "#E69F00", "neutral": "#8A8A8A"}
 CELL = 96  # pixels per grid cell: a 3x3 board is ~300 px wide, readable on a projector
+GRAPH_LABEL_ROOM = 24  # pixels outside a graph's discs for the node names
 
 
 def _wedge(cx: float, cy: float, r: float, fraction: float, colour: str) -> str:
@@ -40,10 +42,11 @@ def _layout(position: Position) -> list[tuple[float, float]]:
     board = position.board
     if board.is_grid:
         return [((i % board.cols + 0.5) * CELL, (i // board.cols + 0.5) * CELL) for i in range(len(board))]
-    # a graph: nodes on a circle, in board order (deterministic, good enough for small graphs)
+    # a graph: nodes on a circle, in board order (deterministic, good enough for small graphs), with room
+    # around it for the names, which sit outside the discs
     n = len(board)
     radius = max(CELL, n * CELL / (2 * math.pi))
-    centre = radius + CELL / 2
+    centre = radius + CELL / 2 + GRAPH_LABEL_ROOM
     return [
         (centre + radius * math.sin(2 * math.pi * i / n), centre - radius * math.cos(2 * math.pi * i / n))
         for i in range(n)
@@ -57,7 +60,7 @@ def position_svg(position: Position, *, highlight: tuple[str, ...] = ()) -> str:
     if board.is_grid:
         width, height = board.cols * CELL, board.rows * CELL
     else:
-        width = height = int(2 * max(max(x, y) for x, y in centres) + 0) or CELL
+        width = height = int(2 * (CELL / 2 + GRAPH_LABEL_ROOM) + 2 * max(CELL, len(board) * CELL / (2 * math.pi)))
     largest = max((cell.size for cell in position.cells if cell is not None), default=1)
     max_r = CELL * 0.42
     parts = [
@@ -79,9 +82,16 @@ def position_svg(position: Position, *, highlight: tuple[str, ...] = ()) -> str:
                 if i < j:
                     (x1, y1), (x2, y2) = centres[i], centres[j]
                     parts.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="#bbbbbb"/>')
+    middle = width / 2
     for name, (cx, cy), cell in zip(board.names, centres, position.cells):
+        if board.is_grid:
+            x, y, anchor = cx - CELL / 2 + 4, cy - CELL / 2 + 15, "start"
+        else:  # outside the disc, away from the circle's centre
+            away = math.hypot(cx - middle, cy - middle) or 1.0
+            reach = CELL / 2 + GRAPH_LABEL_ROOM / 2
+            x, y, anchor = cx + (cx - middle) / away * reach, cy + (cy - middle) / away * reach + 5, "middle"
         parts.append(
-            f'<text x="{cx - CELL / 2 + 4:.0f}" y="{cy - CELL / 2 + 15:.0f}" font-size="13" fill="#8a8a8a">{name}</text>'
+            f'<text x="{x:.0f}" y="{y:.0f}" font-size="14" fill="#8a8a8a" text-anchor="{anchor}">{name}</text>'
         )
         if cell is None:
             if not board.is_grid:
@@ -104,9 +114,9 @@ def position_svg(position: Position, *, highlight: tuple[str, ...] = ()) -> str:
             f'text-anchor="middle" fill="#ffffff" stroke="#1a1a1a" stroke-width="3" paint-order="stroke">{label}</text>'
         )
     status = f"{position.to_move} to move" if not position.is_over else f"result: {position.result}"
-    parts.append(f'<rect x="0" y="{height + 2}" width="{width}" height="26" rx="4" fill="#f2f2f2"/>')
+    parts.append(f'<rect x="0" y="{height + 2}" width="{width}" height="26" rx="4" fill="#3d3d3d"/>')
     parts.append(
-        f'<text x="6" y="{height + 20}" font-size="15" fill="#1a1a1a">{status} · δ = {position.delta} · '
+        f'<text x="6" y="{height + 20}" font-size="15" fill="#ffffff">{status} · δ = {position.delta} · '
         f"Δ = {position.Delta}</text>"
     )
     parts.append("</svg>")

@@ -185,11 +185,19 @@ class _BoardWidget(anywidget.AnyWidget):
         raise NotImplementedError
 
     def _repr_mimebundle_(self, **kwargs):
-        """The widget for a live frontend; the full text repr and a static SVG board for everything else."""
+        """The widget for a live frontend; a placeholder text and a static SVG board for everything else.
+
+        A notebook opened before its cells are run (untrusted, no widget model)
+        shows the text: it says what running the cell gives, not the repr.
+        """
         data, metadata = super()._repr_mimebundle_(**kwargs)
-        data["text/plain"] = repr(self)
+        data["text/plain"] = self.placeholder()
         data["image/svg+xml"] = position_svg(self._shown_position())
         return data, metadata
+
+    def placeholder(self) -> str:
+        """What a notebook shows for this widget until its cell is run."""
+        raise NotImplementedError
 
     def _shown_position(self) -> Position:
         raise NotImplementedError
@@ -316,6 +324,7 @@ class Board(_Coaching, _BoardWidget):
         self._script_from: Position | None = None  # where the line starts
         self._script_start: int | None = None  # the game's length when the line starts; None once a new game left it
         self._marked: Turn | None = None  # a bot's or the script's last turn, marked until the next action
+        self._revealed = False  # whether the scripted line's next turn is shown (the teacher's Reveal)
         self._steps: list[dict] = []  # turns played since the last publish that the browser shows step by step
         self._notices: list[str] = []  # observer failures, shown once with the next view
         self._start_game()
@@ -384,6 +393,18 @@ class Board(_Coaching, _BoardWidget):
         self._publish()
         return queued[0]
 
+    @_one_at_a_time
+    def reveal(self) -> Turn:
+        """Show the scripted line's next turn (what the Reveal button does): until then the board names only the mover.
+
+        A presenter asks the class for the move first; Next plays it, revealed or not.
+        """
+        if not self._queued():
+            raise IndexError("no queued turn: queue some with board.queue(...)")
+        self._reveal({})
+        self._publish()
+        return self._queued()[0]
+
     def with_chart(self, draw: Callable[[Game], object], *, presenter: bool = True):
         """The projector layout: this board and ``draw(game)``'s chart side by side, History folded."""
         from .course import Demo  # the live chart lives with the lessons' helpers
@@ -397,6 +418,11 @@ class Board(_Coaching, _BoardWidget):
     def __repr__(self) -> str:
         players = ", ".join(f"{side}: {self.players[side]}" for side in ("A", "B"))
         return f"Board({self._game.position}; {players})"
+
+    def placeholder(self) -> str:
+        players = ", ".join(f"{side}: {self.players[side]}" for side in ("A", "B"))
+        what = "step through the scripted line" if self._script else "play"
+        return f"▶ Run this cell to {what} on the board ({players})."
 
     # -- turns -----------------------------------------------------------------------------
 
@@ -441,6 +467,7 @@ class Board(_Coaching, _BoardWidget):
         """Reset the selection; let bots move; roll for a human; grow automatically when there is one choice."""
         self._roll = self._grow = self._src = self._counts = None
         self._auto_grow = False
+        self._revealed = False  # each turn of a scripted line is hidden until revealed
         self._stuck = ""
         game = self._game
         while not game.is_over and not self._queued():
@@ -541,6 +568,7 @@ class Board(_Coaching, _BoardWidget):
             "new": self._new,
             "draw": self._offer_draw,
             "next": self._next,
+            "reveal": self._reveal,
             "restart": self._restart,
             **self._coach_intents(),
         }
@@ -609,10 +637,11 @@ class Board(_Coaching, _BoardWidget):
         if self.view["phase"] != "destination":
             raise _IntentError("choose an amoeba to move from before choosing counts")
         source = self._mid_position()[self._src]
-        if not (0 <= a <= source.a and 0 <= b <= source.b and a + b >= 1):
-            raise _IntentError(
-                f"{self._src} holds {source}: move 0..{source.a} A-units and 0..{source.b} B-units, at least 1"
-            )
+        if 0 <= a <= source.a and 0 <= b <= source.b and a + b < 1:
+            raise _IntentError("a move takes at least 1 unit: press + to move more")
+        if not (0 <= a <= source.a and 0 <= b <= source.b):
+            sides = [f"0..{count} of {side}'s units" for side, count in (("A", source.a), ("B", source.b)) if count]
+            raise _IntentError(f"{self._src} holds {source}: move {' and '.join(sides)}")
         self._counts = (a, b)
 
     def _undo(self, _content: dict) -> None:
@@ -663,6 +692,11 @@ class Board(_Coaching, _BoardWidget):
         game.agree_draw()
         self._begin_turn()
 
+    def _reveal(self, _content: dict) -> None:
+        if not self._queued():
+            raise _IntentError("no queued turn to reveal")
+        self._revealed = True
+
     def _next(self, _content: dict) -> None:
         queued = self._queued()
         if not queued:
@@ -696,8 +730,11 @@ class Board(_Coaching, _BoardWidget):
             if self._game.capped:
                 return f"The game stopped at the turn cap ({self._game.turn_cap} turns): it counts as a tie."
             return end + ("The game is a tie." if result == "tie" else f"{result} wins: the other side owns no amoeba.")
-        if phase == "queued":
-            return f"Press Next to play {self._queued()[0]}."  # the status line says where in the line we are
+        if phase == "queued":  # the status line says where in the line we are
+            turn = self._queued()[0]
+            if self._revealed:
+                return f"Next: {self._next_label()}: {turn}. Press Next to play it."
+            return f"Next: {self._next_label()}, with a roll of {turn.roll}. Ask the class, then press Reveal or Next."
         if phase == "grow":
             return f"{who} rolled {self._roll}: click one of your amoebae to grow it."
         grown_to = self._mid_position()[self._grow]
@@ -706,6 +743,11 @@ class Board(_Coaching, _BoardWidget):
             return f"{grew}: click an amoeba to move from."
         a, b = self._counts
         return f"{grew}. Move {a},{b} from {self._src}: click a highlighted cell."
+
+    def _next_label(self) -> str:
+        """The next scripted turn without its move: "A's turn" to open the line, then "B's reply", "A's reply"..."""
+        mover = self._game.position.to_move
+        return f"{mover}'s turn" if not self._script_index() else f"{mover}'s reply"
 
     def _script_status(self) -> str:
         """E.g. "Scripted line, turn 4 of 11: B to move"."""
@@ -751,7 +793,8 @@ class Board(_Coaching, _BoardWidget):
             "stats": _stats(game.position),
             "result": game.result,
             "steps": self._steps,
-            "queued": [str(turn) for turn in self._queued()],
+            "queued": len(self._queued()),  # how many; the next one only once revealed
+            "next_turn": str(self._queued()[0]) if self._revealed and self._queued() else None,
             "script": None if index is None else {"turn": index, "of": len(self._script)},
             "script_status": self._script_status() if phase == "queued" else None,
             "can_restart": bool(self._script) and index != 0,
@@ -832,6 +875,9 @@ class Replay(_BoardWidget):
         self.position = str(shown)
         self.history = [str(turn) for turn in self._turns]
         self.record = str(self._game)
+
+    def placeholder(self) -> str:
+        return "▶ Run this cell to replay the game on the board."
 
     def __repr__(self) -> str:
         return f"Replay(turn {self.ply} of {len(self._turns)}: {self._shown_position()})"

@@ -82,8 +82,20 @@ frame[["turn", "player", "notation", "event", "delta", "Delta"]].head(14)
 analysis.delta_chart(frame, title="δ and Δ in one random game")
 
 # %% [markdown]
-# The two lines run together until turn 13, when A eats: Δ jumps, δ does not move (the circled points are eats). In
-# 200 games, how often do the two advantages point at different players after a turn?
+# The two lines run together until somebody eats: then Δ jumps while δ does not move (the circled points are eats).
+# When does that happen in this game? The table knows:
+
+# %%
+eats = frame[frame["event"] == "eat"]
+if eats.empty:
+    print(f"Nobody eats in this game's {len(frame)} turns: δ and Δ run together to the end.")
+else:
+    first = eats.iloc[0]
+    print(f"δ and Δ run together until turn {first['turn']} of {len(frame)}, when {first['player']} eats: "
+          f"Δ jumps to {first['Delta']} while δ is {first['delta']}.")
+
+# %% [markdown]
+# In 200 games, how often do the two advantages point at different players after a turn?
 
 # %%
 turns = analysis.games_frame(games)

@@ -61,11 +61,11 @@ LINE = """\
 # %% [markdown]
 # ## The demo: press Next
 #
-# The board checks every queued turn when it is queued (a typo fails here, not in front of the class). Press
-# **Next** on the board to play the next turn; **Undo** steps back through the line, as far as you like; **Restart
-# line** goes back to its first turn. The chart beside the board follows, from the start position (turn 0) on.
-# `with_chart` lays out board and chart side by side at presenter size, to fit one projector screen (scroll this cell
-# to the top of the window).
+# The board checks every queued turn when it is queued (a typo fails here, not in front of the class). Before each
+# turn the board names only the mover and the roll ("Next: B's reply, with a roll of 4"): ask the class, then press
+# **Reveal** to show the turn, or **Next** to play it. **Undo** steps back through the line, as far as you like;
+# **Restart line** goes back to its first turn. The chart beside the board follows, from the start position (turn 0)
+# on. `with_chart` lays out board and chart side by side at presenter size, to fit one projector screen.
 
 # %%
 board = Board.from_position(CASE_III_START, seed=3)

@@ -17,11 +17,10 @@
 
 # %%
 import altair as alt
-from IPython.display import Markdown, display
+from IPython.display import Markdown
 
 from amoeboid_edu import Game
 from amoeboid_edu.theory import analysis, paper
-from amoeboid_edu.ui.course import LiveChart
 from amoeboid_edu.ui.exercises import check
 from amoeboid_edu.ui.widget import Board
 
@@ -40,14 +39,14 @@ LINE = paper.PAPER_CASE_IV_LINE  # the paper's matrices as turns; step 1: A to t
 print(START)
 
 # %% [markdown]
-# Press **Next** on the board to step through the line; the chart follows δ and Δ.
+# The board names the next mover and roll, not the move: ask the class first, then press **Reveal** to see the turn
+# and **Next** to play it. The chart beside the board follows δ and Δ (board and chart side by side fit one projector
+# screen).
 
 # %%
 board = Board.from_position(START, seed=4)
 board.queue(LINE)
-chart = LiveChart(board, lambda game: analysis.delta_chart(analysis.game_frame(game, start=True),
-                                                           title="Case IV: δ and Δ"))
-display(board, chart)
+board.with_chart(lambda game: analysis.delta_chart(analysis.game_frame(game, start=True), title="Case IV: δ and Δ"))
 
 # %% [markdown]
 # The same line, replayed and checked turn by turn (an illegal turn would stop here with its number):

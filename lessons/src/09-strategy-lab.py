@@ -203,11 +203,35 @@ result
 result.chart()
 
 # %% [markdown]
-# Read the table from the bottom. Stalling alone never attacks: two stallers walk around each other until the lab
-# stops the game (after 500 turns, counted as a tie), which is why its games are so long. Taking the centre changes
-# little on its own, because the opening rarely reaches δ > 6 before someone attacks. Neutralising is what makes the
-# plan competitive. The `paper` bot adds the rest of the paper (Cases II and IV, captures) and comes out on top.
-#
+# How long were the games, and how many did the lab stop at its turn cap (counted as ties)? The table above has no
+# length column; this one does, in the table's order:
+
+# %%
+from IPython.display import Markdown
+
+games_played = result.to_frame().groupby("player", as_index=False)
+per_player = games_played.agg(mean_turns=("turns", "mean"), capped=("capped", "sum"))
+lengths = result.table()[["rank", "player", "win_rate"]].merge(per_player)
+lengths.round({"win_rate": 2, "mean_turns": 0})
+
+# %% [markdown]
+# Read the tables from the bottom. Stalling never attacks, so its games last until somebody else does, or until the
+# lab stops them. Taking the centre changes little on its own, because the opening rarely reaches δ > 6 before
+# someone attacks. Neutralising is what makes the plan competitive. The `paper` bot adds the rest of the paper
+# (Cases II and IV, captures). Where each ended up in *this* run, written by the computation:
+
+# %%
+def place(name: str) -> str:
+    row = lengths[lengths["player"] == name].iloc[0]
+    return f"`{name}` ranks **{row['rank']} of {len(lengths)}** ({row['mean_turns']:.0f} turns a game on average)"
+
+
+longest = lengths.sort_values(["mean_turns", "rank"], ascending=[False, True]).iloc[0]
+Markdown(f"In this run {place('paper')}, and {place('stalling')}. The longest games are "
+         f"`{longest['player']}`'s, {longest['mean_turns']:.0f} turns on average, {longest['capped']} of them "
+         f"stopped at the cap.")
+
+# %% [markdown]
 # With 8 games per pairing the intervals are wide: strategies whose intervals overlap may swap places with another
 # seed. Play more games before you believe a small difference, and remember that a strategy tuned against one
 # opponent can lose to another.

@@ -23,7 +23,7 @@ from amoeboid_edu.theory import namesakes_compare as compare
 from amoeboid_edu.namesakes import nakajima, oosterwal
 from amoeboid_edu.namesakes.widget import NakajimaBoard, OosterwalBoard
 
-_ = alt.renderers.enable("svg")  # charts as SVG drawn in the kernel: offline and reproducible
+_ = alt.renderers.enable("amoeboid")  # charts drawn in the kernel as SVG: offline, reproducible, light and dark
 
 # %% [markdown]
 # ## The rules side by side
@@ -135,7 +135,7 @@ OosterwalBoard(2, opponent="greedy", seed=11)
 # %%
 plies, games = compare.self_play(60, seed=11)
 table = compare.summary(plies, games)
-table
+table.set_index("game").T  # one column per game: the table fits a narrow window
 
 # %% [markdown]
 # **Chance vs none.** In Amoeboid the moves you may choose from depend on the die: the same position offers a
@@ -161,11 +161,22 @@ compare.branching_chart(plies)
 compare.length_chart(games)
 
 # %% [markdown]
-# **The first player's advantage.** The dot is the share of games the first player won, the bar its 95% Wilson
-# interval: an interval that contains 0.5 means 60 games cannot tell an advantage from luck.
+# **The first player's advantage.** Each bar is the share of games the first player won, the thin line across its
+# end the 95% Wilson interval, the dashed line 1/2: an interval that contains 1/2 means 60 games cannot tell an
+# advantage from luck.
 
 # %%
 compare.first_player_chart(games)
+
+# %% [markdown]
+# Read from the same table as the chart:
+
+# %%
+for row in table.itertuples():
+    verdict = "cannot tell an advantage from luck" if row.ci_low <= 0.5 <= row.ci_high else (
+        "the first player has the advantage" if row.ci_low > 0.5 else "the second player has the advantage")
+    print(f"{row.game:10} first player won {row.first_rate:.2f} (95% interval {row.ci_low:.2f} to {row.ci_high:.2f}):"
+          f" {verdict}")
 
 # %% [markdown]
 # Better players change the picture. The `greedy` bots of the two namesakes (Nakajima: take a kernel if you can,
@@ -174,7 +185,8 @@ compare.first_player_chart(games)
 # %%
 greedy_plies, greedy_games = compare.self_play(30, seed=11, bot="greedy", only=("Nakajima", "Oosterwal"))
 greedy_table = compare.summary(greedy_plies, greedy_games)
-greedy_table[["game", "mean_plies", "first_wins", "games", "first_rate", "ci_low", "ci_high", "draws"]]
+columns = ["game", "mean_plies", "first_wins", "games", "first_rate", "ci_low", "ci_high", "draws"]
+greedy_table[columns].set_index("game").T
 
 # %% [markdown]
 # **Draws and repetitions.** How each game ended, for both kinds of player. A threefold repetition in Nakajima's game
@@ -188,7 +200,7 @@ endings.rename("games").reset_index()
 # ## Which game would you rather solve by computer?
 #
 # Solving a game means knowing the result of perfect play from the start. A computer searches the game tree, and the
-# size of that tree is roughly the product of the branching factors along a game (the `log10_tree` column: the
+# size of that tree is roughly the product of the branching factors along a game (the `log10_tree` row: the
 # number of digits). Chance makes it worse: every die roll multiplies the tree by six, and the solver must average
 # over the rolls instead of picking the best reply.
 #
@@ -198,7 +210,7 @@ endings.rename("games").reset_index()
 # %%
 my_answer = ...  # solution: "Oosterwal"
 smallest = table.sort_values("log10_tree").iloc[0]["game"]
-check(my_answer, smallest, hint="read the log10_tree column of the table above", why="Fewer digits, a smaller tree.")
+check(my_answer, smallest, hint="read the log10_tree row of the table above", why="Fewer digits, a smaller tree.")
 
 # %% [markdown]
 # **Exercise 4 (discuss).** Which game would *you* rather solve by computer, and why? Weigh the tree size against

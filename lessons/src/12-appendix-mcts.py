@@ -28,7 +28,7 @@ from amoeboid_edu.players.bots import paper
 from amoeboid_edu.lab import wilson_interval
 
 # Charts are drawn as SVG in the kernel (vl-convert): they render offline and reproduce exactly.
-_ = alt.renderers.enable("svg")
+_ = alt.renderers.enable("amoeboid")  # charts drawn in the kernel as SVG: offline, reproducible, light and dark
 
 # %% [markdown]
 # ## Turns as actions
@@ -86,7 +86,9 @@ budget = pd.DataFrame(rows)
 budget.round(3)
 
 # %%
-axis = alt.X("simulations:Q", scale=alt.Scale(type="log"), title="simulations per move (log scale)")
+span = [int(budget["simulations"].min()), int(budget["simulations"].max())]  # the axis ends where the data do
+axis = alt.X("simulations:Q", scale=alt.Scale(type="log", domain=span, nice=False),
+             axis=alt.Axis(values=budget["simulations"].tolist()), title="simulations per move (log scale)")
 points = alt.Chart(budget).mark_line(point=True).encode(axis, alt.Y("score:Q", scale=alt.Scale(domain=[0, 1])))
 bars = alt.Chart(budget).mark_errorbar().encode(axis, alt.Y("low:Q", title="MCTS's score against paper"),
                                                 alt.Y2("high:Q"))
@@ -101,9 +103,9 @@ even = alt.Chart(pd.DataFrame({"y": [0.5]})).mark_rule(strokeDash=[4, 4]).encode
 # is worth a lot of blind search. `bench/openspiel.py` plays 40 games at the bot's own budget of 400 simulations
 # against paper, greedy and expectimax.
 #
-# **Exercise.** Score your own strategy against MCTS:
-# `score(my_strategy, games=20, opponents=["mcts"])` in a notebook, or
-# `amoeboid score my.py:strategy --opponents mcts` in a terminal.
+# **Exercise.** Score your own strategy against MCTS. In [lesson 9](09-strategy-lab.ipynb), where your `my_strategy`
+# and `score` (from `amoeboid_edu.lab`) are defined, run `score(my_strategy, games=20, opponents=["mcts"])`; or, in
+# a terminal, `amoeboid score my.py:strategy --opponents mcts` with your strategy saved in `my.py`.
 
 # %% [markdown]
 # ## Summary

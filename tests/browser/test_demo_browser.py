@@ -159,6 +159,16 @@ def text_brightness(demo) -> float:
     return (red + green + blue) / 3
 
 
+def assert_hidden_then_revealed(page, demo, lab, turn: str, hidden: str) -> None:
+    """Before Reveal the message and the buttons name the mover and roll but not ``turn``; after it, both show it."""
+    message, next_button = demo.locator(".amb-message"), demo.locator('.amoeboid-board [data-action="next"]')
+    assert f"Next: {hidden}" in message.inner_text() and turn not in message.inner_text()
+    assert turn not in demo.locator(".amoeboid-board").inner_text()
+    held = press(page, demo, lab, "reveal")
+    assert held["view"]["next_turn"] == turn and turn in message.inner_text()
+    assert demo.locator('.amoeboid-board [data-action="reveal"]').count() == 0 and next_button.is_visible()
+
+
 def bring_to_top(page, demo) -> None:
     """What the teacher does once: scroll the demo's output to the top of the notebook."""
     demo.evaluate("el => el.scrollIntoView({block: 'start'})")
@@ -175,6 +185,7 @@ def test_the_demo_fits_one_screen_and_walks_the_line_both_ways(browser, lab, scr
     assert held["position"] == str(positions[0]) and held["view"]["phase"] == "queued"
     assert "Scripted line, turn 1 of 11: A to move" in demo.locator(".amb-status").inner_text()
     assert not demo.locator(".amb-history").evaluate("el => el.open")  # History folded
+    assert_hidden_then_revealed(page, demo, lab, LINE[0], "A's turn, with a roll of 6")
 
     held = press(page, demo, lab, "next")  # the chart appears with the first turn
     demo.locator(".amb-demo-chart svg").wait_for(timeout=15_000)
@@ -207,6 +218,8 @@ def test_the_demo_fits_one_screen_and_walks_the_line_both_ways(browser, lab, scr
         if LINE[number - 1].endswith(" -"):  # turn 10: B rolled 2 and could not move
             assert "last turn 2 c1 -: B had to pass (no legal move)" in demo.locator(".amb-status").inner_text()
         assert held["view"]["script_status"] == f"Scripted line, turn {number + 1} of 11: {positions[number].to_move} to move"
+        mover, roll = positions[number].to_move, LINE[number].split()[0]
+        assert_hidden_then_revealed(page, demo, lab, LINE[number], f"{mover}'s reply, with a roll of {roll}")
         held = press(page, demo, lab, "next")
     assert held["position"] == str(positions[-1]) and held["view"]["phase"] == "over"
     assert demo.locator('[data-action="next"]').count() == 0

@@ -73,9 +73,11 @@ def test_oosterwal_place_then_add_a_chip_against_two_bots_and_undo():
     assert board.press("undo") and board.game.turns == []
 
 
-def test_oosterwal_refuses_a_chip_that_touches_one_chip_and_a_size_that_is_used_up():
+def test_oosterwal_refuses_a_chip_that_touches_one_chip_and_leaves_a_size_that_is_used_up():
     board = OosterwalBoard(start="A:0 B:0 | A3@0,0 A3@2,0 A3@4,0 A3@6,0 A3@8,0 o@10,0 | A")
-    assert not board.click("10,0") and "no 3-pip pyramid left" in board.error
+    sizes = {button["id"]: button for button in board.view["buttons"]}
+    assert board.pips == 2 and sizes["3"]["disabled"] and not sizes["3"]["active"] and sizes["2"]["active"]
+    assert "your 2-pip pyramid" in board.view["prompt"]  # the used-up size is not offered any more
     assert board.press("1") and board.click("10,0")
     assert not board.click("12,0") and "dashed spot" in board.error
     assert board.game.turns == []
@@ -145,7 +147,8 @@ def test_a_whole_hot_seat_oosterwal_game_by_clicks_ends_in_a_result():
 
 def test_the_static_output_is_the_svg_and_a_stable_text():
     data, _ = NakajimaBoard()._repr_mimebundle_()
-    assert data["image/svg+xml"].startswith("<svg") and data["text/plain"].startswith("NakajimaBoard(")
+    assert data["image/svg+xml"].startswith("<svg") and data["text/plain"] == (
+        "▶ Run this cell to play Nakajima's Amoeba on the board.")
 
 
 def test_the_wheel_ships_the_hex_board_and_a_clean_install_loads_it(tmp_path):
@@ -181,3 +184,24 @@ def test_the_wheel_ships_the_hex_board_and_a_clean_install_loads_it(tmp_path):
     )
     done = subprocess.run([python, "-c", check, site], cwd=tmp_path, capture_output=True, text=True, check=False)
     assert done.stdout.strip() == "loaded", done.stderr[-2000:]
+
+
+def test_a_bots_reply_is_news_and_sowing_ends_with_the_turn():
+    board = NakajimaBoard(opponent="random", seed=2)
+    move = next(move for move in board.game.legal_moves())
+    source, target = nakajima.NAMES[move.src], nakajima.NAMES[move.dst]
+    assert not move.sow and board.press("sow") and board.sow  # a single piece moves even in sow mode
+    assert board.click(source) and board.click(target)
+    reply = board.game.moves[-1]
+    assert board.view["prompt"].startswith(f"black (random) played {reply}. white to move")
+    assert not board.sow and next(b for b in board.view["buttons"] if b["id"] == "move")["active"]
+
+
+def test_the_end_of_a_game_says_who_won_why_and_the_score():
+    board = OosterwalBoard(seed=3)
+    while not board.game.is_over:
+        board.game.play(oosterwal.random_turn(board.game.position, random.Random(len(board.game.turns))))
+    board._publish()  # the board shows the game it holds
+    scores = ", ".join(f"{p} {s}" for p, s in zip(oosterwal.PLAYERS, board.game.position.scores))
+    assert board.view["prompt"].startswith("Game over: ") and f"(scores: {scores})" in board.view["prompt"]
+    assert "New game" in board.view["prompt"]

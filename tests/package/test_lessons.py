@@ -7,8 +7,10 @@ or out of date with its source, cells run out of order, saved widget state.
 
 from __future__ import annotations
 
+import base64
 import importlib.util
 import re
+import struct
 from pathlib import Path
 
 import nbformat
@@ -112,3 +114,42 @@ def test_a_malformed_source_is_refused_with_the_line(tmp_path, text, complaint):
     source.write_text(text)
     with pytest.raises(ValueError, match=complaint):
         build.read_source(source)
+
+
+CHART_HTML = (
+    '<div class="amoeboid-chart" style="color: var(--jp-content-font-color1, #111111)">'
+    '<svg xmlns="http://www.w3.org/2000/svg" width="60" height="40" viewBox="0 0 60 40">'
+    '<text x="5" y="20" fill="currentColor">δ</text></svg></div>'
+)
+
+
+def test_a_committed_chart_shows_as_a_png_untrusted_and_compares_as_the_kernel_made_it():
+    wrapped = build.wrap_pictures(CHART_HTML)
+    assert '<img class="amb-fallback"' in wrapped and "data:image/png;base64," in wrapped
+    assert '<span class="amb-live" style="display: none"><svg' in wrapped  # untrusted: hidden, text and all
+    assert build.as_the_kernel_made_it(wrapped) == CHART_HTML
+    from nbval.plugin import get_sanitize_patterns
+
+    sanitised = wrapped
+    for regex, replace in get_sanitize_patterns((LESSONS / "nbval-sanitize.cfg").read_text()):
+        sanitised = re.sub(regex, replace, sanitised)
+    assert sanitised == CHART_HTML  # nbval, reading the course's sanitising file, undoes it the same way
+
+
+def test_a_position_gets_a_png_and_a_widget_keeps_its_placeholder():
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><circle cx="9" cy="9" r="5"/></svg>'
+    picture = nbformat.v4.new_output("display_data", data={"image/svg+xml": svg, "text/plain": "(1,0) . ."})
+    widget = nbformat.v4.new_output("display_data", data={"image/svg+xml": svg, "text/plain": "▶ Run this cell",
+                                                          build.WIDGET_VIEW: {"model_id": "x"}})
+    build.add_untrusted_pictures(picture)
+    build.add_untrusted_pictures(widget)
+    png = base64.b64decode(picture.data["image/png"])
+    assert png.startswith(b"\x89PNG") and struct.unpack(">II", png[16:24]) == (40, 30)
+    assert "image/png" not in widget.data  # untrusted, JupyterLab shows the placeholder text
+
+
+def test_a_built_lesson_keeps_the_kernels_language_info():
+    notebook = nbformat.v4.new_notebook()
+    kernel_info = {"name": "python", "version": "3.11.7", "mimetype": "text/x-python", "file_extension": ".py"}
+    notebook.metadata["language_info"] = dict(kernel_info)
+    assert build.clean(notebook).metadata["language_info"] == kernel_info  # else JupyterLab marks it modified

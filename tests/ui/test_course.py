@@ -72,8 +72,10 @@ def test_the_demo_puts_board_and_presenter_chart_side_by_side_with_history_folde
     assert demo.chart.value == chart_html(delta_chart(board.game), "presenter")
     assert 'font-size="22px"' in demo.chart.value and 'font-size="14px"' not in demo.chart.value
     data = demo._repr_mimebundle_()
-    assert data["text/plain"] == repr(demo) == f"Demo({board!r}, LiveChart)"
+    assert repr(demo) == f"Demo({board!r}, LiveChart)"
+    assert data["text/plain"] == "▶ Run this cell to show the demo: the board and its chart side by side."
     assert data["text/html"].count("<svg") == 2  # the static picture: board and chart
+    assert data["text/html"].startswith(f"<p><em>{data['text/plain']}</em></p>")  # untrusted, this line shows
 
 
 def test_a_normal_size_demo_keeps_the_normal_sizes():

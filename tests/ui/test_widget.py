@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import doctest
 import random
+from pathlib import Path
 
 import pytest
 from board_players import choose
@@ -269,7 +270,7 @@ def test_queue_steps_through_a_scripted_line_and_checks_it_first():
         board.queue(["3 a1 a1-b1", "2 c3 c3-b3", "3 c1 c1-c2"])
     assert snapshot(board) == before
     board.queue(PAPER_OPENING)
-    assert board.phase == "queued" and board.view["queued"][0] == "3 a1 a1-b1 4,0"
+    assert board.phase == "queued" and board.view["queued"] == 4
     assert not board.click("a1") and "Next" in board.error
     position = Position.start()
     for line in PAPER_OPENING.splitlines():
@@ -320,7 +321,9 @@ def test_repr_and_static_fallback_are_stable():
     board = Board.from_position("(4,0) . . / . . . / . . (0,2) A", seed=1)
     assert repr(board) == "Board((4,0) . . / . . . / . . (0,2) A; A: human, B: human)"
     data, _ = board._repr_mimebundle_()
-    assert data["text/plain"] == repr(board)
+    assert data["text/plain"] == "▶ Run this cell to play on the board (A: human, B: human)."  # not the repr
+    board.queue(["1 a1 a1-b2 5,0"])
+    assert board._repr_mimebundle_()[0]["text/plain"].startswith("▶ Run this cell to step through the scripted line")
     assert (
         data["image/svg+xml"]
         == Board.from_position("(4,0) . . / . . . / . . (0,2) A", seed=1)._repr_mimebundle_()[0]["image/svg+xml"]
@@ -386,8 +389,22 @@ def test_a_scripted_line_is_walked_to_the_end_and_back_with_next_and_undo():
     for number in reversed(range(len(CASE_III_LINE))):
         assert intent(board, "undo"), board.error
         assert board.game.position == positions[number] and board.phase == "queued"
-        assert board.view["queued"][0] == str(board._script[number])
+        assert board.view["queued"] == len(CASE_III_LINE) - number
     assert not intent(board, "undo") and board.game.position == positions[0]
+
+
+def test_a_scripted_turn_is_hidden_until_revealed_and_each_next_hides_the_following_one():
+    board = Board.from_position(CASE_III_START, seed=3)
+    board.queue(CASE_III_LINE)
+    for number, turn in enumerate(board._script[:4]):
+        mover = board.game.position.to_move
+        hidden = board.view["prompt"]
+        assert board.view["next_turn"] is None and str(turn) not in hidden and turn.dst not in hidden
+        assert hidden.startswith(f"Next: {mover}'s {'turn' if number == 0 else 'reply'}, with a roll of {turn.roll}")
+        assert intent(board, "reveal") and board.view["next_turn"] == str(turn) and str(turn) in board.view["prompt"]
+        assert intent(board, "next") and board.game.turns[-1] == turn
+    assert intent(board, "undo") and board.view["next_turn"] is None  # stepping back hides the turn again
+    assert board.reveal() == board._script[3] and board.view["next_turn"] == str(board._script[3])
 
 
 def test_new_game_leaves_the_line_and_restart_brings_it_back():
@@ -399,7 +416,7 @@ def test_new_game_leaves_the_line_and_restart_brings_it_back():
     assert len(board.game) == 0 and board.view["script_status"].startswith("Scripted line, turn 1 of 11")
     assert not board.view["can_restart"]  # already at the start
     assert intent(board, "next") and intent(board, "new")
-    assert board.phase in ("grow", "source") and board.view["queued"] == [] and board.view["can_restart"]
+    assert board.phase in ("grow", "source") and board.view["queued"] == 0 and board.view["can_restart"]
     assert board.game.seed == "3:1"
     assert intent(board, "restart")
     assert board.game.position == Position.parse(CASE_III_START) and board.phase == "queued"
@@ -492,3 +509,24 @@ def test_a_draw_offer_is_accepted_by_the_stated_rule_and_refused_with_the_reason
     assert not ahead.offer_draw()
     assert "declines the draw" in ahead.error and "Δ = 8" in ahead.error
     assert snapshot(ahead)[1:] == before[1:]  # refused: nothing changed but the version counter's echo
+
+
+def test_counts_below_one_unit_are_refused_with_what_to_do():
+    board = Board(seed=0)
+    assert board.phase == "source" and board.click("a1") and board.phase == "destination"
+    assert not board.handle_intent({"kind": "counts", "a": 0, "b": 0, "version": board.version})
+    assert board.error == "a move takes at least 1 unit: press + to move more"
+    source = board.view["counts"]["max_a"]
+    assert not board.handle_intent({"kind": "counts", "a": source + 1, "b": 0, "version": board.version})
+    assert board.error.endswith(f"move 0..{source} of A's units")  # no "0..0 B-units" for a side with none
+
+
+def test_the_teachers_guide_quotes_the_demo_as_the_board_shows_it():
+    guide = (Path(__file__).resolve().parents[2] / "lessons" / "TEACHERS.md").read_text(encoding="utf-8")
+    guide = " ".join(guide.split())  # a quote may wrap across lines
+    board = Board.from_position(CASE_III_START, seed=3)
+    board.queue(CASE_III_LINE)
+    assert f'"{board.view["script_status"]}"' in guide
+    assert f'"{board.view["prompt"]}"' in guide  # step 2, word for word
+    assert intent(board, "next")
+    assert f'"{board.view["prompt"].split(". ")[0]}"' in guide  # step 3: "Next: B's reply, with a roll of 4"
