@@ -286,6 +286,13 @@ class Game:
         self._record(turn, after)
         return after
 
+    def forget_roll(self) -> None:
+        """Drop the pending roll unplayed: the next :meth:`roll` throws the die again (a scripted turn brings its own).
+
+        Unlike :meth:`undo`, the die is not rewound: it has been thrown, and the throw is gone.
+        """
+        self.pending_roll = None
+
     def _over_reason(self) -> str:
         if self.capped:
             return f"capped: {self.turn_cap} turns played, counted as a tie"

@@ -379,7 +379,7 @@ class Board(_Coaching, _BoardWidget):
             position = after
         self._script, self._script_from, self._script_start = checked, self._game.position, len(self._game)
         # The die's pending roll is not used: each queued turn brings its own.
-        self._game.pending_roll = None
+        self._game.forget_roll()
         self._begin_turn()
         self._publish()
 
@@ -459,7 +459,7 @@ class Board(_Coaching, _BoardWidget):
             self._script_start = len(self._game)
         while len(self._game) > self._script_start:
             self._game.undo()
-        self._game.pending_roll = None
+        self._game.forget_roll()
         self._steps = []
         self._begin_turn()
 
@@ -658,7 +658,7 @@ class Board(_Coaching, _BoardWidget):
         if index is None:  # live play: take back the bots' turns too, but never into the scripted line
             while len(game) and self._strategies[game.position.to_move] is not None and self._script_index() is None:
                 game.undo()
-        game.pending_roll = None
+        game.forget_roll()
         self._steps = []
         self._begin_turn()
         if self._script_index():
