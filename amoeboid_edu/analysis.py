@@ -489,7 +489,10 @@ def score_card(frame: pd.DataFrame) -> pd.DataFrame:
 
 def save_chart(chart: alt.TopLevelMixin, path: str | Path, *, scale: float = 2.0, size: str = "normal") -> Path:
     """Write a chart to ``.png`` or ``.svg`` offline (vl-convert; no browser, no network) for slides."""
-    import vl_convert
+    try:
+        import vl_convert
+    except ImportError:
+        raise ValueError("save_chart needs vl-convert: pip install \"amoeboid-edu[charts]\"") from None
 
     path = Path(path)
     spec = themed_spec(chart, size, "#111111")  # a file has no theme: dark ink

@@ -1,7 +1,10 @@
 """How the course draws charts: readable fonts, both JupyterLab themes, offline and reproducible, with tooltips.
 
 Charts are Altair specs drawn to SVG in Python by vl-convert (no JavaScript, no
-network, the same bytes every run, so nbval can compare them).  Text and axes
+network, the same bytes every run, so nbval can compare them).  vl-convert is
+optional (the ``charts`` and ``course`` extras): it has no build for a browser
+kernel (Pyodide, JupyterLite), so without it :func:`chart_html` hands the same
+themed spec to vega-embed in the page instead (JavaScript, fetched from a CDN).  Text and axes
 use ``currentColor``: drawn *inline* in a notebook (the ``"amoeboid"`` Altair
 renderer, :class:`~amoeboid_edu.course.LiveChart`), a chart takes the theme's
 text colour and reads on the light and the dark theme alike.
@@ -19,7 +22,9 @@ JavaScript per chart, against the course's 400 KB per notebook.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
+from importlib.util import find_spec
 
 import altair as alt
 
@@ -140,10 +145,37 @@ def _unique_ids(svg: str) -> str:
     return pattern.sub(lambda m: m[1] + prefix + m[2], svg)
 
 
+VEGA_EMBED = "https://cdn.jsdelivr.net/npm/vega-embed@6/+esm"
+"""Where a page without vl-convert's SVG loads vega-embed from (it brings Vega and Vega-Lite along)."""
+
+
+def has_svg_renderer() -> bool:
+    """Whether vl-convert is installed, so charts are drawn to SVG in Python (else in the browser)."""
+    return find_spec("vl_convert") is not None
+
+
+def browser_chart_html(chart: alt.TopLevelMixin | dict, size: str = "normal") -> str:
+    """The chart drawn in the page by vega-embed (no vl-convert needed: a browser kernel's fallback).
+
+    The element's id is a digest of the spec, so the same chart gives the same HTML on every run.
+    """
+    spec = json.dumps(themed_spec(chart, size, "currentColor"), sort_keys=True)
+    element = "amoeboid-chart-" + hashlib.sha1(spec.encode()).hexdigest()[:12]
+    script = (f'import vegaEmbed from "{VEGA_EMBED}"; '
+              f'vegaEmbed("#{element}", {spec}, {{"actions": false, "renderer": "svg"}});')
+    return f'<div id="{element}"></div><script type="module">{script.replace("</", "<" + chr(92) + "/")}</script>'
+
+
 def chart_html(chart: alt.TopLevelMixin | dict, size: str = "normal") -> str:
-    """The chart as inline SVG in a ``div`` whose text colour is JupyterLab's: it follows light and dark themes."""
-    style = "color: var(--jp-content-font-color1, #111111); max-width: 100%; overflow-x: auto"
-    return f'<div class="amoeboid-chart" style="{style}">{chart_svg(chart, size)}</div>'
+    """The chart as inline SVG in a ``div`` whose text colour is JupyterLab's, else the surrounding text's.
+
+    JupyterLab defines ``--jp-content-font-color1`` for its light and dark themes; VS Code, Colab and a static
+    page define no ``--jp-*`` variable, so the fallback ``currentColor`` inherits the colour the page gives its
+    own text (a fixed dark fallback was near-black on their dark themes).
+    """
+    style = "color: var(--jp-content-font-color1, currentColor); max-width: 100%; overflow-x: auto"
+    drawn = chart_svg(chart, size) if has_svg_renderer() else browser_chart_html(chart, size)
+    return f'<div class="amoeboid-chart" style="{style}">{drawn}</div>'
 
 
 def _course_renderer(spec: dict, **_metadata) -> dict:
@@ -155,4 +187,5 @@ def _course_renderer(spec: dict, **_metadata) -> dict:
 
 alt.renderers.register("amoeboid", _course_renderer)
 
-__all__ = ["CHART_TEXT_PX", "chart_config", "chart_html", "chart_svg", "themed_spec"]
+__all__ = ["CHART_TEXT_PX", "browser_chart_html", "chart_config", "chart_html", "chart_svg", "has_svg_renderer",
+           "themed_spec"]
