@@ -24,6 +24,8 @@ REPOSITORY_LESSONS = Path(__file__).resolve().parent.parent / "lessons"
 """The lessons of a repository checkout, used when the package is installed editable from it."""
 DEFAULT_DIR = "amoeboid-course"
 START = "01-start-here.ipynb"
+OPENSPIEL = "open-spiel==2.0.2"
+"""Lesson 12's extra, installed on demand where it is missing (Binder leaves it out: 215 MB for one appendix)."""
 
 
 def course_source() -> Path:
@@ -122,6 +124,27 @@ def jupyterlab_command(folder: Path) -> list[str] | None:
     return command
 
 
+def ensure_installed(requirement: str = OPENSPIEL, module: str = "pyspiel") -> None:
+    """Install ``requirement`` into this kernel's environment if ``module`` cannot be imported, saying so first.
+
+    For a lesson's first cell: an optional extra arrives on demand (a minute, once) instead of in every
+    environment.  Nothing is printed when the module is already there.
+    """
+    if find_spec(module) is not None:
+        return
+    print(f"Installing {requirement} for this lesson (about a minute, once)...", flush=True)
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", requirement], capture_output=True,
+                          text=True, check=False)  # fmt: skip
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        raise RuntimeError(f"could not install {requirement} ({last}); install it yourself with "
+                           f"pip install \"amoeboid-edu[openspiel]\" and restart the kernel")
+    import importlib
+
+    importlib.invalidate_caches()
+    print(f"Installed {requirement}.", flush=True)
+
+
 def open_course(folder: str | os.PathLike | None = None, teacher: bool = False, force: bool = False,
                 browser: bool = True, ask: Callable[[str], bool] | None = None,
                 say: Callable[[str], None] = print) -> int:
@@ -143,4 +166,5 @@ def open_course(folder: str | os.PathLike | None = None, teacher: bool = False, 
     return subprocess.call(command, cwd=report.folder)
 
 
-__all__ = ["DEFAULT_DIR", "CopyReport", "copy_course", "course_files", "course_source", "open_course", "trust"]
+__all__ = ["DEFAULT_DIR", "OPENSPIEL", "CopyReport", "copy_course", "course_files", "course_source", "ensure_installed",
+           "open_course", "trust"]
