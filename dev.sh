@@ -1,28 +1,34 @@
 #!/usr/bin/env bash
 # One entry point for a fresh machine (see README):
-#   ./dev.sh course [ARGS] set up .venv and open the course in JupyterLab; ARGS go to jupyter lab
+#   ./dev.sh course [ARGS] set up .venv with the course alone and open it in JupyterLab; ARGS go to jupyter lab
 #   ./dev.sh test [ARGS]   set up .venv (and Chromium) and run every test; ARGS go to pytest
 #   ./dev.sh setup         only set up .venv
 set -euo pipefail
 cd "$(dirname "$0")"
 VENV="${AMOEBOID_VENV:-.venv}"
 PY="$VENV/bin/python"
+ALL_EXTRAS="course,test,cluster,openspiel"
+# Written for bash 3.2 too (macOS's stock bash): no empty-array expansions under set -u; the hash by Python.
 
 setup_venv() {
+  # $1: the extras to install ("course" for the course alone; the tests need them all).
+  local extras="$1"
   if [ ! -x "$PY" ]; then
     echo "==> creating $VENV (python3 $(python3 -c 'import sys; print(*sys.version_info[:3], sep=".")'))"
     python3 -m venv "$VENV"
   fi
-  # Reinstall only when the package's declared dependencies or pins change.
+  # Reinstall only when the package's declared dependencies or pins change, or more extras are wanted.
   local stamp="$VENV/.amoeboid-installed"
-  local want
-  want=$(cat pyproject.toml requirements/constraints.txt | sha256sum | cut -d' ' -f1)
-  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-    echo "==> installing amoeboid_edu and its pinned dependencies into $VENV"
+  local want have=""
+  want=$(cat pyproject.toml requirements/constraints.txt | "$PY" -c 'import hashlib, sys; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest())')
+  [ ! -f "$stamp" ] || have=$(cat "$stamp")
+  # the stamp is "HASH EXTRAS": a venv set up for the tests (all extras) also serves the course
+  if [ "$have" != "$want $extras" ] && [ "$have" != "$want $ALL_EXTRAS" ]; then
+    echo "==> installing amoeboid_edu[$extras] and its pinned dependencies into $VENV"
     # (the filter drops this machine's harmless pip notes about missing local mirrors)
-    "$PY" -m pip install --quiet --disable-pip-version-check -c requirements/constraints.txt -e ".[course,test,cluster,openspiel]" 2>&1 |
+    "$PY" -m pip install --quiet --disable-pip-version-check -c requirements/constraints.txt -e ".[$extras]" 2>&1 |
       { grep -v "is ignored: it is neither a file nor a directory" || true; }
-    echo "$want" >"$stamp"
+    echo "$want $extras" >"$stamp"
   fi
 }
 
@@ -38,22 +44,23 @@ ensure_chromium() {
 
 case "${1:-}" in
   setup)
-    setup_venv
+    setup_venv "$ALL_EXTRAS"
     ;;
   course)
     shift
-    setup_venv
-    root_flag=()
-    [ "$(id -u)" -ne 0 ] || root_flag=(--allow-root)
+    setup_venv course
+    # Jupyter refuses to run as root without --allow-root (added as an argument: bash 3.2 cannot expand an
+    # empty array under set -u).
+    [ "$(id -u)" -ne 0 ] || set -- --allow-root "$@"
     # Sign the committed lessons in this machine's trust database: their charts and pictures render before Run All.
     "$VENV/bin/jupyter" trust lessons/*.ipynb lessons/solutions/*.ipynb >/dev/null ||
       echo "note: could not sign the lessons; their charts show once a lesson is run" >&2
     # Open the start-here lesson itself (a file argument alone starts JupyterLab without opening it).
-    exec "$VENV/bin/jupyter" lab "${root_flag[@]}" --LabApp.default_url=/lab/tree/lessons/01-start-here.ipynb "$@"
+    exec "$VENV/bin/jupyter" lab --LabApp.default_url=/lab/tree/lessons/01-start-here.ipynb "$@"
     ;;
   test)
     shift
-    setup_venv
+    setup_venv "$ALL_EXTRAS"
     ensure_chromium
     exec "$PY" -m pytest "$@"
     ;;

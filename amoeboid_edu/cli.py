@@ -10,6 +10,7 @@ import argparse
 import os
 import sys
 import time
+import warnings
 from itertools import islice
 from typing import Iterator, Sequence, TextIO
 
@@ -277,9 +278,38 @@ def _review(args: argparse.Namespace, out: TextIO) -> None:
     print(coach.review(game, seed=args.seed, rollouts=args.rollouts, progress=not args.quiet).summary(), file=out)
 
 
+def _course(args: argparse.Namespace, out: TextIO) -> None:
+    from .ui.course_files import open_course
+
+    def ask(name: str) -> bool:  # only a person at a terminal is asked; elsewhere a changed file is kept
+        if not sys.stdin.isatty():
+            return False
+        answer = input(f"{name} differs from the course's copy (your changes?): replace it? [y/N] ")
+        return answer.strip().lower() in ("y", "yes")
+
+    def say(line: str) -> None:
+        print(line, file=out)
+        out.flush()
+
+    status = open_course(args.dir, teacher=args.teacher, force=args.force, browser=not args.no_browser, ask=ask,
+                         say=say)
+    if status:
+        raise CommandError(f"JupyterLab exited with status {status}")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="amoeboid", description="Amoeboid, the partisan dice game: replay, list moves, benchmark, score a strategy, run a class tournament, check the paper, review a game.")
+    from . import __version__
+
+    parser = _Parser(prog="amoeboid", description="Amoeboid, the partisan dice game: copy out the course, replay, list moves, benchmark, score a strategy, run a class tournament, check the paper, review a game.")
+    parser.add_argument("--version", action="version", version=f"amoeboid-edu {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    course = commands.add_parser("course", help="copy the lessons into DIR, trust them and open JupyterLab on lesson 1")
+    course.add_argument("dir", nargs="?", default=None, metavar="DIR", help="where to put the lessons (default ./amoeboid-course)")
+    course.add_argument("--no-browser", action="store_true", help="only copy (and trust) the lessons; do not start JupyterLab")
+    course.add_argument("--force", action="store_true", help="replace files that differ from the course's copies (your changes are lost)")
+    course.add_argument("--teacher", action="store_true", help="also copy the teacher's editions (solutions/) and TEACHERS.md")
+    course.set_defaults(run=_course)
 
     replay = commands.add_parser("replay", help="replay a game record; print the final position and the result")
     replay.add_argument("file", help="a game record ('-' for stdin)")
@@ -363,9 +393,15 @@ def _one_line(message: str) -> str:
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     out = sys.stdout if out is None else out
+
+    def show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # one line, no source
+        print(f"warning: {_one_line(str(message))}", file=sys.stderr)
+
     try:
         args = build_parser().parse_args(argv)
-        args.run(args, out)
+        with warnings.catch_warnings():
+            warnings.showwarning = show_warning
+            args.run(args, out)
     except (CommandError, ValueError) as error:
         print(f"error: {_one_line(str(error))}", file=sys.stderr)
         return 2

@@ -121,6 +121,20 @@ FIRST_LESSON = "lessons/01-start-here.ipynb"
 _GITHUB = re.compile(r"github\.com[:/](?P<owner>[^/\s]+)/(?P<repo>[^/\s]+?)(?:\.git)?/?$")
 
 
+def binder_ref() -> str:
+    """The tag at HEAD, else the current branch: a launch link to ``HEAD`` would rebuild Binder's image after every
+    push, a tag's (or a release branch's) image is built once and shared by the whole class."""
+    for command in (["describe", "--tags", "--exact-match", "HEAD"], ["rev-parse", "--abbrev-ref", "HEAD"]):
+        try:
+            ref = subprocess.run(["git", "-C", str(ROOT), *command], capture_output=True, text=True,
+                                 timeout=10).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            ref = ""
+        if ref and ref != "HEAD":
+            return ref
+    return "main"
+
+
 def binder_launch() -> str:
     """How to open the course on Binder: a link built from the ``origin`` remote, or how to launch it by hand.
 
@@ -134,7 +148,8 @@ def binder_launch() -> str:
         url = ""
     found = _GITHUB.search(url)
     if found:
-        link = f"https://mybinder.org/v2/gh/{found['owner']}/{found['repo']}/HEAD?urlpath=lab/tree/{FIRST_LESSON}"
+        link = (f"https://mybinder.org/v2/gh/{found['owner']}/{found['repo']}/{binder_ref()}"
+                f"?urlpath=lab/tree/{FIRST_LESSON}")
         return f"[launch this course on Binder]({link})."
     return (f"go to [mybinder.org](https://mybinder.org), paste the GitHub address of this course's repository, "
             f"and enter `{FIRST_LESSON}` as the file to open.")

@@ -789,6 +789,7 @@ or repetitive seed (``0000000000000000``) is found by trying seeds until a strat
 def read_seed_file(path: str | os.PathLike, strategy_files: Sequence[str | None] = ()) -> str:
     """A contest's secret seed from ``path``, read by this process only (``seed_file=``, ``--seed-file``).
 
+    Warns (:data:`UNWALLED_CONTEST`) on a platform without the walls, where any strategy could read it.
     ValueError where a strategy could read the file too (in a folder the workers may read: this process's import
     path, which in a notebook includes the notebook's folder, and ``strategy_files``' folders; symbolic links
     resolved), and for a weak seed (fewer than ``SEED_FILE_LENGTH`` characters or ``SEED_FILE_DISTINCT``
@@ -818,7 +819,16 @@ def read_seed_file(path: str | os.PathLike, strategy_files: Sequence[str | None]
         if where == root or where.startswith(root.rstrip(os.sep) + os.sep):
             raise ValueError(f"{shown(name)} lies in {shown(root)}, which strategies may read; keep the seed file "
                              "elsewhere (e.g. in your home folder)")
+    from . import _sandbox
+
+    if not _sandbox.WALLS_PLATFORM:
+        warnings.warn(UNWALLED_CONTEST, stacklevel=3)
     return seed
+
+
+UNWALLED_CONTEST = ("this platform has no walls around a strategy (process only): a strategy can read the seed file "
+                    "and kill the scorer; run a contest on Linux, or in the container of docs/contest-container.md")
+"""Warned by :func:`read_seed_file` where the lab has no seccomp or Landlock (Windows, macOS)."""
 
 
 def _seed_from_file(seed, seed_file, strategy_files: Sequence[str | None], label: str, seed_label: str | None):
@@ -1379,11 +1389,20 @@ def _without_unloaded(names, seed, records, unread, seed_label, limits) -> Tourn
 
 
 def write_leaderboard(result: TournamentResult, path: str | os.PathLike) -> Path:
-    """The leaderboard as one self-contained HTML file: the table, then the charts as inline SVG (no network)."""
-    import vl_convert
+    """The leaderboard as one self-contained HTML file: the table, then the charts as inline SVG (no network).
+
+    Without vl-convert (a browser kernel) the charts are drawn by vega-embed when the page is opened.
+    """
+    from .charts import browser_chart_html
+
+    try:
+        import vl_convert
+    except ImportError:
+        vl_convert = None
 
     charts = [result.rating_chart(), result.chart(), result.pairwise_chart()]
-    svgs = [vl_convert.vegalite_to_svg(chart.to_dict()) for chart in charts]
+    # drawn to SVG here when vl-convert is installed, else by vega-embed in the reader's browser
+    svgs = [vl_convert.vegalite_to_svg(chart.to_dict()) if vl_convert else browser_chart_html(chart) for chart in charts]
     page = ["<!DOCTYPE html>", '<html><head><meta charset="utf-8"><title>Amoeboid tournament</title></head><body>',
             result._repr_html_(), *(f"<div>{svg}</div>" for svg in svgs), "</body></html>"]  # fmt: skip
     path = Path(path)

@@ -22,6 +22,13 @@ supervisor except the template), and the next game process imports the strategy
 again (within the load limit).  Elsewhere (no ``/proc``, no ``prctl``) the
 supervisor, template and game are one process, restarted after a kill: "process only".
 
+How the worker is started: on Linux and macOS the harness hands it one end of a
+socket pair (``pass_fds``) and each game's socket over it (SCM_RIGHTS).  Windows
+has neither, so there (or wherever ``AMOEBOID_PORTABLE_SANDBOX=1`` forces it, as
+the tests do on Linux) the worker is started *portably*: the harness listens on
+a loopback port, writes a one-time token to the worker's stdin, and accepts the
+worker's two connections (control, then its one game) that open with that token.
+
 Messages are length-prefixed (``HEADER``) over Unix stream sockets:
 
 - harness -> template, once: the load request (JSON: ``load``, ``path``, ``name``..., ``adjacency``,
@@ -88,6 +95,24 @@ HEADER = struct.Struct("!I")
 GAME = b"G"
 FORK_SERVER = sys.platform == "linux"
 """Supervisor, import template and game processes: needs fork, prctl and /proc (Linux)."""
+WALLS_PLATFORM = sys.platform == "linux"
+"""Whether this platform has the walls (seccomp, Landlock); elsewhere a strategy is kept apart by its process only."""
+PORTABLE_ENV = "AMOEBOID_PORTABLE_SANDBOX"
+"""``AMOEBOID_PORTABLE_SANDBOX=1``: start every worker the portable way (as on Windows), to test that path on Linux."""
+TOKEN_BYTES = 16
+_SIGSTOP, _SIGCONT = getattr(signal, "SIGSTOP", None), getattr(signal, "SIGCONT", None)
+"""None on Windows, where there is no game process to stop (the worker is one plain process)."""
+
+
+def portable_start() -> bool:
+    """Whether workers are started the portable way: no descriptor passing here (Windows), or forced by the env."""
+    return not hasattr(socket, "send_fds") or os.environ.get(PORTABLE_ENV, "") not in ("", "0")
+
+
+def process_only_label() -> str:
+    """The isolation a worker reports where no wall exists, naming the platform, e.g. "process only (Windows: no walls)"."""
+    system = {"win32": "Windows", "darwin": "macOS"}.get(sys.platform, sys.platform)
+    return f"process only ({system}: no walls)"
 SWEEP_ROUNDS = 50
 
 _PR_SET_PDEATHSIG = 1
@@ -519,8 +544,10 @@ def _seccomp(game: bool) -> bool:
 
 def _walls(request: dict[str, Any]) -> list[str]:
     """Put up every wall this platform offers; the names of those that went up ("process" always)."""
+    if not WALLS_PLATFORM:
+        return [process_only_label()]
     walls = ["process"]
-    if not (sys.platform == "linux" and request.get("walls", True)):
+    if not request.get("walls", True):
         return walls
     import termios  # noqa: F401 - for the game's filter, imported while /etc and ldconfig are in reach
 
@@ -833,12 +860,13 @@ def _loaded(game: socket.socket, request: dict[str, Any], payload: bytes, tail: 
     return choose
 
 
-def _template(control: socket.socket, fork_server: bool) -> None:
+def _template(control: socket.socket, fork_server: bool, games: list[socket.socket] | None = None) -> None:
     """Put the walls up, then start a game process per socket the harness sends; it imports the strategy.
 
     No student code ever runs in the template: an import that ran here could rewrite the code that puts up a
     game process's own wall (no processes, no programs) and leave the card claiming it (found by the red
     team). So each game process imports the strategy after its wall is up, and an import that forks is refused.
+    ``games``: a portable start's game socket, connected at start; the harness then sends ``GAME`` alone.
     """
     request = json.loads(receive_message(control))
     payload = receive_message(control) if request["load"] == "pickle" else b""
@@ -856,13 +884,21 @@ def _template(control: socket.socket, fork_server: bool) -> None:
     choose: StrategyFunction | None = None
     template = os.getpid()
     while True:
-        try:
-            _, fds, _, _ = socket.recv_fds(control, 1, 1)
-        except OSError:
-            return
-        if not fds:
-            return  # the harness hung up
-        game = socket.socket(fileno=fds[0])
+        if games is not None:
+            try:
+                if control.recv(1) != GAME or not games:
+                    return  # the harness hung up (a plain worker has one game)
+            except OSError:
+                return
+            game = games.pop()
+        else:
+            try:
+                _, fds, _, _ = socket.recv_fds(control, 1, 1)
+            except OSError:
+                return
+            if not fds:
+                return  # the harness hung up
+            game = socket.socket(fileno=fds[0])
         if not fork_server:  # one plain process: it imports once, and is killed and restarted after a timeout
             if choose is None:
                 _game_walls(walls)
@@ -942,12 +978,32 @@ def _limit_resources() -> None:
             pass
 
 
+def _connect_portably(address: str) -> tuple[socket.socket, socket.socket]:
+    """A portable start's two connections to the harness at ``HOST:PORT``, each opened with the token from stdin."""
+    token = bytes.fromhex(sys.stdin.readline().strip())
+    host, _, port = address.rpartition(":")
+    connections = []
+    for role in (b"C", b"G"):
+        connection = socket.create_connection((host, int(port)), timeout=LOAD_LIMIT)
+        connection.settimeout(None)
+        connection.sendall(token + role)
+        connections.append(connection)
+    return connections[0], connections[1]
+
+
 def main() -> None:
-    """``python -m amoeboid_edu.sandbox.core CONTROL_FD HARNESS_PID fork|plain``: a supervisor or a plain worker."""
+    """``python -m amoeboid_edu.sandbox.core CONTROL_FD HARNESS_PID fork|plain`` (a supervisor or a plain worker), or
+    ``python -m amoeboid_edu.sandbox.core HOST:PORT HARNESS_PID portable`` (a plain worker started portably)."""
     # The worker starts in "/" (see Sandbox._start): never on its import path, where the walls would open it all.
     sys.path[:] = [entry for entry in sys.path if entry and os.path.realpath(entry) != os.path.realpath(os.sep)]
     _limit_resources()
-    control_fd, harness, mode = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    mode = sys.argv[3]
+    if mode == "portable":
+        control, game = _connect_portably(sys.argv[1])
+        _quiet_stdio()
+        _template(control, fork_server=False, games=[game])
+        return
+    control_fd, harness = int(sys.argv[1]), int(sys.argv[2])
     if mode == "fork":
         _supervise(control_fd, harness)
     else:
@@ -973,7 +1029,10 @@ def _worker_environment() -> dict[str, str]:
     path keeps a strategy that looks at it deterministic.
     """
     package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    # Windows: Python cannot start its sockets (nor seed its hashes) without SYSTEMROOT
+    system_root = {"SYSTEMROOT": os.environ["SYSTEMROOT"]} if sys.platform == "win32" and "SYSTEMROOT" in os.environ else {}
     return {
+        **system_root,
         "PATH": os.defpath,
         "PYTHONPATH": package_parent,
         "PYTHONHASHSEED": "0",  # set and dict order of strings is the same on every run
@@ -1039,6 +1098,9 @@ class Sandbox:
     """False: no seccomp or Landlock (to measure their cost, or to see what "process only" means)."""
     fork_server: bool = FORK_SERVER
     """False: one plain process, killed and re-imported after a timeout it does not stop at (the fallback off Linux)."""
+    portable: bool = field(default_factory=portable_start)
+    """True: started the portable way (loopback connections and a token, no descriptor passing), always with one
+    plain process; the default on Windows, and wherever ``AMOEBOID_PORTABLE_SANDBOX=1``."""
     broken: str | None = None
     """Why the strategy cannot be loaded at all (every game then forfeits with reason "load")."""
     isolation: str = ""
@@ -1062,8 +1124,53 @@ class Sandbox:
     imports: int = 0
     """Games sockets handed to the worker: each is a game process that imports the strategy (a plain worker imports
     once per process).  A move interrupted at its limit keeps its process, and so the count."""
+    spare_game: socket.socket | None = field(default=None, repr=False)
+    """A portable start's game connection, until the first game takes it."""
+
+    def __post_init__(self) -> None:
+        if self.portable:
+            self.fork_server = False
+
+    def _start_portably(self, deadline: float) -> socket.socket:
+        """Start a plain worker without descriptor passing; its control connection (its game's is kept spare)."""
+        token = os.urandom(TOKEN_BYTES)
+        with socket.create_server(("127.0.0.1", 0)) as listener:
+            port = listener.getsockname()[1]
+            safe_path = ["-P"] if sys.version_info >= (3, 11) else []
+            self.process = subprocess.Popen(
+                [sys.executable, *safe_path, "-m", "amoeboid_edu.sandbox.core", f"127.0.0.1:{port}", str(os.getpid()),
+                 "portable"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                env=_worker_environment(),
+                cwd=os.sep,
+                start_new_session=True,  # (POSIX only; ignored on Windows)
+            )
+            assert self.process.stdin is not None
+            self.process.stdin.write(token.hex().encode() + b"\n")
+            self.process.stdin.flush()
+            found: dict[bytes, socket.socket] = {}
+            while len(found) < 2:  # anything else that connects without the token is dropped
+                listener.settimeout(max(deadline - time.monotonic(), 0.001))
+                connection, _ = listener.accept()
+                try:
+                    hello = _read_exactly(connection, TOKEN_BYTES + 1, deadline)
+                except (EOFError, OSError):
+                    hello = b""
+                finally:
+                    connection.settimeout(None)
+                if hello[:TOKEN_BYTES] == token and hello[TOKEN_BYTES:] in (b"C", b"G") and hello[TOKEN_BYTES:] not in found:
+                    found[hello[TOKEN_BYTES:]] = connection
+                else:
+                    connection.close()
+        self.spare_game = found[b"G"]
+        return found[b"C"]
 
     def _start(self) -> None:
+        if self.portable:
+            self._start_and_load(None)
+            return
         mine, theirs = socket.socketpair()
         safe_path = ["-P"] if sys.version_info >= (3, 11) else []  # not "/" (its folder) on the import path
         try:
@@ -1080,11 +1187,17 @@ class Sandbox:
             )
         finally:
             theirs.close()
-        self.control = mine
+        self._start_and_load(mine)
+
+    def _start_and_load(self, mine: socket.socket | None) -> None:
+        """Send the load request over the control connection (``None``: start portably first) and read the walls."""
         deadline = time.monotonic() + self.load_limit
         request = dict(self.load, path=[os.path.abspath(entry) for entry in sys.path], adjacency=self.rules.adjacency,
                        die_sides=self.rules.die_sides, import_seed=self.import_seed, walls=self.walls)
         try:
+            if mine is None:
+                mine = self._start_portably(deadline)
+            self.control = mine
             if self.fork_server:
                 self.template = int(self._line_from_supervisor(deadline))
             send_message(mine, json.dumps(request).encode())
@@ -1114,12 +1227,19 @@ class Sandbox:
         stopped); OSError if the template is gone.
         """
         assert self.control is not None
-        mine, theirs = socket.socketpair()
-        try:
-            socket.send_fds(self.control, [GAME], [theirs.fileno()])
+        if self.portable:  # its one game connection was made at start
+            if self.spare_game is None:
+                raise OSError("a portably started worker plays one game connection")
+            mine, self.spare_game = self.spare_game, None
+            self.control.sendall(GAME)
             self.imports += 1
-        finally:
-            theirs.close()
+        else:
+            mine, theirs = socket.socketpair()
+            try:
+                socket.send_fds(self.control, [GAME], [theirs.fileno()])
+                self.imports += 1
+            finally:
+                theirs.close()
         try:
             if self.fork_server:  # the template's word (it runs no student code): the game process's pid
                 pid = int(receive_message(self.control, time.monotonic() + self.load_limit, 32))
@@ -1193,7 +1313,7 @@ class Sandbox:
             return [Forfeit("load", str(self.broken), "the strategy could not be loaded")] * len(moves)
         careful, self.careful = self.careful or self.one_by_one, False
         round_ = [f"{float(limit)!r} {careful:d}"] + [f"{seed} {roll} {position}" for seed, roll, position in moves]
-        self._signal_game(signal.SIGCONT)
+        self._signal_game(_SIGCONT)
         try:  # one message for the round: on a busy or single core, a message per move costs a context switch each
             game.settimeout(limit + MOVE_GRACE)  # a game process that stops reading must not block the harness
             send_message(game, "\n".join(round_).encode())  # (it froze a run for good that way: red team)
@@ -1220,12 +1340,12 @@ class Sandbox:
                 break
         if careful and not self.one_by_one and not any(isinstance(answer, Forfeit) for answer in answers):
             self.one_by_one = True
-        self._signal_game(signal.SIGSTOP)  # no CPU between its rounds (it spun while others moved: red team)
+        self._signal_game(_SIGSTOP)  # no CPU between its rounds (it spun while others moved: red team)
         return answers + [None] * (len(moves) - len(answers))
 
-    def _signal_game(self, signum: int) -> None:
+    def _signal_game(self, signum: int | None) -> None:
         """Stop or continue the game process, through a pidfd (never another process that took its pid)."""
-        if self.game_pidfd is not None:
+        if self.game_pidfd is not None and signum is not None:
             try:
                 signal.pidfd_send_signal(self.game_pidfd, signum)
             except OSError:  # it has died: the next read says so
@@ -1246,16 +1366,19 @@ class Sandbox:
 
     def kill(self) -> None:
         """Stop the worker and everything it started (SIGKILL: no handler can refuse)."""
-        for connection in (self.game, self.control):
+        for connection in (self.game, self.control, self.spare_game):
             if connection is not None:
                 connection.close()
-        self.game = self.control = self.answers = None
+        self.game = self.control = self.answers = self.spare_game = None
         self._forget_game_process()
         if self.process is not None:
             if self.fork_server:
                 sweep(self.process.pid)
             try:
-                os.killpg(self.process.pid, signal.SIGKILL)
+                if hasattr(os, "killpg"):
+                    os.killpg(self.process.pid, signal.SIGKILL)
+                else:  # Windows: no process groups; a plain worker starts no processes of its own
+                    self.process.kill()
             except (ProcessLookupError, PermissionError):
                 pass
             self.process.wait()

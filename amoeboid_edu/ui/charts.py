@@ -1,7 +1,10 @@
 """How the course draws charts: readable fonts, both JupyterLab themes, offline and reproducible, with tooltips.
 
 Charts are Altair specs drawn to SVG in Python by vl-convert (no JavaScript, no
-network, the same bytes every run, so nbval can compare them).  Text and axes
+network, the same bytes every run, so nbval can compare them).  vl-convert is
+optional (the ``charts`` and ``course`` extras): it has no build for a browser
+kernel (Pyodide, JupyterLite), so without it :func:`chart_html` hands the same
+themed spec to vega-embed in the page instead (JavaScript, fetched from a CDN).  Text and axes
 use ``currentColor``: drawn *inline* in a notebook (the ``"amoeboid"`` Altair
 renderer, :class:`~amoeboid_edu.ui.course.LiveChart`), a chart takes the theme's
 text colour and reads on the light and the dark theme alike.
@@ -19,7 +22,9 @@ JavaScript per chart, against the course's 400 KB per notebook.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
+from importlib.util import find_spec
 from pathlib import Path
 
 import altair as alt
@@ -141,10 +146,37 @@ def _unique_ids(svg: str) -> str:
     return pattern.sub(lambda m: m[1] + prefix + m[2], svg)
 
 
+VEGA_EMBED = "https://cdn.jsdelivr.net/npm/vega-embed@6/+esm"
+"""Where a page without vl-convert's SVG loads vega-embed from (it brings Vega and Vega-Lite along)."""
+
+
+def has_svg_renderer() -> bool:
+    """Whether vl-convert is installed, so charts are drawn to SVG in Python (else in the browser)."""
+    return find_spec("vl_convert") is not None
+
+
+def browser_chart_html(chart: alt.TopLevelMixin | dict, size: str = "normal") -> str:
+    """The chart drawn in the page by vega-embed (no vl-convert needed: a browser kernel's fallback).
+
+    The element's id is a digest of the spec, so the same chart gives the same HTML on every run.
+    """
+    spec = json.dumps(themed_spec(chart, size, "currentColor"), sort_keys=True)
+    element = "amoeboid-chart-" + hashlib.sha1(spec.encode()).hexdigest()[:12]
+    script = (f'import vegaEmbed from "{VEGA_EMBED}"; '
+              f'vegaEmbed("#{element}", {spec}, {{"actions": false, "renderer": "svg"}});')
+    return f'<div id="{element}"></div><script type="module">{script.replace("</", "<" + chr(92) + "/")}</script>'
+
+
 def chart_html(chart: alt.TopLevelMixin | dict, size: str = "normal") -> str:
-    """The chart as inline SVG in a ``div`` whose text colour is JupyterLab's: it follows light and dark themes."""
-    style = "color: var(--jp-content-font-color1, #111111); max-width: 100%; overflow-x: auto"
-    return f'<div class="amoeboid-chart" style="{style}">{chart_svg(chart, size)}</div>'
+    """The chart as inline SVG in a ``div`` whose text colour is JupyterLab's, else the surrounding text's.
+
+    JupyterLab defines ``--jp-content-font-color1`` for its light and dark themes; VS Code, Colab and a static
+    page define no ``--jp-*`` variable, so the fallback ``currentColor`` inherits the colour the page gives its
+    own text (a fixed dark fallback was near-black on their dark themes).
+    """
+    style = "color: var(--jp-content-font-color1, currentColor); max-width: 100%; overflow-x: auto"
+    drawn = chart_svg(chart, size) if has_svg_renderer() else browser_chart_html(chart, size)
+    return f'<div class="amoeboid-chart" style="{style}">{drawn}</div>'
 
 
 def course_renderer(spec: dict, **_metadata) -> dict:
@@ -159,7 +191,10 @@ alt.renderers.register("amoeboid", course_renderer)
 
 def save_chart(chart: alt.TopLevelMixin, path: str | Path, *, scale: float = 2.0, size: str = "normal") -> Path:
     """Write a chart to ``.png`` or ``.svg`` offline (vl-convert; no browser, no network) for slides."""
-    import vl_convert
+    try:
+        import vl_convert
+    except ImportError:
+        raise ValueError("save_chart needs vl-convert: pip install \"amoeboid-edu[charts]\"") from None
 
     path = Path(path)
     spec = themed_spec(chart, size, "#111111")  # a file has no theme: dark ink
@@ -172,4 +207,5 @@ def save_chart(chart: alt.TopLevelMixin, path: str | Path, *, scale: float = 2.0
     return path
 
 
-__all__ = ["CHART_TEXT_PX", "chart_config", "chart_html", "chart_svg", "course_renderer", "save_chart", "themed_spec"]
+__all__ = ["CHART_TEXT_PX", "browser_chart_html", "chart_config", "chart_html", "chart_svg", "course_renderer",
+           "has_svg_renderer", "save_chart", "themed_spec"]

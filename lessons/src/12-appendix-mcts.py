@@ -2,9 +2,9 @@
 # # Appendix: Monte-Carlo tree search from OpenSpiel
 #
 # [OpenSpiel](https://github.com/google-deepmind/open_spiel) is DeepMind's library of games and game-playing
-# algorithms. With the optional extra (`pip install 'amoeboid-edu[openspiel]'`, which `./dev.sh` installs),
-# Amoeboid is an OpenSpiel game, `python_amoeboid`, and OpenSpiel's Monte-Carlo tree search (MCTS) plays it as the
-# bot `mcts`. Is blind search with a good budget a strong player? Let us measure it.
+# algorithms. With the optional extra (`pip install 'amoeboid-edu[openspiel]'`, which `./dev.sh test` installs and the
+# next cell installs where it is missing), Amoeboid is an OpenSpiel game, `python_amoeboid`, and OpenSpiel's
+# Monte-Carlo tree search (MCTS) plays it as the bot `mcts`. Is blind search with a good budget a strong player? Let us measure it.
 #
 # MCTS knows little about Amoeboid beyond its rules. For each move it runs a number of *simulations*: walk down a
 # tree of turns and dice, choosing turns that have done well so far, turns that a quick look calls promising (the
@@ -16,6 +16,12 @@
 # - Say what an *action* is for MCTS in Amoeboid, and which turns it never considers.
 # - Play against MCTS.
 # - Measure how many simulations MCTS needs to beat the paper's plan, with honest error bars.
+
+# %% tags=["nbval-ignore-output"]
+# OpenSpiel is an optional extra: where it is missing (Binder, `amoeboid course`), this installs it, once, saying so.
+from amoeboid_edu.ui.course_files import ensure_installed
+
+ensure_installed("open-spiel==2.0.2", "pyspiel")
 
 # %%
 import altair as alt

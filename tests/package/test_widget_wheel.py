@@ -35,21 +35,8 @@ def run(*command: str | Path, cwd: Path) -> str:
     return done.stdout
 
 
-def test_the_wheel_ships_and_loads_the_widget_module(tmp_path):
-    run(
-        sys.executable,
-        "-m",
-        "pip",
-        "wheel",
-        "--no-deps",
-        "--no-build-isolation",
-        "--no-index",
-        "-w",
-        tmp_path,
-        REPO,
-        cwd=tmp_path,
-    )
-    (wheel,) = tmp_path.glob("amoeboid_edu-*.whl")
+def test_the_wheel_ships_and_loads_the_widget_module(tmp_path, built_wheel):
+    wheel = built_wheel
     with zipfile.ZipFile(wheel) as archive:
         for name in ("board.js", "board.css"):
             assert archive.read(f"amoeboid_edu/_static/{name}") == (REPO / "widgets" / name).read_bytes()
