@@ -74,9 +74,12 @@ def _processes(function: Callable, batches: Sequence, workers: int) -> Iterator[
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     from ._sandbox import die_with_parent
+    from .importpath import children_without_their_folder
 
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=die_with_parent,
-                             initargs=(os.getpid(),)) as pool:
+    # the pool's interpreters start in this process's folder, which may be the class folder
+    with children_without_their_folder(), ProcessPoolExecutor(
+            workers, mp_context=multiprocessing.get_context("spawn"), initializer=die_with_parent,
+            initargs=(os.getpid(),)) as pool:
         pending = {pool.submit(function, batch): index for index, batch in enumerate(batches)}
         try:
             while pending:
