@@ -967,6 +967,10 @@ class Forfeit(Exception):
         self.reason, self.value, self.message = reason, value, message
 
 
+HARNESS_MARK = "AMOEBOID_HARNESS"
+"""The environment variable that names a sandbox's harness process."""
+
+
 def _worker_environment() -> dict[str, str]:
     """A scrubbed environment: nothing of the teacher's (tokens, seeds, paths) reaches the strategy.
 
@@ -986,6 +990,9 @@ def _worker_environment() -> dict[str, str]:
         "OPENBLAS_NUM_THREADS": "1",
         "OMP_NUM_THREADS": "1",
         "MKL_NUM_THREADS": "1",
+        # which harness started it (its pid is in the command line too): lets a test or an administrator find a
+        # run's sandboxes without parsing other programs' command lines
+        HARNESS_MARK: str(os.getpid()),
     }
 
 
