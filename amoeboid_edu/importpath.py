@@ -29,17 +29,21 @@ PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 """Where ``amoeboid_edu`` itself lies (a checkout run in place): kept, the lab's own processes import it from there."""
 
 
+def _within(inner: str, outer: str) -> bool:
+    return inner == outer or inner.startswith(outer.rstrip(os.sep) + os.sep)
+
+
 def library_path(path: Iterable[str], away: Iterable[str | os.PathLike] = ()) -> list[str]:
-    """``path`` without ``''``, the current folder, each folder of ``away`` and every folder that holds one of them
-    (except the folder this package lies in, which holds the lab's own code)."""
-    folders = [_real(os.getcwd()), *(_real(os.fspath(folder)) for folder in away)]
+    """``path`` without ``''``, the current folder, each folder of ``away`` with what lies in it, and every folder
+    that holds one of them (except the folder this package lies in, which holds the lab's own code)."""
+    here, hand_ins = _real(os.getcwd()), [_real(os.fspath(folder)) for folder in away]
     kept = []
     for entry in path:
         if not isinstance(entry, str) or not entry:
             continue
         real = _real(entry)
-        if real != PACKAGE_PARENT and any(real == folder or folder.startswith(real.rstrip(os.sep) + os.sep)
-                                          for folder in folders):
+        if real != PACKAGE_PARENT and (_within(here, real) or any(_within(folder, real) or _within(real, folder)
+                                                                  for folder in hand_ins)):
             continue
         kept.append(entry)
     return kept

@@ -322,3 +322,17 @@ def test_hand_in_refuses_what_cannot_be_written_into_a_file(tmp_path):
         lab.hand_in(namespace["mine"], tmp_path / "omar")
     with pytest.raises(ValueError, match="name the file after yourself"):
         lab.hand_in(namespace["mine"], tmp_path / "_x")
+
+
+def test_the_scorers_import_path_leaves_out_the_current_folder_and_every_folder_of_hand_ins(tmp_path, monkeypatch):
+    from amoeboid_edu.importpath import library_path, trusted_imports
+
+    (tmp_path / "class" / "nina").mkdir(parents=True)
+    (tmp_path / "libs").mkdir()
+    monkeypatch.chdir(tmp_path / "class")
+    path = ["", ".", str(tmp_path), str(tmp_path / "class"), str(tmp_path / "class" / "nina"), str(tmp_path / "libs")]
+    assert library_path(path, [tmp_path / "class"]) == [str(tmp_path / "libs")]
+    monkeypatch.setattr(sys, "path", list(path))
+    with trusted_imports([tmp_path / "class"]) as caller:
+        assert sys.path == [str(tmp_path / "libs")] and caller == path
+    assert sys.path == path
