@@ -90,17 +90,20 @@ def load_source(name: str, filename: str, source: str, function: str = "", folde
     raise DidNotLoad(f"{shown(Path(filename).name)} defines no {wanted}")
 
 
+RESAVE = ": save it again from Jupyter, or hand in NAME.py (lab.hand_in)"
+
+
 def _notebook_source(path: Path) -> str:
     """The tagged code cells of a notebook, joined: any text, any JSON shape, any nesting gives a DidNotLoad."""
     try:
         notebook = json.loads(path.read_text(encoding="utf-8-sig"))
     except RecursionError:
-        raise DidNotLoad("not a readable notebook (nested too deep)") from None
+        raise DidNotLoad(f"not a readable notebook (nested too deep){RESAVE}") from None
     except ValueError as error:  # JSONDecodeError, and UnicodeDecodeError (a ValueError too)
-        raise DidNotLoad(f"not a readable notebook ({type(error).__name__})") from None
+        raise DidNotLoad(f"not a readable notebook ({type(error).__name__}){RESAVE}") from None
     cells = notebook.get("cells") if isinstance(notebook, dict) else None
     if not isinstance(cells, list):
-        raise DidNotLoad("not a readable notebook (it has no list of cells)")
+        raise DidNotLoad(f"not a readable notebook (it has no list of cells){RESAVE}")
     tagged = []
     for cell in cells:
         metadata = cell.get("metadata") if isinstance(cell, dict) else None
@@ -114,7 +117,7 @@ def _notebook_source(path: Path) -> str:
         if isinstance(source, list) and all(isinstance(line, str) for line in source):
             source = "".join(source)
         if not isinstance(source, str):
-            raise DidNotLoad(f"not a readable notebook (a tagged cell's source is not text) in {shown(path.name)}")
+            raise DidNotLoad(f"not a readable notebook (a tagged cell's source is not text){RESAVE}")
         texts.append(source)
     return "\n\n".join(texts)
 
