@@ -251,7 +251,8 @@ def test_the_worker_gets_a_scrubbed_environment_and_no_stray_file_descriptors():
     assert fds.count(",") == 3, value  # stdin, stdout, stderr (all /dev/null) and its socket
     environment = set(value.split("env ")[1].strip("[]").replace("'", "").split(", "))
     assert environment <= {"PATH", "PYTHONPATH", "PYTHONHASHSEED", "PYTHONDONTWRITEBYTECODE", "HOME", "TMPDIR",
-                           "LC_ALL", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"}, value
+                           "LC_ALL", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
+                           _sandbox.HARNESS_MARK}, value  # the harness's pid, in its command line already
 
 
 def test_no_network_and_no_writes_anywhere_and_the_run_leaves_no_folder():
@@ -928,7 +929,9 @@ def test_a_scorer_killed_in_a_parallel_run_leaves_no_process(tmp_path, command):
     folder = tmp_path / "class"
     folder.mkdir()
     for student in ("ann", "bob"):
-        (folder / f"{student}.py").write_text("from hostile import sleeps_a_minute as strategy\n")
+        # self-contained, as a hand-in must be: the teacher's current folder is on no worker's import path
+        (folder / f"{student}.py").write_text("import time\n\n\ndef strategy(position, roll, rng):\n"
+                                              "    time.sleep(60)\n")
     arguments = {"score": ["score", "hostile:sleeps_a_minute", "--games", "8", "--opponents", "random,greedy",
                            "--workers", "2", "--per-move-limit", "120", "-q"],
                  "tournament": ["tournament", str(folder), "--games", "8", "--seed", "1", "--out",
