@@ -259,7 +259,7 @@ league.pairwise_chart()
 # The leaderboard then shows `nina`, and if your code raises during the contest, the message gives the line of
 # `nina.py`, the file you can open. Handing in again replaces the file.
 
-# %% tags=["nbval-ignore-output"]
+# %%
 from amoeboid_edu.lab import hand_in
 
 class_folder = Path(tempfile.mkdtemp()) / "class"  # in class: the folder your teacher gives you
