@@ -143,13 +143,20 @@ def student_name(text: str) -> str:
     return not_a_formula(shown(text, NAME_WIDTH))
 
 
+ENTRY_FUNCTIONS = ("strategy", "choose")
+"""The functions every hand-in defines: an entrant is named after its file alone when it plays one of them."""
+
+
 def _target_name(request: dict) -> str:
-    """Whose strategy a target is: the file's name (``class/nina.py`` -> nina; ``class/nina/strategy.py`` -> nina),
-    or the module's last part.  Never the function's name: every hand-in's function is called ``strategy``."""
+    """Whose strategy a target is: the file's name (``class/nina.py`` -> nina; ``class/nina/strategy.py`` -> nina)
+    or the module's last part, followed by ``:function`` unless that is ``strategy`` or ``choose`` (so two
+    functions of one file keep two names).  Never the bare function name "strategy" of every hand-in."""
     if request["load"] == "file":
         path = Path(request["file"])
-        return path.parent.name if path.name == "strategy.py" and path.parent.name else path.stem
-    return request["module"].rsplit(".", 1)[-1]
+        owner = path.parent.name if path.name == "strategy.py" and path.parent.name else path.stem
+    else:
+        owner = request["module"].rsplit(".", 1)[-1]
+    return owner if request["name"] in ENTRY_FUNCTIONS else f"{owner}:{request['name']}"
 
 
 def entry(strategy: Strategy | str, name: str | None = None) -> Entry:

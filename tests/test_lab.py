@@ -230,7 +230,7 @@ def run_cli(*args, cwd=None):
 def test_cli_scores_a_file_and_lists_forfeits_with_exit_status_0():
     done = run_cli(f"{STRATEGIES / 'student.py'}:shout", "--games", "2", "--opponents", "random,greedy", "-q")
     assert done.returncode == 0, done.stderr
-    assert "student: 4 games, seed 0" in done.stdout  # named after the file, not the function
+    assert "shout: 4 games, seed 0" in done.stdout
     assert "exception x4: 'ValueError: no idea what to do with a" in done.stdout
     assert "| thinking about (1,0) . . / . . . / . . (0,1) A" in done.stdout
     broken = run_cli(f"{STRATEGIES / 'broken.py'}:broken", "--games", "2", "--opponents", "random", "-q")
@@ -242,7 +242,7 @@ def test_cli_imports_module_targets_in_the_worker():
     done = run_cli("student:wander", "--games", "4", "--seed", "7", "--opponents", "random", "--workers", "2", "-q",
                    cwd=STRATEGIES)
     assert done.returncode == 0, done.stderr
-    assert "student: 4 games, seed 7" in done.stdout and "forfeits:" not in done.stdout
+    assert "wander: 4 games, seed 7" in done.stdout and "forfeits:" not in done.stdout
 
 
 def test_cli_usage_errors_are_one_line_with_status_2():

@@ -418,7 +418,7 @@ def test_the_readme_contest_instructions_work_as_written(tmp_path):
     card = runs[1].stdout
     secret = (home / "contest.seed").read_text().strip()
     assert len(secret) == 32 and secret not in card
-    assert card.splitlines()[0] == f"student_a: 2 games, seed from {home / 'contest.seed'} (secret)"  # the student's name
+    assert card.splitlines()[0] == f"student_a:play: 2 games, seed from {home / 'contest.seed'} (secret)"  # the file's name
     assert WALLS in card and "forfeits:" not in card
 
 
