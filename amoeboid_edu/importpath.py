@@ -51,7 +51,8 @@ def library_path(path: Iterable[str], away: Iterable[str | os.PathLike] = ()) ->
 
 @contextlib.contextmanager
 def trusted_imports(away: Iterable[str | os.PathLike] = ()) -> Iterator[list[str]]:
-    """Run the block with :func:`library_path` as ``sys.path``; yields the caller's own path (see :func:`caller_path`)."""
+    """Run the block with :func:`library_path` as ``sys.path``; yields the caller's own path (see
+    :func:`caller_path`)."""
     original = list(sys.path)
     _callers.append(original)
     sys.path[:] = library_path(original, away)

@@ -1234,7 +1234,8 @@ def _code_digest(strategy: object, item: Entry) -> str:
 
 
 def _target_folders(strategies) -> list[str]:
-    """The folders that hold hand-ins: a class folder, and each strategy file's (kept off this process's import path)."""
+    """The folders that hold hand-ins: a class folder, and each strategy file's (kept off this process's import
+    path)."""
     if isinstance(strategies, (str, os.PathLike)):
         return [os.fspath(strategies)] if os.path.isdir(strategies) else []
     targets = strategies.values() if isinstance(strategies, dict) else strategies

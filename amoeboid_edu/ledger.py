@@ -132,7 +132,8 @@ class Ledger:
             covered = ", ".join((self.described or {}).get("settings", {})) or "the settings"
             found = [f"its fingerprint differs: {covered}, the entrants or their code"]
         more = len(found) - SHOWN_DIFFERENCES
-        listed = "; ".join(shown(item) for item in found[:SHOWN_DIFFERENCES]) + (f"; and {more} more" if more > 0 else "")
+        listed = "; ".join(shown(item) for item in found[:SHOWN_DIFFERENCES])
+        listed += f"; and {more} more" if more > 0 else ""
         return f"{shown(self.path)} holds games of another run ({listed}): {start_again}"
 
     def _describe(self) -> None:

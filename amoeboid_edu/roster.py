@@ -137,7 +137,8 @@ def _link_in(folder: Path) -> str | None:
 
 
 def _hand_ins(folder: Path) -> list[Path]:
-    """The hand-ins in ``folder``: ``*.py``, ``*.ipynb`` and student folders (names starting with ``_``/``.`` skipped)."""
+    """The hand-ins in ``folder``: ``*.py``, ``*.ipynb`` and student folders (names starting with ``_`` or ``.``
+    skipped)."""
     found = []
     for path in folder.iterdir():
         if path.name.startswith(("_", ".")):
