@@ -212,6 +212,13 @@ def _bench(args: argparse.Namespace, out: TextIO) -> None:
 
 def _score(args: argparse.Namespace, out: TextIO) -> None:
     """Score a student's strategy; whatever the strategy does, the card is printed and the exit status is 0."""
+    from .sandbox.importpath import trusted_imports
+
+    with trusted_imports():  # the current folder may be the class folder: nothing is imported from it
+        _score_here(args, out)
+
+
+def _score_here(args: argparse.Namespace, out: TextIO) -> None:
     from .lab import score  # pandas and the lab load only for this command
 
     opponents = [name.strip() for name in args.opponents.split(",") if name.strip()]
@@ -242,6 +249,13 @@ def _tls_files(args: argparse.Namespace) -> dict | None:
 
 def _tournament(args: argparse.Namespace, out: TextIO) -> None:
     """A class tournament from a folder; resumable through --out; the leaderboard printed and written as HTML."""
+    from .sandbox.importpath import trusted_imports
+
+    with trusted_imports([args.folder]):  # `tournament .` from the class folder: nothing is imported from it
+        _tournament_here(args, out)
+
+
+def _tournament_here(args: argparse.Namespace, out: TextIO) -> None:
     from .lab import leaderboard_path, tournament  # pandas and the lab load only for this command
 
     if (args.seed is None) == (args.seed_file is None):
@@ -253,7 +267,7 @@ def _tournament(args: argparse.Namespace, out: TextIO) -> None:
                         load_limit=args.load_limit, progress=not args.quiet, batch_pairs=args.batch,
                         seed_file=args.seed_file, tls=_tls_files(args))  # fmt: skip
     print(result, file=out)
-    print(f"games: {args.out}\nleaderboard: {leaderboard_path(args.out)}", file=out)
+    print(f"games: {printable(args.out)}\nleaderboard: {printable(str(leaderboard_path(args.out)))}", file=out)
 
 
 def _paper(args: argparse.Namespace, out: TextIO) -> None:
@@ -386,9 +400,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def printable(text: str) -> str:
+    """``text`` with control and format characters (a file name's ESC sequences, bidi overrides) written as
+    ``\\xNN``/``\\uNNNN``: nothing a user names reaches the terminal raw."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else char.encode("unicode_escape").decode("ascii") for char in text)
+
+
 def _one_line(message: str) -> str:
-    """An error message as one capped line, whatever input it repeats."""
-    return abbreviate(" ".join(message.splitlines()), ERROR_LIMIT)
+    """An error message as one capped line with nothing raw for the terminal, whatever input it repeats."""
+    return printable(abbreviate(" ".join(message.splitlines()), ERROR_LIMIT))
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:

@@ -13,6 +13,7 @@ from .scoring import (
     ScoreCard,
     TournamentResult,
     entry,
+    hand_in,
     leaderboard_path,
     play_batch,
     read_seed_file,
@@ -22,5 +23,5 @@ from .scoring import (
     write_leaderboard,
 )
 
-__all__ = ["Batch", "GameRecord", "ScoreCard", "TournamentResult", "entry", "leaderboard_path", "play_batch",
+__all__ = ["Batch", "GameRecord", "ScoreCard", "TournamentResult", "entry", "hand_in", "leaderboard_path", "play_batch",
            "read_seed_file", "score", "tournament", "wilson_interval", "write_leaderboard"]

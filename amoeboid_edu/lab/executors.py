@@ -125,18 +125,20 @@ def _processes(function: Callable, batches: Sequence, workers: int, skip: Callab
                ) -> Iterator[tuple[int, object]]:
     """The batches on a pool of ``workers`` fresh interpreters, each of which dies with this process (on Linux).
 
-    Without that, a SIGKILLed scorer left its pool workers, and the sandboxes they had started, running
-    (found by the red team).
+    Otherwise a SIGKILLed scorer would leave its pool workers, and the sandboxes they had started, running.
     """
     import multiprocessing
     import os
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     from ..sandbox.core import die_with_parent
+    from ..sandbox.importpath import children_without_their_folder
 
     upcoming = collections.deque(enumerate(batches))
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=die_with_parent,
-                             initargs=(os.getpid(),)) as pool:
+    # the pool's interpreters start in this process's folder, which may be the class folder
+    with children_without_their_folder(), ProcessPoolExecutor(
+            workers, mp_context=multiprocessing.get_context("spawn"), initializer=die_with_parent,
+            initargs=(os.getpid(),)) as pool:
         pending: dict = {}
         try:
             while upcoming or pending:

@@ -22,6 +22,8 @@ import os
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
+from ..sandbox.core import shown
+
 SHOWN_DIFFERENCES = 4
 """A refusal names at most this many differences, then says how many more."""
 
@@ -93,9 +95,9 @@ class Ledger:
                 header = reader.fieldnames
                 rows = list(reader)
             except (UnicodeDecodeError, csv.Error) as error:
-                raise ValueError(f"{self.path} is not a results file of this tool ({error})") from None
+                raise ValueError(f"{shown(self.path)} is not a results file of this tool ({shown(error)})") from None
             if header is not None and header != self.fields:
-                raise ValueError(f"{self.path} is not a results file of this tool (its columns differ)")
+                raise ValueError(f"{shown(self.path)} is not a results file of this tool (its columns differ)")
             other = next((row["run"] for row in rows if row["run"] != self.run), None)
             if other is not None:  # refused before anything in the file or beside it changes
                 raise ValueError(self._another_run(other))
@@ -118,7 +120,7 @@ class Ledger:
         """The one-line refusal of a file whose rows carry the fingerprint ``other``: what differs, if known."""
         start_again = "choose another --out, or delete it to start again"
         if other in self.earlier:
-            return f"{self.path} {self.earlier[other]}: {start_again}"
+            return f"{shown(self.path)} {self.earlier[other]}: {start_again}"
         found: list[str] = []
         try:
             before = json.loads(run_file(self.path).read_text(encoding="utf-8"))
@@ -130,8 +132,9 @@ class Ledger:
             covered = ", ".join((self.described or {}).get("settings", {})) or "the settings"
             found = [f"its fingerprint differs: {covered}, the entrants or their code"]
         more = len(found) - SHOWN_DIFFERENCES
-        shown = "; ".join(found[:SHOWN_DIFFERENCES]) + (f"; and {more} more" if more > 0 else "")
-        return f"{self.path} holds games of another run ({shown}): {start_again}"
+        listed = "; ".join(shown(item) for item in found[:SHOWN_DIFFERENCES])
+        listed += f"; and {more} more" if more > 0 else ""
+        return f"{shown(self.path)} holds games of another run ({listed}): {start_again}"
 
     def _describe(self) -> None:
         """Keep what the fingerprint was made of beside the file (written whole, then renamed over)."""
@@ -199,7 +202,8 @@ class Ledger:
 
 
 def _natural(key: tuple) -> tuple:
-    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in key)
+    """Numbers in ASCII digits by value, anything else as text ("²³".isdigit() is true, but not a number to int)."""
+    return tuple((0, int(part), "") if part.isascii() and part.isdigit() else (1, 0, part) for part in key)
 
 
 __all__ = ["Ledger", "differences", "fingerprint", "run_file"]

@@ -1,16 +1,24 @@
-"""A class's strategies from a folder: one file per student, read here, run only in a sandbox worker.
+"""A class's strategies from a folder: one hand-in per student, read here, run only in a sandbox worker.
 
-``NAME.py`` defines ``strategy`` (a function, or an object with ``choose``) or a
-function ``choose``; ``NAME.ipynb`` holds it in the code cell(s) tagged
-``strategy``.  The student's name is the file's name.  This process only reads
-the files as text (a notebook as JSON): the source travels to the worker inside
-a :class:`StudentSource` and is compiled and run there, on whatever host the
-worker is, so no shared file system is needed and no student code runs here.
+What a hand-in may be:
+
+- ``NAME.py``, one self-contained file defining ``strategy`` (a function, or an object with ``choose``) or a
+  function ``choose`` (``lab.hand_in(my_strategy, "class/NAME")`` writes one from a notebook);
+- ``NAME.ipynb``, whose code cell(s) tagged ``strategy`` hold it;
+- ``NAME/strategy.py``, a folder of the student's own: ``strategy.py`` may import helper modules next to it.
+
+The student's name is the file's (or the folder's) name.  This process only reads the files as text (a
+notebook as JSON): the source travels to the worker inside a :class:`StudentSource` and is compiled and run
+there, on whatever host the worker is, so no student code runs here.  A single file's worker reads no folder
+of the class (a classmate's code stays private); a student folder is readable to its own worker only, and
+comes last on its import path, so no file in it replaces a module of Python or the libraries.
 """
 
 from __future__ import annotations
 
 import json
+import linecache
+import os
 import stat
 import sys
 import types
@@ -36,9 +44,13 @@ class StudentSource:
     name: str
     filename: str
     source: str
+    function: str = ""
+    """The function to play (``path.py:function``); empty: ``strategy``, else ``choose``."""
+    folder: bool = False
+    """A student folder's ``strategy.py``: its folder goes last on the worker's import path (helper modules)."""
 
     def __reduce__(self):
-        return load_source, (self.name, self.filename, self.source)
+        return load_source, (self.name, self.filename, self.source, self.function, self.folder)
 
 
 def _line_of(error: BaseException, filename: str) -> int | None:
@@ -52,11 +64,18 @@ def _line_of(error: BaseException, filename: str) -> int | None:
     return line
 
 
-def load_source(name: str, filename: str, source: str):
-    """Run a student's file as module ``student_NAME`` and return its strategy (in the worker only)."""
+def load_source(name: str, filename: str, source: str, function: str = "", folder: bool = False):
+    """Run a student's file as module ``student_NAME`` and return its strategy (in the worker only).
+
+    The source is what this worker was sent, not the file (whose folder it may not read): it is registered with
+    ``linecache`` so that a message names the student's line with its text.
+    """
     module = types.ModuleType(f"student_{name}")
     module.__file__ = filename
     sys.modules[module.__name__] = module
+    linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
+    if folder and os.path.dirname(filename) not in sys.path:
+        sys.path.append(os.path.dirname(filename))
     try:
         exec(compile(source, filename, "exec"), module.__dict__)
     except BaseException as error:  # noqa: BLE001 - whatever the student's file does at import
@@ -64,47 +83,99 @@ def load_source(name: str, filename: str, source: str):
         where = f" line {line}" if line else ""
         detail = error.msg if isinstance(error, SyntaxError) else str(error)
         raise DidNotLoad(f"{type(error).__name__}{where}: {detail}"[:300]) from None
-    for attribute in ("strategy", "choose"):
+    for attribute in (function,) if function else ("strategy", "choose"):
         if attribute in module.__dict__:
             return module.__dict__[attribute]
-    raise DidNotLoad(f"{Path(filename).name} defines no 'strategy' (nor 'choose')")
+    wanted = f"'{function}'" if function else "'strategy' (nor 'choose')"
+    raise DidNotLoad(f"{shown(Path(filename).name)} defines no {wanted}")
+
+
+RESAVE = ": save it again from Jupyter, or hand in NAME.py (lab.hand_in)"
 
 
 def _notebook_source(path: Path) -> str:
+    """The tagged code cells of a notebook, joined: any text, any JSON shape, any nesting gives a DidNotLoad."""
     try:
-        notebook = json.loads(path.read_text(encoding="utf-8"))
-        cells = notebook["cells"]
-    except (ValueError, KeyError, TypeError) as error:
-        raise DidNotLoad(f"not a readable notebook ({type(error).__name__})") from None
-    tagged = [cell for cell in cells if isinstance(cell, dict) and cell.get("cell_type") == "code"
-              and STRATEGY_TAG in (cell.get("metadata") or {}).get("tags", [])]  # fmt: skip
+        notebook = json.loads(path.read_text(encoding="utf-8-sig"))
+    except RecursionError:
+        raise DidNotLoad(f"not a readable notebook (nested too deep){RESAVE}") from None
+    except ValueError as error:  # JSONDecodeError, and UnicodeDecodeError (a ValueError too)
+        raise DidNotLoad(f"not a readable notebook ({type(error).__name__}){RESAVE}") from None
+    cells = notebook.get("cells") if isinstance(notebook, dict) else None
+    if not isinstance(cells, list):
+        raise DidNotLoad(f"not a readable notebook (it has no list of cells){RESAVE}")
+    tagged = []
+    for cell in cells:
+        metadata = cell.get("metadata") if isinstance(cell, dict) else None
+        tags = metadata.get("tags") if isinstance(metadata, dict) else None
+        if isinstance(tags, list) and STRATEGY_TAG in tags and cell.get("cell_type") == "code":
+            tagged.append(cell.get("source"))
     if not tagged:
-        raise DidNotLoad(f"no code cell tagged '{STRATEGY_TAG}' in {path.name}")
-    return "\n\n".join(
-        cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"]) for cell in tagged
-    )
+        raise DidNotLoad(f"no code cell tagged '{STRATEGY_TAG}' in {shown(path.name)}")
+    texts = []
+    for source in tagged:
+        if isinstance(source, list) and all(isinstance(line, str) for line in source):
+            source = "".join(source)
+        if not isinstance(source, str):
+            raise DidNotLoad(f"not a readable notebook (a tagged cell's source is not text){RESAVE}")
+        texts.append(source)
+    return "\n\n".join(texts)
+
+
+STUDENT_FOLDER_FILE = "strategy.py"
+"""A student folder ``NAME/`` is a hand-in when it holds this file."""
+
+
+def _link_in(folder: Path) -> str | None:
+    """The first link (symbolic, or a file with other names) under a student folder, or None."""
+    for place, folders, files in os.walk(folder):
+        for item in [*folders, *files]:
+            status = (Path(place) / item).lstat()
+            if stat.S_ISLNK(status.st_mode) or (stat.S_ISREG(status.st_mode) and status.st_nlink > 1):
+                return str((Path(place) / item).relative_to(folder))
+    return None
+
+
+def _hand_ins(folder: Path) -> list[Path]:
+    """The hand-ins in ``folder``: ``*.py``, ``*.ipynb`` and student folders (names starting with ``_`` or ``.``
+    skipped)."""
+    found = []
+    for path in folder.iterdir():
+        if path.name.startswith(("_", ".")):
+            continue
+        if path.suffix in (".py", ".ipynb") and (path.is_symlink() or path.is_file()):
+            found.append(path)
+        elif not path.is_symlink() and path.is_dir() and (path / STUDENT_FOLDER_FILE).exists():
+            found.append(path)
+    return sorted(found)
 
 
 def read_folder(folder: str | Path) -> tuple[list[StudentSource], list[tuple[str, str]]]:
-    """The students of ``folder`` (``*.py``, ``*.ipynb``; names starting with ``_`` or ``.`` skipped), sorted by name.
+    """The students of ``folder`` (see the module's docstring for what a hand-in may be), sorted by name.
 
-    Returns the sources, and ``(name, reason)`` for each file that cannot even be
-    read (not UTF-8, a notebook without a tagged cell); a source that fails to run
-    is found out by its worker.  ValueError when ``folder`` holds no student file.
+    Returns the sources, and ``(name, reason)`` for each hand-in that cannot even be
+    read (not UTF-8, any notebook that is not one with a tagged cell, a link); a source that fails to run
+    is found out by its worker.  ValueError when ``folder`` holds no hand-in.
     """
     folder = Path(folder)
     if not folder.is_dir():
-        raise ValueError(f"{folder} is not a folder of strategies")
-    files = sorted(p for p in folder.iterdir() if p.suffix in (".py", ".ipynb") and (p.is_file() or p.is_symlink())
-                   and not p.name.startswith(("_", ".")))  # fmt: skip
+        raise ValueError(f"{shown(folder)} is not a folder of strategies")
+    files = _hand_ins(folder)
     if not files:
-        raise ValueError(f"{folder} holds no strategy files (NAME.py or NAME.ipynb)")
+        raise ValueError(f"{shown(folder)} holds no strategy files (NAME.py, NAME.ipynb or NAME/strategy.py)")
     stems = [p.stem for p in files]
     sources, unread = [], []
     for path in files:
         # a file name is the student's word: escaped and cut like anything else they say (an ESC in one
         # aborted the leaderboard's chart renderer: found by the red team)
         name = not_a_formula(shown(path.stem if stems.count(path.stem) == 1 else path.name, NAME_WIDTH))
+        student_folder = path.is_dir()
+        if student_folder:
+            link = _link_in(path)
+            if link is not None:
+                unread.append((name, f"holds a link ({shown(link)}), not read: hand in the files themselves"))
+                continue
+            path = path / STUDENT_FOLDER_FILE
         status = path.lstat()
         if not stat.S_ISREG(status.st_mode) or status.st_nlink > 1:
             # never followed: a link could name the contest's seed file, whose text would come back in the load
@@ -112,15 +183,18 @@ def read_folder(folder: str | Path) -> tuple[list[StudentSource], list[tuple[str
             what = "a link" if stat.S_ISLNK(status.st_mode) else "a file with other names (a hard link)"
             unread.append((name, f"{what}, not read: hand in the file itself"))
             continue
-        try:
-            text = path.read_text(encoding="utf-8") if path.suffix == ".py" else _notebook_source(path)
+        try:  # utf-8-sig: an editor's byte-order mark is not part of the code
+            text = path.read_text(encoding="utf-8-sig") if path.suffix == ".py" else _notebook_source(path)
         except UnicodeDecodeError as error:
             unread.append((name, f"not UTF-8 text (bad byte at offset {error.start})"))
             continue
         except DidNotLoad as error:
-            unread.append((name, str(error)))
+            unread.append((name, shown(error)))
             continue
-        sources.append(StudentSource(name, str(path.resolve()), text))
+        except (OSError, RecursionError, MemoryError) as error:  # whatever the file is, the tournament goes on
+            unread.append((name, shown(f"not read ({type(error).__name__}: {error})")))
+            continue
+        sources.append(StudentSource(name, str(path.resolve()), text, folder=student_folder))
     return sources, unread
 
 

@@ -62,6 +62,7 @@ from ..sandbox.core import KEEP_LINES, LINE_WIDTH, LOAD_LIMIT, SEED_BITS, Forfei
 from ..players.registry import BOTS
 from ..engine.seeding import seeded_rng
 from ..engine.game import TURN_CAP
+from ..sandbox.importpath import caller_path, trusted_imports
 from ..engine.match import STRATEGY, Match
 from ..engine.rules import IllegalTurnError, NotationError, Position, Turn, other
 from .stats import html_table, pairwise_chart, pairwise_scores, rate_chart, rating_chart, ratings, standings, tally
@@ -105,7 +106,11 @@ class Entry:
 
 
 def _parse_target(target: str) -> dict:
-    """``"module:function"`` or ``"path/to/file.py:function"`` as a worker load request (checked, not run)."""
+    """``"module:function"`` or ``"path/to/file.py:function"`` as a worker load request (checked, not run).
+
+    A module is looked for on the caller's import path (:func:`~amoeboid_edu.sandbox.importpath.caller_path`, without
+    importing anything); the folder it lies in (``root``) is given to that worker only, never to this process.
+    """
     where, colon, name = target.rpartition(":")
     if not colon or not where or not name.isidentifier():
         raise ValueError(f"strategy {shown(repr(target))}: expected MODULE:FUNCTION or path/to/file.py:FUNCTION")
@@ -115,16 +120,61 @@ def _parse_target(target: str) -> dict:
         return {"load": "file", "file": os.path.abspath(where), "name": name}
     if not all(part.isidentifier() for part in where.split(".")):
         raise ValueError(f"strategy {shown(repr(target))}: the part before ':' is not a module name")
-    return {"load": "import", "module": where, "name": name}
+    root = _module_root(where, caller_path())
+    return {"load": "import", "module": where, "name": name, **({"root": root} if root else {})}
+
+
+def _module_root(module: str, path: Sequence[str]) -> str | None:
+    """The entry of ``path`` where the top package of ``module`` lies (found without importing it), or None."""
+    from importlib.machinery import PathFinder
+
+    top = module.split(".")[0]
+    if top in sys.builtin_module_names:
+        return None
+    for place in path:
+        try:
+            if PathFinder.find_spec(top, [os.path.abspath(place or os.curdir)]) is not None:
+                return os.path.abspath(place or os.curdir)
+        except (ImportError, ValueError, OSError):
+            continue
+    return None
+
+
+def student_name(text: str) -> str:
+    """An entrant's name as shown everywhere: the student's word, escaped, cut to ``NAME_WIDTH``, never a formula."""
+    from .roster import NAME_WIDTH
+
+    return not_a_formula(shown(text, NAME_WIDTH))
+
+
+ENTRY_FUNCTIONS = ("strategy", "choose")
+"""The functions every hand-in defines: an entrant is named after its file alone when it plays one of them."""
+
+
+def _target_name(request: dict) -> str:
+    """Whose strategy a target is: the file's name (``class/nina.py`` -> nina; ``class/nina/strategy.py`` -> nina)
+    or the module's last part, followed by ``:function`` unless that is ``strategy`` or ``choose`` (so two
+    functions of one file keep two names).  Never the bare function name "strategy" of every hand-in."""
+    if request["load"] == "file":
+        path = Path(request["file"])
+        owner = path.parent.name if path.name == "strategy.py" and path.parent.name else path.stem
+    else:
+        owner = request["module"].rsplit(".", 1)[-1]
+    return owner if request["name"] in ENTRY_FUNCTIONS else f"{owner}:{request['name']}"
 
 
 def entry(strategy: Strategy | str, name: str | None = None) -> Entry:
-    """How ``strategy`` will be run: a baseline bot (name or function) here, anything else in a worker."""
+    """How ``strategy`` will be run: a baseline bot (name or function) here, anything else in a worker.
+
+    Its name: ``name``, else the student's file or module name for a target, else the function's name.
+    """
+    if name is not None:
+        name = student_name(name)
     if isinstance(strategy, str):
         if strategy in BOTS:
             return Entry(name or strategy, bot=strategy)
         request = _parse_target(strategy)
-        return Entry(name or request["name"], load=request)
+        return Entry(name or student_name(_target_name(request)), load=request)
     for bot_name, bot in BOTS.items():
         if strategy is bot:
             return Entry(name or bot_name, bot=bot_name)
@@ -135,7 +185,7 @@ def entry(strategy: Strategy | str, name: str | None = None) -> Entry:
         payload = cloudpickle.dumps(strategy)
     except Exception as error:
         raise ValueError(f"cannot send strategy {shown(strategy_name(strategy))} to a worker process: {shown(error)}") from None
-    return Entry(name or strategy_name(strategy), load={"load": "pickle"}, payload=payload)
+    return Entry(name or student_name(strategy_name(strategy)), load={"load": "pickle"}, payload=payload)
 
 
 @dataclass(frozen=True)
@@ -624,6 +674,18 @@ def _forfeit_lines(forfeits) -> list[str]:
     return lines
 
 
+def _trusted(method):
+    """Run ``method`` with :func:`~amoeboid_edu.sandbox.importpath.trusted_imports`: what drawing a card imports (pandas'
+    and Altair's optional parts) is never looked for in the current folder, which may be the class folder."""
+
+    @functools.wraps(method)
+    def run(*args, **kwargs):
+        with trusted_imports():
+            return method(*args, **kwargs)
+
+    return run
+
+
 class _Standings:
     """What a score card and a tournament table share: per-side rows, the table, forfeits, chart, HTML and text."""
 
@@ -634,6 +696,7 @@ class _Standings:
     def _players(self) -> Sequence[str]:
         raise NotImplementedError
 
+    @_trusted
     def to_frame(self):
         """One row per game and side (a tournament's games appear twice, once from each player's side)."""
         import pandas as pd
@@ -649,6 +712,7 @@ class _Standings:
     def forfeits(self):
         return _forfeit_table(self.to_frame())
 
+    @_trusted
     def chart(self):
         """Win rate per row of the table, with its 95% Wilson interval."""
         return rate_chart(tally(self.to_frame(), self.by, ("win",)), self.by, self.title, even=True)
@@ -661,9 +725,11 @@ class _Standings:
         """E.g. "isolation: process + seccomp + landlock; limits: load 30 s, move 1 s"."""
         return _walls_line(self.records, self.limits)
 
+    @_trusted
     def _repr_html_(self) -> str:
         return html_table(self.title, self.table(), self._notes(), caption=self.walls)
 
+    @_trusted
     def __str__(self) -> str:
         return "\n".join([text_table(f"{self.title}\n{self.walls}", self.table()), *_forfeit_lines(self.forfeits())])
 
@@ -695,6 +761,7 @@ class ScoreCard(_Standings):
     def title(self) -> str:
         return f"{self.player}: {len(self.records)} games, seed {self.seed_label or self.seed}"
 
+    @_trusted
     def _repr_html_(self) -> str:
         """The warning (if scoring stopped early), the table, the forfeits and the chart, always in step."""
         from html import escape
@@ -749,10 +816,12 @@ class TournamentResult(_Standings):
                    "rating_low", "rating_high", "forfeits"]  # fmt: skip
         return table[columns].reset_index(drop=True)
 
+    @_trusted
     def rating_chart(self):
         return rating_chart(self.table()[["player", "rating", "rating_low", "rating_high"]],
                             title=f"{self.title}: Bradley–Terry rating (95% bootstrap interval)")
 
+    @_trusted
     def pairwise_chart(self):
         return pairwise_chart(pairwise_scores(self.to_frame()), title=f"{self.title}: mean score, row against column")
 
@@ -814,7 +883,7 @@ def read_seed_file(path: str | os.PathLike, strategy_files: Sequence[str | None]
                          f"{SEED_FILE_DISTINCT} of them different (e.g. python -c \"import secrets; "
                          f"print(secrets.token_hex(16))\" > {shown(name)})")
     where = os.path.realpath(name)
-    paths = [os.path.abspath(entry) for entry in sys.path]
+    paths = [os.path.abspath(entry) for entry in caller_path()]  # the caller's folders count, though never a worker's
     for root in {root for file in [*strategy_files, None] for root in readable_roots(paths, file)}:
         if where == root or where.startswith(root.rstrip(os.sep) + os.sep):
             raise ValueError(f"{shown(name)} lies in {shown(root)}, which strategies may read; keep the seed file "
@@ -881,28 +950,155 @@ def score(
     strategy forfeits :data:`SAME_FAILURE_STOP` games in a row the same way,
     scoring stops there and the card says what to fix first.
     """
-    opponents = list(FAST_OPPONENTS) if opponents is None else list(opponents)
-    unknown = [o for o in opponents if o not in BOTS]
-    if unknown or not opponents:
-        raise ValueError(f"opponents are names from {sorted(BOTS)}, not {shown(unknown or opponents)}")
-    subject = entry(strategy, name)
-    if subject.name in opponents:
-        subject = Entry(f"{subject.name} (player)", subject.bot, subject.load, subject.payload)
-    entries = {subject.name: subject, **{o: Entry(o, bot=o) for o in opponents}}
-    seed, seed_label = _seed_from_file(seed, seed_file, [subject.load.get("file")],
-                                       f"from {os.fspath(seed_file or '')} (secret)", seed_label)
-    setup = _Setup(seed, float(per_move_limit), max_turns, board, float(load_limit))
-    matches = [(subject.name, o) for o in opponents]
-    if "expectimax" in opponents:
-        print(f"expectimax searches two turns ahead: expect about "
-              f"{games * EXPECTIMAX_SECONDS_PER_GAME / workers:.0f} s for its {games} games")
-    try:
-        records, stopped = _run(entries, matches, games, setup, workers, progress, f"scoring {subject.name}",
-                                watch=subject.name), ""
-    except _SameFailure as failure:
-        records, stopped = _in_order(failure.records, matches), failure.explain()
-    return ScoreCard(subject.name, seed, tuple(records), (setup.load_limit, setup.per_move_limit), seed_label,
-                     stopped)
+    with trusted_imports(_target_folders([strategy])):  # no hand-in is ever imported here
+        opponents = list(FAST_OPPONENTS) if opponents is None else list(opponents)
+        unknown = [o for o in opponents if o not in BOTS]
+        if unknown or not opponents:
+            raise ValueError(f"opponents are names from {sorted(BOTS)}, not {shown(unknown or opponents)}")
+        subject = entry(strategy, name)
+        if subject.name in opponents:
+            subject = Entry(f"{subject.name} (player)", subject.bot, subject.load, subject.payload)
+        entries = {subject.name: subject, **{o: Entry(o, bot=o) for o in opponents}}
+        seed, seed_label = _seed_from_file(seed, seed_file, [subject.load.get("file")],
+                                           f"from {os.fspath(seed_file or '')} (secret)", seed_label)
+        setup = _Setup(seed, float(per_move_limit), max_turns, board, float(load_limit))
+        matches = [(subject.name, o) for o in opponents]
+        if "expectimax" in opponents:
+            print(f"expectimax searches two turns ahead: expect about "
+                  f"{games * EXPECTIMAX_SECONDS_PER_GAME / workers:.0f} s for its {games} games")
+        try:
+            records, stopped = _run(entries, matches, games, setup, workers, progress, f"scoring {subject.name}",
+                                    watch=subject.name), ""
+        except _SameFailure as failure:
+            records, stopped = _in_order(failure.records, matches), failure.explain()
+        return ScoreCard(subject.name, seed, tuple(records), (setup.load_limit, setup.per_move_limit), seed_label,
+                         stopped)
+
+
+# --------------------------------------------------------------------------- handing in a notebook's strategy
+
+_GLOBAL_LOADS = frozenset({"LOAD_GLOBAL", "LOAD_NAME", "STORE_GLOBAL", "DELETE_GLOBAL"})
+
+
+def _global_names(code: types.CodeType) -> list[str]:
+    """The global names ``code`` (and the functions and classes nested in it) reads, in order of first use."""
+    import dis
+
+    names: dict[str, None] = {}
+    for instruction in dis.get_instructions(code):
+        if instruction.opname in _GLOBAL_LOADS and isinstance(instruction.argval, str):
+            names[instruction.argval] = None
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            names.update(dict.fromkeys(_global_names(constant)))
+    return list(names)
+
+
+class _HandIn:
+    """The text of a hand-in: the imports, plain values and definitions a strategy of a notebook uses."""
+
+    def __init__(self, namespace: dict) -> None:
+        self.namespace, self.module = namespace, namespace.get("__name__")
+        self.imports: dict[str, None] = {}
+        self.values: dict[str, str] = {}
+        self.definitions: dict[str, str] = {}  # dependencies first
+        self.seen: set[str] = set()
+
+    def uses(self, owner: str, code: types.CodeType) -> None:
+        for name in _global_names(code):
+            if name not in self.seen and name in self.namespace:
+                self.seen.add(name)
+                self.add(owner, name, self.namespace[name])
+
+    def add(self, owner: str, name: str, value: object) -> None:
+        import ast
+        import inspect
+
+        if isinstance(value, types.ModuleType):
+            module = value.__name__
+            self.imports[f"import {module}" if module == name else f"import {module} as {name}"] = None
+            return
+        if isinstance(value, (types.FunctionType, type)) and getattr(value, "__module__", None) == self.module:
+            self.define(name, value)
+            return
+        where = getattr(value, "__module__", None)
+        qualname = getattr(value, "__qualname__", None)
+        if (isinstance(where, str) and isinstance(qualname, str) and "." not in qualname
+                and getattr(sys.modules.get(where), qualname, None) is value):
+            self.imports[f"from {where} import {qualname}" + (f" as {name}" if name != qualname else "")] = None
+            return
+        try:
+            text = repr(value)
+            if ast.literal_eval(text) == value:
+                self.values[name] = f"{name} = {text}"
+                return
+        except Exception:  # noqa: BLE001 - not a plain value: said below
+            pass
+        raise ValueError(f"{owner} uses {shown(name)}, a {type(value).__name__} made in the notebook, which cannot be "
+                         f"written into a file: define it inside {owner}, or in a function {owner} calls")
+
+    def define(self, name: str, value) -> None:
+        import inspect
+        import textwrap
+
+        try:
+            source = textwrap.dedent(inspect.getsource(value))
+        except (OSError, TypeError):
+            raise ValueError(f"cannot find the source of {shown(name)}: run its cell again, then hand in") from None
+        first = source.lstrip().split("(")[0].split(":")[0].split()
+        defines = first[-1] if first and first[0] in ("def", "class") else None
+        if defines != name:  # a lambda, or a function kept under another name: the file needs the name
+            source = f"{source.rstrip()}\n\n{name} = {defines}\n" if defines else None
+        if source is None:
+            raise ValueError(f"{shown(name)} is not defined with def or class: write it as 'def {shown(name)}(...)'")
+        functions = [value] if isinstance(value, types.FunctionType) else [
+            item for item in vars(value).values() if isinstance(item, (types.FunctionType, staticmethod, classmethod))]
+        for base in getattr(value, "__bases__", ()):
+            if base.__name__ in self.namespace and base.__name__ not in self.seen:
+                self.seen.add(base.__name__)
+                self.add(name, base.__name__, base)
+        for function in functions:
+            function = getattr(function, "__func__", function)
+            self.uses(name, function.__code__)
+        self.definitions[name] = source
+
+    def text(self, student: str, function: str) -> str:
+        parts = [f"# {student}'s strategy for the class tournament: {function} and everything it uses, as the "
+                 "notebook defined them\n# (written by amoeboid_edu.lab.hand_in; the line numbers in the "
+                 "tournament's messages are this file's)",
+                 "\n".join(self.imports), "\n".join(self.values.values()),
+                 *(definition.rstrip() for definition in self.definitions.values())]
+        if function != "strategy":
+            parts.append(f"strategy = {function}")
+        return "\n\n\n".join(part for part in parts if part) + "\n"
+
+
+def hand_in(strategy, to: str | os.PathLike) -> Path:
+    """Write ``strategy`` (a function of this notebook) into the file a class tournament loads: ``to`` names it
+    (``"class/nina"`` or ``"class/nina.py"`` -> ``class/nina.py``, entered as *nina*); returns its path.
+
+    The file holds the function and everything it uses from the notebook, whatever the cells: the functions and
+    classes it calls (and what they use), the modules and names it imports, and plain values (numbers, text,
+    lists...), with ``strategy = <its name>`` at the end.  Nothing is run: the tournament runs the file in its
+    sandbox.  ValueError, naming what to change, for what cannot be written into a file (e.g. a Position made in
+    the notebook: build it inside the function).  Handing in again replaces the file.
+    """
+    if not isinstance(strategy, types.FunctionType):
+        raise ValueError(f"hand in a function (position, roll, rng) -> turn, not {shown(type(strategy).__name__)}")
+    as_function(strategy)
+    path = Path(os.fspath(to))
+    path = path if path.suffix == ".py" else path.with_name(path.name + ".py")
+    if path.stem.startswith(("_", ".")) or not path.stem or path.is_dir():
+        raise ValueError(f"hand_in(..., {shown(repr(os.fspath(to)))}): name the file after yourself, e.g. "
+                         "hand_in(my_strategy, \"class/nina\") (a name that does not start with '_' or '.')")
+    writer = _HandIn(strategy.__globals__)
+    writer.seen.add(strategy.__name__)
+    writer.define(strategy.__name__, strategy)
+    text = writer.text(path.stem, strategy.__name__)
+    compile(text, str(path), "exec")  # a file that would not even parse is our bug: raise here, not in the contest
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
 
 
 # --------------------------------------------------------------------------- the class tournament
@@ -1069,13 +1265,23 @@ def _entrants(strategies, opponents: Sequence[str]) -> tuple[dict[str, Entry], l
     unread: list[tuple[str, str]] = []
     if isinstance(strategies, (str, os.PathLike)) and os.path.isdir(strategies):
         sources, unread = read_folder(strategies)
-        items = [Entry(source.name, load={"load": "pickle"}, payload=pickle.dumps(source), code=_digest(source.source))
-                 for source in sources]  # fmt: skip
+        items = [_source_entry(source) for source in sources]
     elif isinstance(strategies, (str, os.PathLike)):
-        raise ValueError(f"{strategies} is not a folder: give a folder of strategy files or a list of strategies")
+        raise ValueError(f"{shown(os.fspath(strategies))} is not a folder: give a folder of strategy files or a list "
+                         "of strategies")
     else:
-        items = [replace(item, code=_code_digest(strategy, item)) for strategy in strategies
-                 for item in [entry(strategy)]]  # fmt: skip
+        given = strategies.items() if isinstance(strategies, dict) else [(None, strategy) for strategy in strategies]
+        items = []
+        for name, strategy in given:
+            item = entry(strategy, name)
+            if item.load.get("load") == "file":  # read here as text, like a class folder's file: see _file_entry
+                item, reason = _file_entry(item)
+                if reason:
+                    unread.append((item.name, reason))
+                    continue
+                items.append(item)
+            else:
+                items.append(replace(item, code=_code_digest(strategy, item)))
     entries: dict[str, Entry] = {}
     for item in [*items, *(Entry(o, bot=o, code=f"bot {o}") for o in opponents)]:
         name, number = item.name, 2
@@ -1085,16 +1291,40 @@ def _entrants(strategies, opponents: Sequence[str]) -> tuple[dict[str, Entry], l
     return entries, unread
 
 
+def _source_entry(source) -> Entry:
+    """A hand-in read as text (:class:`~amoeboid_edu.roster.StudentSource`), for a worker that runs it; a student
+    folder's worker may read that folder (its helper modules), no other worker reads any folder of the class."""
+    load = {"load": "pickle", **({"file": source.filename} if source.folder else {})}
+    return Entry(source.name, load=load, payload=pickle.dumps(source), code=_digest(source.source))
+
+
+def _file_entry(item: Entry) -> tuple[Entry, str]:
+    """A tournament's ``path.py:function`` entrant as a :func:`_source_entry`: its worker reads no folder, so the
+    classmates' files beside it stay private (``NAME/strategy.py`` is a student folder, readable to its worker).
+    The reason it cannot be read, if so."""
+    from .roster import STUDENT_FOLDER_FILE, StudentSource
+
+    path = Path(item.load["file"])
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as error:
+        return item, f"not UTF-8 text (bad byte at offset {error.start})"
+    except OSError as error:
+        return item, shown(f"not read ({error.strerror or error})")
+    source = StudentSource(item.name, str(path.resolve()), text, item.load["name"], path.name == STUDENT_FOLDER_FILE)
+    return _source_entry(source), ""
+
+
 def _digest(data: bytes | str) -> str:
     return hashlib.sha256(data.encode() if isinstance(data, str) else data).hexdigest()[:16]
 
 
-def _module_file(module: str) -> str | None:
-    """The file of ``module`` on this process's import path, found without importing anything (so without running
-    the student's package ``__init__``); None if there is none."""
+def _module_file(module: str, root: str | None = None) -> str | None:
+    """The file of ``module`` in ``root`` (else on this process's import path), found without importing anything (so
+    without running the student's package ``__init__``); None if there is none."""
     from importlib.machinery import PathFinder
 
-    parts, where, spec = module.split("."), None, None
+    parts, where, spec = module.split("."), None if root is None else [root], None
     for depth in range(1, len(parts) + 1):
         try:
             spec = PathFinder.find_spec(".".join(parts[:depth]), where)
@@ -1140,7 +1370,7 @@ def _code_digest(strategy: object, item: Entry) -> str:
         return f"bot {item.bot}"
     kind = item.load.get("load")
     if kind in ("file", "import"):
-        target = item.load["file"] if kind == "file" else _module_file(item.load["module"])
+        target = item.load["file"] if kind == "file" else _module_file(item.load["module"], item.load.get("root"))
         try:
             return _digest(Path(target).read_bytes()) if target else _digest(f"import {item.load['module']}")
         except OSError:
@@ -1158,6 +1388,16 @@ def _code_digest(strategy: object, item: Entry) -> str:
         except OSError:
             pass
     return _digest(data)
+
+
+def _target_folders(strategies) -> list[str]:
+    """The folders that hold hand-ins: a class folder, and each strategy file's (kept off this process's import
+    path)."""
+    if isinstance(strategies, (str, os.PathLike)):
+        return [os.fspath(strategies)] if os.path.isdir(strategies) else []
+    targets = strategies.values() if isinstance(strategies, dict) else strategies
+    files = [target.rpartition(":")[0] for target in targets if isinstance(target, str)]
+    return [os.path.dirname(os.path.abspath(file)) for file in files if file.endswith(".py")]
 
 
 def _check_settings(games: int, setup: _Setup) -> None:
@@ -1207,91 +1447,92 @@ def tournament(
     "key": ...}`` (paths of PEM files) or a :class:`~amoeboid_edu.lab.executors.TLSFiles`; a plain ``tcp://``
     scheduler lets anyone who reaches it attach a worker and send results this process unpickles (README).
     """
-    from .executors import TLSFiles, map_unordered, parse_executor
-    from .ledger import Ledger, fingerprint
+    with trusted_imports(_target_folders(strategies)):  # no hand-in is ever imported here
+        from .executors import TLSFiles, map_unordered, parse_executor
+        from .ledger import Ledger, fingerprint
 
-    page = None if out is None else leaderboard_path(out)  # refused before anything is written
-    setup = _Setup(seed, float(per_move_limit), max_turns, board, float(load_limit))
-    _check_settings(games, setup)
-    if isinstance(tls, dict):
-        unknown = set(tls) - {"ca", "cert", "key"}
-        if unknown or not {"ca", "cert"} <= set(tls):
-            raise ValueError(f"tls is a dict with the keys 'ca', 'cert' and 'key' (paths of PEM files), "
-                             f"not {sorted(tls)}")
-        tls = TLSFiles(str(tls["ca"]), str(tls["cert"]), str(tls.get("key") or ""))
-    elif tls is not None and not isinstance(tls, TLSFiles):
-        raise ValueError(f"tls is a dict with the keys 'ca', 'cert' and 'key', not {type(tls).__name__}")
-    where = parse_executor(executor, tls)
-    if not isinstance(batch_pairs, int) or batch_pairs < 1:
-        raise ValueError(f"batch_pairs must be a whole number >= 1, not {batch_pairs!r}")
-    entries, unread = _entrants(strategies, list(opponents))
-    if seed_file is not None:
-        folder = isinstance(strategies, (str, os.PathLike))  # every student's file lies in it (found by the red team)
-        files = ([os.path.join(os.path.abspath(strategies), "any-student.py")] if folder
-                 else [e.load.get("file") for e in entries.values()])
-        seed, seed_label = _seed_from_file(seed, seed_file, files, f"from {Path(seed_file).name}", seed_label)
-        setup = replace(setup, seed=seed)
-    if len(entries) < 2:
-        raise ValueError("a tournament needs at least two strategies that can be read")
-    names = list(entries)
-    matches = [(first, second) for i, first in enumerate(names) for second in names[i + 1 :]]
-    described = _run_description(seed, setup, games, batch_pairs, entries)
-    earlier = {fingerprint(str(seed), board, max_turns, float(per_move_limit)): EARLIER_RUN}
-    ledger = Ledger(out, RESULT_FIELDS, RESULT_KEY, fingerprint(described), described, earlier)
-    wanted = {(a, b, str(pair), seat) for a, b in matches for pair in range(games // 2) for seat in "AB"}
-    blocks: list[tuple[tuple, int | None]] = []  # every block of seeds in order; the batch that plays it, if any
-    batches = []
-    for first, second in matches:
-        for start in range(0, games // 2, batch_pairs):
-            block = tuple((first, second, pair) for pair in range(start, min(start + batch_pairs, games // 2)))
-            # A batch with a game missing is played whole again (the ledger keeps the rows it has): a strategy that
-            # keeps state across games then meets the same history as in a run that was never interrupted.
-            if any((first, second, str(pair), seat) not in ledger.rows for _, _, pair in block for seat in "AB"):
-                batches.append(Batch({first: entries[first], second: entries[second]}, block, setup))
-                blocks.append((block, len(batches) - 1))
+        page = None if out is None else leaderboard_path(out)  # refused before anything is written
+        setup = _Setup(seed, float(per_move_limit), max_turns, board, float(load_limit))
+        _check_settings(games, setup)
+        if isinstance(tls, dict):
+            unknown = set(tls) - {"ca", "cert", "key"}
+            if unknown or not {"ca", "cert"} <= set(tls):
+                raise ValueError(f"tls is a dict with the keys 'ca', 'cert' and 'key' (paths of PEM files), "
+                                 f"not {sorted(tls)}")
+            tls = TLSFiles(str(tls["ca"]), str(tls["cert"]), str(tls.get("key") or ""))
+        elif tls is not None and not isinstance(tls, TLSFiles):
+            raise ValueError(f"tls is a dict with the keys 'ca', 'cert' and 'key', not {type(tls).__name__}")
+        where = parse_executor(executor, tls)
+        if not isinstance(batch_pairs, int) or batch_pairs < 1:
+            raise ValueError(f"batch_pairs must be a whole number >= 1, not {batch_pairs!r}")
+        entries, unread = _entrants(strategies, list(opponents))
+        if seed_file is not None:
+            folder = isinstance(strategies, (str, os.PathLike))  # every student's file lies in it (found by the red team)
+            files = ([os.path.join(os.path.abspath(strategies), "any-student.py")] if folder
+                     else [e.load.get("file") for e in entries.values()])
+            seed, seed_label = _seed_from_file(seed, seed_file, files, f"from {Path(seed_file).name}", seed_label)
+            setup = replace(setup, seed=seed)
+        if len(entries) < 2:
+            raise ValueError("a tournament needs at least two strategies that can be read")
+        names = list(entries)
+        matches = [(first, second) for i, first in enumerate(names) for second in names[i + 1 :]]
+        described = _run_description(seed, setup, games, batch_pairs, entries)
+        earlier = {fingerprint(str(seed), board, max_turns, float(per_move_limit)): EARLIER_RUN}
+        ledger = Ledger(out, RESULT_FIELDS, RESULT_KEY, fingerprint(described), described, earlier)
+        wanted = {(a, b, str(pair), seat) for a, b in matches for pair in range(games // 2) for seat in "AB"}
+        blocks: list[tuple[tuple, int | None]] = []  # every block of seeds in order; the batch that plays it, if any
+        batches = []
+        for first, second in matches:
+            for start in range(0, games // 2, batch_pairs):
+                block = tuple((first, second, pair) for pair in range(start, min(start + batch_pairs, games // 2)))
+                # A batch with a game missing is played whole again (the ledger keeps the rows it has): a strategy that
+                # keeps state across games then meets the same history as in a run that was never interrupted.
+                if any((first, second, str(pair), seat) not in ledger.rows for _, _, pair in block for seat in "AB"):
+                    batches.append(Batch({first: entries[first], second: entries[second]}, block, setup))
+                    blocks.append((block, len(batches) - 1))
+                else:
+                    blocks.append((block, None))
+        from tqdm.auto import tqdm
+
+        done = len(wanted & ledger.rows.keys())
+        bar = tqdm(total=len(wanted), initial=done, desc="tournament", unit="game", disable=not progress, leave=False)
+        judge = _Judge(entries, ENTRANT_BUDGET)  # the games judged in their fixed order, whatever the executor
+
+        seen: set[tuple] = set()  # the games judged in this run
+
+        def judged(game: tuple, record: GameRecord | None) -> None:
+            seen.add(game)
+            bar.update(len(ledger.add([_row(judge.judge(game, record))])))
+
+        def skip(index: int) -> bool:  # a batch of a pairing already stopped, or of an entrant over budget
+            return judge.blocked(*batches[index].tasks[0][:2])
+
+        try:
+            if where.kind == "serial":
+                for block, index in blocks:
+                    _judge_block(block, index, ledger, judge, judged, seen, lambda index: play_batch(
+                        batches[index], lambda record: _judged_or_blocked(record, judge, judged)))
             else:
-                blocks.append((block, None))
-    from tqdm.auto import tqdm
-
-    done = len(wanted & ledger.rows.keys())
-    bar = tqdm(total=len(wanted), initial=done, desc="tournament", unit="game", disable=not progress, leave=False)
-    judge = _Judge(entries, ENTRANT_BUDGET)  # the games judged in their fixed order, whatever the executor
-
-    seen: set[tuple] = set()  # the games judged in this run
-
-    def judged(game: tuple, record: GameRecord | None) -> None:
-        seen.add(game)
-        bar.update(len(ledger.add([_row(judge.judge(game, record))])))
-
-    def skip(index: int) -> bool:  # a batch of a pairing already stopped, or of an entrant over budget
-        return judge.blocked(*batches[index].tasks[0][:2])
-
-    try:
-        if where.kind == "serial":
-            for block, index in blocks:
-                _judge_block(block, index, ledger, judge, judged, seen, lambda index: play_batch(
-                    batches[index], lambda record: _judged_or_blocked(record, judge, judged)))
-        else:
-            played: dict[int, object] = {}
-            results = map_unordered(play_batch, batches, where, skip=skip)
-            for block, index in blocks:
-                while index is not None and index not in played:
-                    finished_index, records = next(results)
-                    played[finished_index] = records
-                _judge_block(block, index, ledger, judge, judged, seen,
-                             lambda index: [judged(_key(record), record) for record in played.pop(index) or ()])
-        ledger.finish()
-    finally:
-        ledger.close()
-        bar.close()
-    if ledger.conflicts:
-        warnings.warn(f"{len(ledger.conflicts)} replayed game(s) ended differently from their recorded rows (a move "
-                      "near the per-move limit?); the recorded rows were kept", stacklevel=2)
-    records = [_from_row(ledger.rows[key]) for key in sorted(wanted, key=_game_order(names))]
-    result = _without_unloaded(names, seed, records, unread, seed_label, (setup.load_limit, setup.per_move_limit))
-    if page is not None:
-        write_leaderboard(result, page)
-    return result
+                played: dict[int, object] = {}
+                results = map_unordered(play_batch, batches, where, skip=skip)
+                for block, index in blocks:
+                    while index is not None and index not in played:
+                        finished_index, records = next(results)
+                        played[finished_index] = records
+                    _judge_block(block, index, ledger, judge, judged, seen,
+                                 lambda index: [judged(_key(record), record) for record in played.pop(index) or ()])
+            ledger.finish()
+        finally:
+            ledger.close()
+            bar.close()
+        if ledger.conflicts:
+            warnings.warn(f"{len(ledger.conflicts)} replayed game(s) ended differently from their recorded rows (a move "
+                          "near the per-move limit?); the recorded rows were kept", stacklevel=2)
+        records = [_from_row(ledger.rows[key]) for key in sorted(wanted, key=_game_order(names))]
+        result = _without_unloaded(names, seed, records, unread, seed_label, (setup.load_limit, setup.per_move_limit))
+        if page is not None:
+            write_leaderboard(result, page)
+        return result
 
 
 def _key(record: GameRecord) -> tuple[str, str, int, str]:
@@ -1388,6 +1629,7 @@ def _without_unloaded(names, seed, records, unread, seed_label, limits) -> Tourn
                             limits)
 
 
+@_trusted
 def write_leaderboard(result: TournamentResult, path: str | os.PathLike) -> Path:
     """The leaderboard as one self-contained HTML file: the table, then the charts as inline SVG (no network).
 
@@ -1410,5 +1652,5 @@ def write_leaderboard(result: TournamentResult, path: str | os.PathLike) -> Path
     return path
 
 
-__all__ = ["Batch", "GameRecord", "ScoreCard", "TournamentResult", "entry", "leaderboard_path", "play_batch",
+__all__ = ["Batch", "GameRecord", "ScoreCard", "TournamentResult", "entry", "hand_in", "leaderboard_path", "play_batch",
            "read_seed_file", "score", "tournament", "wilson_interval", "write_leaderboard"]

@@ -372,7 +372,7 @@ def _readable_roots(request: dict[str, Any]) -> list[str]:
     """
     roots = [sys.prefix, sys.base_prefix, sys.exec_prefix, "/usr", "/lib", "/lib64", "/bin",
              "/etc/ld.so.cache", "/etc/localtime", "/dev/null", "/dev/zero"]
-    roots += [entry for entry in [*request.get("path", ()), *sys.path] if entry]
+    roots += [entry for entry in [*request.get("path", ()), *sys.path, request.get("root")] if entry]
     if request.get("file"):
         roots += [os.path.dirname(os.path.abspath(request["file"])), os.path.dirname(os.path.realpath(request["file"]))]
     resolved = dict.fromkeys(os.path.realpath(os.path.abspath(root)) for root in roots)
@@ -651,9 +651,14 @@ def _load(request: dict[str, Any], payload: bytes) -> StrategyFunction:
 
         strategy = pickle.loads(payload)
     elif kind == "import":
+        if request.get("root"):  # where the caller found the module: last, like a student's folder below
+            sys.path.append(request["root"])
         strategy = getattr(importlib.import_module(request["module"]), request["name"])
-    else:  # a file: like a script, its folder comes first on the import path (a helper module next to it imports)
-        sys.path.insert(0, os.path.dirname(os.path.realpath(request["file"])))
+    else:
+        # a file: its folder comes *last* on the import path, so a helper module next to it imports, but no
+        # file there (a classmate's heapq.py in a shared folder: found by the red team) replaces a module of
+        # Python or of the libraries
+        sys.path.append(os.path.dirname(os.path.realpath(request["file"])))
         spec = importlib.util.spec_from_file_location("student_strategy", request["file"])
         if spec is None or spec.loader is None:
             raise ImportError(f"cannot load {request['file']}")
@@ -1022,6 +1027,10 @@ class Forfeit(Exception):
         self.reason, self.value, self.message = reason, value, message
 
 
+HARNESS_MARK = "AMOEBOID_HARNESS"
+"""The environment variable that names a sandbox's harness process."""
+
+
 def _worker_environment() -> dict[str, str]:
     """A scrubbed environment: nothing of the teacher's (tokens, seeds, paths) reaches the strategy.
 
@@ -1044,6 +1053,9 @@ def _worker_environment() -> dict[str, str]:
         "OPENBLAS_NUM_THREADS": "1",
         "OMP_NUM_THREADS": "1",
         "MKL_NUM_THREADS": "1",
+        # which harness started it (its pid is in the command line too): lets a test or an administrator find a
+        # run's sandboxes without parsing other programs' command lines
+        HARNESS_MARK: str(os.getpid()),
     }
 
 

@@ -240,7 +240,7 @@ Markdown(f"In this run {place('paper')}, and {place('stalling')}. The longest ga
 # ## A class tournament
 #
 # At the end of the unit the teacher collects every student's strategy, one file each (`alice.py` defining
-# `strategy`, or `alice.ipynb` with the strategy's cell tagged `strategy`), and plays them all against each other
+# `strategy`; the last section shows how you write yours from this notebook), and plays them all against each other
 # with one command:
 #
 # ```text
@@ -276,6 +276,30 @@ league.rating_chart()
 league.pairwise_chart()
 
 # %% [markdown]
+# ## ✎ Hand in your strategy
+#
+# One step enters the very function you scored into the class tournament: `hand_in` writes it, with everything it
+# uses from the other cells (here `neutraliser`, `centre_control`, `stalling`, `whole_moves`, `touches_enemy` and the
+# imports), into one file named after you. Your teacher tells you the folder; put your own name instead of `nina`.
+# The leaderboard then shows `nina`, and if your code raises during the contest, the message gives the line of
+# `nina.py`, the file you can open. Handing in again replaces the file.
+
+# %%
+from amoeboid_edu.lab import hand_in
+
+class_folder = Path(tempfile.mkdtemp()) / "class"  # in class: the folder your teacher gives you
+my_file = hand_in(my_strategy, class_folder / "nina")
+print(my_file.read_text()[:400])
+
+# %% [markdown]
+# The teacher's tournament reads that folder. Here it holds only your file, so the `greedy` bot joins as a guest:
+
+# %% tags=["nbval-ignore-output"]
+# (with a progress bar, as above)
+contest = tournament(class_folder, games=8, seed=9, opponents=["greedy"])
+contest
+
+# %% [markdown]
 # ## Summary
 #
 # - A strategy is a function `(position, roll, rng) -> turn`; `candidate_turns` and the other helpers keep it short.
@@ -284,3 +308,4 @@ league.pairwise_chart()
 #   [lesson 10](10-variants.ipynb) changes the board itself.
 # - A class tournament (`amoeboid tournament FOLDER`) plays both seats of every pairing on the same dice, keeps every game in a
 #   CSV file it can resume, and ranks the class with intervals.
+# - `hand_in(my_strategy, "class/YOUR_NAME")` enters the function you scored into the class tournament, under your name.

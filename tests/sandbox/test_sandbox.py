@@ -251,7 +251,8 @@ def test_the_worker_gets_a_scrubbed_environment_and_no_stray_file_descriptors():
     assert fds.count(",") == 3, value  # stdin, stdout, stderr (all /dev/null) and its socket
     environment = set(value.split("env ")[1].strip("[]").replace("'", "").split(", "))
     assert environment <= {"PATH", "PYTHONPATH", "PYTHONHASHSEED", "PYTHONDONTWRITEBYTECODE", "HOME", "TMPDIR",
-                           "LC_ALL", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"}, value
+                           "LC_ALL", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
+                           _sandbox.HARNESS_MARK}, value  # the harness's pid, in its command line already
 
 
 def test_no_network_and_no_writes_anywhere_and_the_run_leaves_no_folder():
@@ -417,7 +418,7 @@ def test_the_readme_contest_instructions_work_as_written(tmp_path):
     card = runs[1].stdout
     secret = (home / "contest.seed").read_text().strip()
     assert len(secret) == 32 and secret not in card
-    assert card.splitlines()[0] == f"play: 2 games, seed from {home / 'contest.seed'} (secret)"
+    assert card.splitlines()[0] == f"student_a:play: 2 games, seed from {home / 'contest.seed'} (secret)"  # the file's name
     assert WALLS in card and "forfeits:" not in card
 
 
@@ -923,12 +924,14 @@ def test_a_scorer_killed_in_a_parallel_run_leaves_no_process(tmp_path, command):
     """With --workers 2 or --executor processes:2, a SIGKILLed scorer left its parallel harnesses or pool workers
     and their sandboxes playing, re-parented to PID 1 (found by the red team).  This test process is no
     subreaper: the run's processes are found by a mark in their environment (the scorer's helpers inherit it),
-    and the sandboxes (scrubbed environment) by the helper named in their command line."""
+    and the sandboxes (scrubbed environment) by the helper the lab names in theirs."""
     mark = f"amoeboid-test-{os.getpid()}-{time.monotonic_ns()}"
     folder = tmp_path / "class"
     folder.mkdir()
     for student in ("ann", "bob"):
-        (folder / f"{student}.py").write_text("from hostile import sleeps_a_minute as strategy\n")
+        # self-contained, as a hand-in must be: the teacher's current folder is on no worker's import path
+        (folder / f"{student}.py").write_text("import time\n\n\ndef strategy(position, roll, rng):\n"
+                                              "    time.sleep(60)\n")
     arguments = {"score": ["score", "hostile:sleeps_a_minute", "--games", "8", "--opponents", "random,greedy",
                            "--workers", "2", "--per-move-limit", "120", "-q"],
                  "tournament": ["tournament", str(folder), "--games", "8", "--seed", "1", "--out",
@@ -938,7 +941,7 @@ def test_a_scorer_killed_in_a_parallel_run_leaves_no_process(tmp_path, command):
                               stderr=subprocess.DEVNULL, cwd=STRATEGIES, env=dict(os.environ, AMOEBOID_TEST_MARK=mark))
     try:
         end = time.monotonic() + 90
-        while len([pid for pid, line in ours(mark).items() if b"amoeboid_edu.sandbox.core" in line]) < 6:
+        while len([pid for pid, what in ours(mark).items() if what.startswith(b"sandbox")]) < 6:
             assert time.monotonic() < end and scorer.poll() is None, "the sandboxes never started"
             time.sleep(0.05)
         time.sleep(0.5)  # games in their moves
@@ -959,26 +962,38 @@ HELPERS_SEEN: dict[str, set[int]] = {}
 
 def ours(mark: str) -> dict[int, bytes]:
     """Living processes of one run: those with ``mark`` in their environment, and sandboxes started by one of them
-    (their command line names their harness's pid) -- also after that harness died."""
+    (the lab names their harness in their environment, ``AMOEBOID_HARNESS``) -- also after that harness died.
+    Nobody's command line is parsed: another program that names the sandbox there is not ours."""
     processes = {}
     for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
         try:
             state = Path(f"/proc/{name}/stat").read_bytes().rpartition(b")")[2].split()[0]
-            line = Path(f"/proc/{name}/cmdline").read_bytes().replace(b"\0", b" ")
-            environment = Path(f"/proc/{name}/environ").read_bytes()
+            environment = Path(f"/proc/{name}/environ").read_bytes().split(b"\0")
         except (OSError, IndexError):
             continue
-        if name.isdigit() and state != b"Z":
-            processes[int(name)] = (line, mark.encode() in environment)
+        if state != b"Z":
+            harness = next((item.partition(b"=")[2] for item in environment
+                            if item.startswith(_sandbox.HARNESS_MARK.encode() + b"=")), b"")
+            marked = b"AMOEBOID_TEST_MARK=" + mark.encode() in environment
+            processes[int(name)] = (marked, int(harness) if harness.isdigit() else None)
     helpers = HELPERS_SEEN.setdefault(mark, set())
-    helpers |= {pid for pid, (_, marked) in processes.items() if marked}
-    found = {}
-    for pid, (line, marked) in processes.items():
-        words = line.split()
-        if marked or (b"amoeboid_edu.sandbox.core" in words
-                      and int(words[words.index(b"amoeboid_edu.sandbox.core") + 2]) in helpers):
-            found[pid] = line
-    return found
+    helpers |= {pid for pid, (marked, _) in processes.items() if marked}
+    return {pid: b"marked" if marked else b"sandbox of %d" % harness
+            for pid, (marked, harness) in processes.items() if marked or harness in helpers}
+
+
+def test_the_leak_scan_is_not_fooled_by_another_program_naming_the_sandbox():
+    """The scan crashed (ValueError) when another program had amoeboid_edu.sandbox.core in its command line, as a
+    teacher's contest running beside the tests has."""
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", "amoeboid_edu.sandbox.core", "x"])
+    try:
+        time.sleep(0.3)
+        assert other.pid not in ours(f"amoeboid-test-{os.getpid()}-{time.monotonic_ns()}")
+    finally:
+        other.kill()
+        other.wait()
 
 
 def test_the_python_api_reads_a_seed_file_with_the_clis_checks(tmp_path, monkeypatch):

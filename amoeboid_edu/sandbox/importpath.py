@@ -1,0 +1,91 @@
+"""The scorer's own import path, without the folders where students' files lie.
+
+A class folder is often the current folder (``python -m amoeboid_edu tournament .``, or a notebook kept in
+that folder, whose kernel puts ``''`` first on ``sys.path``).  Any module the lab imports while it runs
+(``tqdm.auto``, pandas' optional parts, the executors...) would then be looked for there first, and a hand-in
+named ``tqdm.py`` would run in the teacher's process, outside every wall.  So while the lab scores or runs a
+tournament, ``sys.path`` holds neither ``''`` nor the current folder nor a folder of hand-ins (nor a folder
+above one); the caller's path is put back afterwards.  The same filtered path is what a worker receives, so a
+strategy cannot read the notebook's folder either (docs/threat-model.md).  Standard library only: the command
+line enters it before it imports the lab.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from typing import Iterable, Iterator
+
+_callers: list[list[str]] = []
+"""The import paths the outermost :func:`trusted_imports` found, innermost last."""
+
+
+def _real(entry: str) -> str:
+    return os.path.realpath(os.path.abspath(entry or os.curdir))
+
+
+PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
+"""Where ``amoeboid_edu`` itself lies (a checkout run in place): kept, the lab's own processes import it from there."""
+
+
+def _within(inner: str, outer: str) -> bool:
+    return inner == outer or inner.startswith(outer.rstrip(os.sep) + os.sep)
+
+
+def library_path(path: Iterable[str], away: Iterable[str | os.PathLike] = ()) -> list[str]:
+    """``path`` without ``''``, the current folder, each folder of ``away`` with what lies in it, and every folder
+    that holds one of them (except the folder this package lies in, which holds the lab's own code)."""
+    here, hand_ins = _real(os.getcwd()), [_real(os.fspath(folder)) for folder in away]
+    kept = []
+    for entry in path:
+        if not isinstance(entry, str) or not entry:
+            continue
+        real = _real(entry)
+        if real != PACKAGE_PARENT and (_within(here, real) or any(_within(folder, real) or _within(real, folder)
+                                                                  for folder in hand_ins)):
+            continue
+        kept.append(entry)
+    return kept
+
+
+@contextlib.contextmanager
+def trusted_imports(away: Iterable[str | os.PathLike] = ()) -> Iterator[list[str]]:
+    """Run the block with :func:`library_path` as ``sys.path``; yields the caller's own path (see
+    :func:`caller_path`)."""
+    original = list(sys.path)
+    _callers.append(original)
+    sys.path[:] = library_path(original, away)
+    try:
+        yield original
+    finally:
+        _callers.pop()
+        sys.path[:] = original
+
+
+@contextlib.contextmanager
+def children_without_their_folder() -> Iterator[None]:
+    """Interpreters started in the block do not put their folder (``''`` for ``-c``) first on their import path.
+
+    ``multiprocessing``'s spawn starts ``python -c 'from multiprocessing.spawn import ...'`` in the caller's
+    current folder, so a class folder's ``multiprocessing.py`` would run in a trusted pool process:
+    ``PYTHONSAFEPATH`` (Python 3.11+, what ``-P`` sets) keeps it out.
+    """
+    before = os.environ.get("PYTHONSAFEPATH")
+    os.environ["PYTHONSAFEPATH"] = "1"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("PYTHONSAFEPATH", None)
+        else:
+            os.environ["PYTHONSAFEPATH"] = before
+
+
+def caller_path() -> list[str]:
+    """The import path of whoever called the lab (before any :func:`trusted_imports`): where ``MODULE:FUNCTION`` is
+    looked for, for the worker that imports it."""
+    return list(_callers[0] if _callers else sys.path)
+
+
+__all__ = ["caller_path", "children_without_their_folder", "library_path", "trusted_imports"]
