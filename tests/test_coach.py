@@ -247,9 +247,8 @@ def test_a_forced_pass_is_never_a_mistake():
 
 
 def test_classes_follow_the_stated_thresholds():
-    assert coach.classify(0.0, best=True) == "best"
-    assert [coach.classify(drop) for drop in (0.0, 0.049, 0.05, 0.099, 0.10, 0.199, 0.20, 0.9)] == [
-        "good", "good", "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
+    assert [coach.classify(drop) for drop in (0.0, 0.019, 0.02, 0.049, 0.05, 0.099, 0.10, 0.199, 0.20, 0.9)] == [
+        "best", "best", "good", "good", "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
     assert coach.classify(0.9, forced=True) == "forced"
     assert coach.move_accuracy(0.0) == pytest.approx(100, abs=0.01)
     assert coach.move_accuracy(1.0) < 1
@@ -297,7 +296,9 @@ def test_before_the_roll_is_exactly_the_mean_over_rolls_of_after_the_roll():
         choices = greedy_choices(position, roll)
         rows = _one_turn_reviews(position, choices, rollouts=100)
         assert len({row["win_before"] for row in rows}) == 1 and len({row["win_after_roll"] for row in rows}) == 1
-        assert rows[0]["win_after_roll"] == pytest.approx(sum(row["win_after"] for row in rows) / len(rows), abs=1e-12)
+        # win_after may be valued with more tails (near a class line); with the review's base count it is:
+        after = [coach.win_chance(apply(position, turn), rollouts=100, greedy_turns=1).value for turn in choices]
+        assert rows[0]["win_after_roll"] == pytest.approx(sum(after) / len(after), abs=1e-12)
         expected = rows[0]["win_after_roll"]
         assert all(row["choice"] == pytest.approx(row["win_after"] - expected, abs=1e-15) for row in rows)
         after_roll.append((probability, rows[0]["win_after_roll"]))
