@@ -14,12 +14,17 @@ How it is computed: the first turn is enumerated, every roll (weight 1/6) and
 every turn greedy ties on (weight 1/ties), and each position after it is valued
 with the one greedy turn left, then random: exactly when every line ends within
 that turn (a finished game, a win next turn, a capture that cannot be answered),
-else as the mean of ``ROLLOUTS`` = 385 seeded rollouts.  So its 95% interval is
-at most ±5 points whatever the value (a score in [0, 1] has variance at most
-1/4, 1.96 * 0.5 / sqrt(385) < 0.05, and a mean of estimates is no wider than
-they are).  Estimates are cached by (position, greedy turns, seed, rollouts);
-rollout ``i`` of every position uses the same dice stream ``seeded_rng(seed,
-"coach", i)`` (common random numbers), so two turns are compared on the same dice.
+else by :func:`stratified_estimate`: ``ROLLOUTS`` = 385 random tails spread evenly
+over that greedy turn's rolls and ties (stratified sampling, the same quantity as
+plain rollouts with less variance), each tail the engine's random player on a
+numbered dice stream (:mod:`amoeboid_edu._tails`, compiled with Numba when it is
+installed, else pure Python with the same numbers).  So its 95% interval is at
+most ±5 points whatever the value (a score in [0, 1] has variance at most 1/4,
+1.96 * 0.5 / sqrt(385) < 0.05, and a mean of estimates is no wider than they are).
+Estimates are cached by (position, greedy turns, seed, rollouts); tail ``i`` of
+every position is on stream ``i`` of the seed (the i-th 64-bit word of
+``seeded_rng(seed, "coach")``): common random numbers, so two turns are compared
+on the same dice.
 
 **One turn of a review**, from position P, mover M, roll r, every number valued
 with the same policy, aligned on that turn (M's chances; ``A_`` columns are A's):
@@ -41,11 +46,15 @@ with the same policy, aligned on that turn (M's chances; ``A_`` columns are A's)
   curve is *before* at every turn, then the end; each step is luck + choice + horizon.
 
 **Review classes** (lichess classifies by win-percentage loss the same way): the
-*drop* is best - after.  best: the turn played is the best found; good: drop < 5
-points; inaccuracy: < 10; mistake: < 20; blunder: 20 or more.  "forced": every
-legal turn is a pass, or there is only one legal turn; never a mistake.
-Differences under about 7 points are within the noise of two estimates, so a
-class near a threshold can change with the rollouts' seed.
+*drop* is best - after.  best: drop < 2 points (the turn played is the best found,
+or as good as the estimates can tell); good: < 5 points; inaccuracy: < 10; mistake:
+< 20; blunder: 20 or more.  "forced": every legal turn is a pass, or there is only
+one legal turn; never a mistake.  So that a class does not hang on the rollouts'
+seed, the turn played and the candidates that may still beat it are valued again
+with 4 and then 16 times as many tails while the drop is within two standard
+errors (measured from the tails) of a class line; the class comes from the last
+values.  Two seeds then give the same class on about 93% of turns
+(``bench/coach.py``); what still differs is a drop within a point or so of a line.
 """
 
 from __future__ import annotations

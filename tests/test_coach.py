@@ -349,12 +349,13 @@ def test_the_same_seed_gives_the_same_review():
 
 @pytest.mark.slow
 def test_what_lesson_8_says_of_the_paper_game_holds_for_every_seed_it_names():
-    """Lesson 8 and the README claim only this much, for the seeds 0-9 and 2010 (about 3 s each)."""
+    """Lesson 8 claims only this much, for the seeds 0-9 and 2010 (about 1 s each): turn 5 drops 11 to 12 points
+    and turn 16 15 to 19 points, both mistakes; every other turn is under the 10-point line."""
     game = Game.parse(PAPER_EXAMPLE_RECORD)
     for seed in (*range(10), 2010):
         frame = coach.review(game, seed=seed).frame.set_index("turn")
-        assert frame.loc[5, "class"] in coach.MISTAKES and 0.10 <= frame.loc[5, "drop"] < 0.175, seed
-        assert frame.loc[16, "class"] in ("mistake", "blunder") and 0.16 <= frame.loc[16, "drop"] < 0.215, seed
+        assert frame.loc[5, "class"] == "mistake" and 0.105 <= frame.loc[5, "drop"] < 0.125, seed
+        assert frame.loc[16, "class"] == "mistake" and 0.145 <= frame.loc[16, "drop"] < 0.195, seed
         others = frame.drop(index=[5, 16])
         assert (others["drop"] < 0.10).all(), (seed, others[others["drop"] >= 0.10])
 
