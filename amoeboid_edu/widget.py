@@ -200,6 +200,24 @@ def _field(content: dict, key: str, kind: type) -> object:
     return value
 
 
+_WARMED = threading.Event()
+
+
+def _warm_the_coach() -> None:
+    """Load the coach's compiled random tails (about 1 s, once per process) on a thread of their own, so that the
+    first Hint on a board answers as fast as the next ones."""
+    if _WARMED.is_set():
+        return
+    _WARMED.set()
+
+    def warm() -> None:
+        from . import coach
+
+        coach.win_chance("(3,0) . . / . . . / . . (0,3) A", seed="warm-up")
+
+    threading.Thread(target=warm, name="amoeboid-coach-warm-up", daemon=True).start()
+
+
 class _Coaching(traitlets.HasTraits):
     """The coach on the board (``amoeboid_edu.coach``): the Hint, Review and Cancel buttons' Python side.
 
@@ -376,6 +394,7 @@ class Board(_Coaching, _BoardWidget):
         if human not in ("A", "B"):
             raise ValueError(f"human plays 'A' or 'B', not {human!r}")
         super().__init__(auto_hints=hints)  # hints=True: the coach's hints at every human turn
+        _warm_the_coach()
         opponent_name, opponent_strategy = resolve_opponent(opponent)
         other = "B" if human == "A" else "A"
         self.players = {human: HUMAN, other: opponent_name}
