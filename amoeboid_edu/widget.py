@@ -237,6 +237,8 @@ class _Coaching(traitlets.HasTraits):
     review_view = traitlets.Dict().tag(sync=True)
     review_progress = traitlets.Dict().tag(sync=True)  # {"done": turns reviewed, "total": turns} while it runs
     auto_hints = traitlets.Bool(False).tag(sync=True)
+    _prefetched_start = None  # the start of the game whose first _prefetched_count turns were valued ahead
+    _prefetched_count = 0
 
     @_one_at_a_time
     def hint(self) -> list:
@@ -355,9 +357,34 @@ class _Coaching(traitlets.HasTraits):
 
         return {"hint": hint, "play_hint": play_hint, "review": review, "cancel_review": cancel_review}
 
+    def _prefetch_rows(self) -> None:
+        """While a human thinks, value the turns played so far as the review will (on a thread, without the lock),
+        so that Review at the end finds most of its estimates cached.  One thread at a time; it stops when it has
+        caught up with the game."""
+        running = getattr(self, "_prefetcher", None)
+        if running is not None and running.is_alive():
+            return
+
+        def work() -> None:
+            from . import coach
+
+            while True:
+                with self._lock:
+                    game, seed = self._game, self.seed
+                    turns, positions = game.turns, game.positions
+                    number = self._prefetched_count if self._prefetched_start == game.start else 0
+                    if number >= len(turns) or self.review_progress:
+                        return
+                    self._prefetched_start, self._prefetched_count = game.start, number + 1
+                coach.review_turn(number + 1, positions[number], turns[number], positions[number + 1], seed=seed)
+
+        self._prefetcher = threading.Thread(target=work, name="amoeboid-review-ahead", daemon=True)
+        self._prefetcher.start()
+
     def _coach_update(self) -> None:
         """After every change: drop hints made for another turn; with ``hints=True`` make the new ones; a game that
-        is no longer over drops its review and stops a running one."""
+        is no longer over drops its review and stops a running one; at a human's turn, the review's rows for the
+        turns played are computed ahead."""
         if getattr(self, "_hinted", None) != self._hint_key():
             self.hints = []
             self._hinted = None
@@ -368,6 +395,8 @@ class _Coaching(traitlets.HasTraits):
             if self.review_view:
                 self.review_view = {}
             self.cancel_review()
+        if self._phase() in ("grow", "queued") and len(self._game):
+            self._prefetch_rows()
 
 
 class Board(_Coaching, _BoardWidget):

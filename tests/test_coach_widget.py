@@ -121,3 +121,22 @@ def test_a_second_review_while_one_runs_is_refused(monkeypatch):
     assert "already running" in board.error
     resume.set()
     board._review_thread.join(timeout=60)
+
+
+def test_the_reviews_rows_are_computed_ahead_while_the_game_is_played():
+    """At a human's turn (here: a scripted line, stepped through), a thread values the turns played as the review
+    will, so Review at the end finds them cached."""
+    coach._ESTIMATES.clear()
+    game = Game(seed=5)
+    for _ in range(6):
+        game.play(random_turn(game.position, game.roll(), seeded_rng(5, "ahead", len(game))))
+    board = Board(seed=5)
+    board.queue(game.turns)
+    for _ in range(4):
+        board.next()
+        board._prefetcher.join(timeout=120)
+    before, after = game.positions[3], game.positions[4]
+    for position in (before, after):
+        assert (position, coach.GREEDY_PLIES, 5, coach.ROLLOUTS) in coach._ESTIMATES  # win_before, win_next
+    assert (after, coach.GREEDY_PLIES - 1, 5, coach.ROLLOUTS) in coach._ESTIMATES  # win_after
+    assert board._prefetched_count == 4
