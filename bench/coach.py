@@ -1,15 +1,17 @@
-"""How long the coach takes: a review of 30-turn 3x3 games, and a hint (prints figures, asserts nothing).
+"""How long the coach takes and how much its classes depend on the rollouts' seed (prints figures, asserts nothing).
 
-    .venv/bin/python bench/coach.py [--games 3] [--seed 0]
+    .venv/bin/python bench/coach.py [--lengths 10 30 60 100 200] [--games 2] [--seed 0] [--agreement 3]
 
-Targets (issue 13): a review of a 30-turn 3x3 game under 10 s on one core with the
-default 385 rollouts per estimate; a hint under 1 s.  A review values every position
-of the game over all six rolls (each of greedy's tied turns after each roll, the
-reply greedy, then random) and, for the roll played, the turn played and greedy's 3
-most promising turns: about ten estimates of 385 rollouts per turn.  Every figure is CPU time of
-this process (``time.process_time``) with the coach's caches emptied first, so
-nothing computed for one game or position helps the next.  Pin the run to one
-core with ``taskset -c 0`` to see the Binder figure.
+For each length: seeded games of the engine's random player cut at that many turns,
+each reviewed with the coach's defaults (CPU time of this process, ``time.process_time``,
+caches emptied first, so nothing computed for one review helps the next; the compiled
+kernel is loaded before timing: a first use on a machine pays its compilation once).
+Then the share of turns whose class is the same under two rollout seeds (0 and 1), over
+``--agreement`` games of each length up to 100 turns; the review of the paper's example
+game (what ``amoeboid review`` does); and a hint for every position of those games.
+Goals (issue 24): a 100-turn review under 5 s, two seeds agreeing on at least 90% of
+turns, a hint under 0.3 s, the paper's game under 3 s.  Pin the run to one core with
+``taskset -c 0`` to see the Binder figure.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import statistics
 import time
 
 from amoeboid_edu import Game, random_turn, seeded_rng
-from amoeboid_edu.theory import coach
+from amoeboid_edu.theory import _tails, coach
 from amoeboid_edu.engine.examples import PAPER_EXAMPLE_RECORD
 
 
@@ -28,53 +30,65 @@ def forget() -> None:
     coach._ESTIMATES.clear()
 
 
-def thirty_turn_games(count: int, seed) -> list[Game]:
-    """Seeded games of the engine's random player, the first 30 turns of each that lasts that long."""
+def games_of(length: int, count: int, seed) -> list[Game]:
+    """Seeded games of the engine's random player, the first ``length`` turns of each that lasts that long."""
     games: list[Game] = []
     index = 0
     while len(games) < count:
-        game = Game(seed=f"{seed}:{index}")
-        while not game.is_over and len(game) < 30:
-            game.play(random_turn(game.position, game.roll(), seeded_rng(seed, "bench-coach", index, len(game))))
-        if len(game) == 30:
+        game = Game(seed=f"{seed}:{length}:{index}")
+        while not game.is_over and len(game) < length:
+            game.play(random_turn(game.position, game.roll(), seeded_rng(seed, "bench-coach", length, index, len(game))))
+        if len(game) == length:
             games.append(game)
         index += 1
     return games
 
 
-def time_review(name: str, game: Game, seed) -> float:
+def timed_review(game: Game, seed) -> tuple[float, coach.Review]:
     forget()
     began = time.process_time()
     review = coach.review(game, seed=seed)
-    seconds = time.process_time() - began
-    exact = sum(estimate.exact for estimate in coach._ESTIMATES.values())
-    print(f"review {name}: {len(game)} turns, {seconds:.2f} s CPU, {len(coach._ESTIMATES)} estimates "
-          f"({exact} exact), {review!r}")
-    return seconds
+    return time.process_time() - began, review
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--lengths", type=int, nargs="+", default=[10, 30, 60, 100, 200])
+    parser.add_argument("--games", type=int, default=2, help="games timed per length")
+    parser.add_argument("--agreement", type=int, default=3, help="games per length (up to 100 turns) for seed agreement")
     parser.add_argument("--seed", default="0")
     args = parser.parse_args()
-    print(f"policy: {coach.POLICY}, {coach.ROLLOUTS} rollouts per estimate, "
-          f"review candidates {coach.REVIEW_CANDIDATES}, hint candidates {coach.HINT_CANDIDATES}")
-    games = thirty_turn_games(args.games, args.seed)
-    reviews = [time_review(f"random game {i + 1}", game, args.seed) for i, game in enumerate(games)]
-    time_review("the paper's example game", Game.parse(PAPER_EXAMPLE_RECORD), args.seed)
-    print(f"30-turn review: mean {statistics.mean(reviews):.2f} s, max {max(reviews):.2f} s CPU (target < 10 s)")
+    began = time.process_time()
+    _tails.compiled()
+    coach.win_chance("(3,0) . . / . . . / . . (0,3) A", seed="bench-warm-up")  # the kernel loaded before timing
+    print(f"policy: {coach.POLICY}; {coach.ROLLOUTS} tails per estimate, refined x{coach.REFINE_FACTOR} up to "
+          f"{coach.REFINE_LEVELS - 1} times near a class line; random tails: {_tails.implementation()} "
+          f"(loaded in {time.process_time() - began:.2f} s CPU)")
+    for length in args.lengths:
+        seconds = [timed_review(game, args.seed)[0] for game in games_of(length, args.games, args.seed)]
+        print(f"review of {length:3d} turns: mean {statistics.mean(seconds):.2f} s, max {max(seconds):.2f} s CPU "
+              f"({len(seconds)} games)")
+    same = total = 0
+    for length in [n for n in args.lengths if n <= 100]:
+        for game in games_of(length, args.agreement, f"{args.seed}-agree"):
+            first = timed_review(game, 0)[1].frame["class"]
+            second = timed_review(game, 1)[1].frame["class"]
+            same += int((first == second).sum())
+            total += len(first)
+    if total:
+        print(f"seeds 0 and 1 give the same class on {same} of {total} turns ({same / total:.1%})")
+    seconds, review = timed_review(Game.parse(PAPER_EXAMPLE_RECORD), args.seed)
+    print(f"the paper's example game ({len(review.frame)} turns): {seconds:.2f} s CPU, {review!r}")
     hint_seconds = []
-    for game in [*games, Game.parse(PAPER_EXAMPLE_RECORD)]:
+    for game in [*games_of(30, args.games, args.seed), Game.parse(PAPER_EXAMPLE_RECORD)]:
         for position, turn in zip(game.positions, game.turns):
             forget()
             began = time.process_time()
             coach.hints(position, turn.roll, seed=args.seed)
             hint_seconds.append(time.process_time() - began)
     hint_seconds.sort()
-    print(f"hint, cold cache, {len(hint_seconds)} positions: median {statistics.median(hint_seconds):.2f} s, "
-          f"90th percentile {hint_seconds[int(0.9 * len(hint_seconds))]:.2f} s, max {hint_seconds[-1]:.2f} s CPU "
-          f"(target < 1 s)")
+    print(f"hint, cold cache, {len(hint_seconds)} positions: median {statistics.median(hint_seconds):.3f} s, "
+          f"90th percentile {hint_seconds[int(0.9 * len(hint_seconds))]:.3f} s, max {hint_seconds[-1]:.3f} s CPU")
 
 
 if __name__ == "__main__":

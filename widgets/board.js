@@ -400,6 +400,8 @@ function render({ model, el }) {
   model.on("change:size", applySize);
   model.on("change:history_open", applyHistory);
   if (coach) model.on("change:error", coach.done); // a refused Hint or Review stops the spinner
+  const showProgress = () => coach?.update(model.get("view")); // the review's progress arrives without a new version
+  if (coach) model.on("change:review_progress", showProgress);
   update();
 
   return () => {
@@ -409,6 +411,7 @@ function render({ model, el }) {
     model.off("change:size", applySize);
     model.off("change:history_open", applyHistory);
     if (coach) model.off("change:error", coach.done);
+    if (coach) model.off("change:review_progress", showProgress);
     root.removeEventListener("click", onClick);
     root.removeEventListener("change", onInput);
     root.removeEventListener("keydown", onKey);
@@ -497,7 +500,12 @@ function coachPanel(/** @type {any} */ model, /** @type {(intent: Record<string,
     const row = make("div", "amb-coach-buttons");
     const live = ["grow", "source", "destination"].includes(view.phase);
     if (live) row.append(button("Hint", "coach-hint", "the coach's top 3 turns for this roll"));
-    if (view.phase === "over" && !Object.keys(model.get("review_view")).length)
+    const running = model.get("review_progress");
+    if (running.total) { // the review runs on the kernel's side: its progress, and a way to stop it
+      if (node.dataset.busy === "the review") delete node.dataset.busy;
+      row.append(button("Cancel", "coach-cancel", "stop the review"));
+      row.append(make("span", "amb-review-progress", `reviewing… ${running.done} of ${running.total} turns`));
+    } else if (view.phase === "over" && !Object.keys(model.get("review_view")).length)
       row.append(button("Review", "coach-review", "where the game was won and lost"));
     row.append(make("span", "amb-coach-spinner", node.dataset.busy ? `computing ${node.dataset.busy}…` : ""));
     node.append(row);
@@ -562,6 +570,7 @@ function coachPanel(/** @type {any} */ model, /** @type {(intent: Record<string,
     if (action.dataset.action === "coach-hint") { busy("hints"); send({ kind: "hint" }); }
     else if (action.dataset.action === "coach-review") { picked = -1; busy("the review"); send({ kind: "review" }); }
     else if (action.dataset.action === "coach-play") send({ kind: "play_hint", turn: action.dataset.turn });
+    else if (action.dataset.action === "coach-cancel") send({ kind: "cancel_review" });
   });
   const done = () => { busy(""); update(model.get("view")); };
   return { node, update, done, arrows: (/** @type {View} */ view) => (["grow", "source", "destination"].includes(view.phase) ? hintArrows(view, model.get("hints")) : "") };

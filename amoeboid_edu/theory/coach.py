@@ -14,12 +14,17 @@ How it is computed: the first turn is enumerated, every roll (weight 1/6) and
 every turn greedy ties on (weight 1/ties), and each position after it is valued
 with the one greedy turn left, then random: exactly when every line ends within
 that turn (a finished game, a win next turn, a capture that cannot be answered),
-else as the mean of ``ROLLOUTS`` = 385 seeded rollouts.  So its 95% interval is
-at most ±5 points whatever the value (a score in [0, 1] has variance at most
-1/4, 1.96 * 0.5 / sqrt(385) < 0.05, and a mean of estimates is no wider than
-they are).  Estimates are cached by (position, greedy turns, seed, rollouts);
-rollout ``i`` of every position uses the same dice stream ``seeded_rng(seed,
-"coach", i)`` (common random numbers), so two turns are compared on the same dice.
+else by :func:`stratified_estimate`: ``ROLLOUTS`` = 385 random tails spread evenly
+over that greedy turn's rolls and ties (stratified sampling, the same quantity as
+plain rollouts with less variance), each tail the engine's random player on a
+numbered dice stream (:mod:`amoeboid_edu.theory._tails`, compiled with Numba when it is
+installed, else pure Python with the same numbers).  So its 95% interval is at
+most ±5 points whatever the value (a score in [0, 1] has variance at most 1/4,
+1.96 * 0.5 / sqrt(385) < 0.05, and a mean of estimates is no wider than they are).
+Estimates are cached by (position, greedy turns, seed, rollouts); tail ``i`` of
+every position is on stream ``i`` of the seed (the i-th 64-bit word of
+``seeded_rng(seed, "coach")``): common random numbers, so two turns are compared
+on the same dice.
 
 **One turn of a review**, from position P, mover M, roll r, every number valued
 with the same policy, aligned on that turn (M's chances; ``A_`` columns are A's):
@@ -41,18 +46,22 @@ with the same policy, aligned on that turn (M's chances; ``A_`` columns are A's)
   curve is *before* at every turn, then the end; each step is luck + choice + horizon.
 
 **Review classes** (lichess classifies by win-percentage loss the same way): the
-*drop* is best - after.  best: the turn played is the best found; good: drop < 5
-points; inaccuracy: < 10; mistake: < 20; blunder: 20 or more.  "forced": every
-legal turn is a pass, or there is only one legal turn; never a mistake.
-Differences under about 7 points are within the noise of two estimates, so a
-class near a threshold can change with the rollouts' seed.
+*drop* is best - after.  best: drop < 2 points (the turn played is the best found,
+or as good as the estimates can tell); good: < 5 points; inaccuracy: < 10; mistake:
+< 20; blunder: 20 or more.  "forced": every legal turn is a pass, or there is only
+one legal turn; never a mistake.  So that a class does not hang on the rollouts'
+seed, the turn played and the candidates that may still beat it are valued again
+with 4 and then 16 times as many tails while the drop is within two standard
+errors (measured from the tails) of a class line; the class comes from the last
+values.  Two seeds then give the same class on about 93% of turns
+(``bench/coach.py``); what still differs is a drop within a point or so of a line.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
@@ -77,8 +86,15 @@ HINT_CANDIDATES = 5
 """Hints estimate greedy's 5 most promising candidate turns (``strategy.candidate_turns``) for the roll."""
 REVIEW_CANDIDATES = 3
 """A review looks for a better turn among greedy's 3 most promising candidates (and the turn played)."""
-CLASSES = (("good", 0.05), ("inaccuracy", 0.10), ("mistake", 0.20), ("blunder", math.inf))
-"""Drop in the mover's win chance below which a (not best) turn gets each class."""
+CLASSES = (("best", 0.02), ("good", 0.05), ("inaccuracy", 0.10), ("mistake", 0.20), ("blunder", math.inf))
+"""Drop in the mover's win chance (from the best turn found) below which a turn gets each class."""
+LINES = tuple(limit for _, limit in CLASSES[:-1])
+"""The class lines: a review refines a turn's estimates until its drop is clearly on one side of each."""
+REFINE_FACTOR = 4
+REFINE_LEVELS = 3
+"""A review values the turn played and the candidates with ``ROLLOUTS`` tails, then 4, 16 and 64 times as many
+while the drop is within ``CLEAR_Z`` standard errors of a class line."""
+CLEAR_Z = 2.0
 MISTAKES = ("inaccuracy", "mistake", "blunder")
 COLUMNS = (
     "turn", "player", "roll", "played", "class", "best", "best_win", "win_before", "win_after_roll", "win_after",
@@ -95,6 +111,13 @@ class Estimate:
     value: float
     half_width: float
     rollouts: int  # 0 when exact
+    spread: float | None = field(default=None, compare=False, repr=False)
+    """The standard error measured from the tails' own scores (None: not measured, use ``half_width / 1.96``)."""
+
+    @property
+    def std_error(self) -> float:
+        """The measured standard error, or the bound behind ``half_width`` when none was measured."""
+        return self.half_width / Z95 if self.spread is None else self.spread
 
     @property
     def exact(self) -> bool:
@@ -216,6 +239,74 @@ def rollout_estimate(
     return Estimate(total / rollouts, Z95 * 0.5 / math.sqrt(rollouts), rollouts)
 
 
+def stratified_estimate(position: Position, *, rollouts: int = ROLLOUTS, seed: int | str = 0) -> Estimate:
+    """A's win chance when the side to move plays its one greedy turn, then both play random: ``rollouts`` random
+    tails spread evenly over the rolls and, within a roll, over greedy's tied turns (stratified sampling).
+
+    The value is the mean over the rolls (each 1/sides) of the mean over the tied turns (each 1/ties) of the
+    mean score of the tails played from the position after that turn: the same quantity as the plain Monte
+    Carlo mean of :func:`rollout` with one greedy turn, with the roll and the tie no longer left to chance (a
+    smaller variance).  A turn that ends the game counts its result, with no tail.  Each stratum gets at least
+    one tail, so a roll with more ties than its share uses a few more than ``rollouts``.  The tails are the
+    engine's random player on numbered dice streams (:mod:`amoeboid_edu.theory._tails`: compiled with Numba when it is
+    installed, else pure Python, the same numbers): tail i is on stream i of ``seed`` whatever the position, so
+    positions compared are played on the same dice.  The half-width is 1.96 times the largest standard error the
+    allocation allows (each tail's variance at most 1/4); with every stratum filled in proportion it is at most
+    1.96 * 0.5 / sqrt(rollouts), the plain mean's.
+    """
+    import numpy as np
+
+    from . import _tails
+
+    if rollouts < 1:
+        raise ValueError(f"rollouts must be at least 1, not {rollouts}")
+    sides = position.rules.die_sides
+    cells: list[tuple[float, Position, int, int]] = []  # (weight, child, first stream, tails)
+    stream = 0
+    for index, (roll, _) in enumerate(position.dice_outcomes()):
+        share = rollouts // sides + (index < rollouts % sides)
+        choices = _policy_choices(position, roll)
+        ties = len(choices)
+        for tie, child in enumerate(choices):
+            count = max(1, share // ties + (tie < share % ties))
+            cells.append((1.0 / (sides * ties), child, stream, count))
+            stream += count
+    value = variance = measured = 0.0
+    live = [(weight, child, first, count) for weight, child, first, count in cells if not child.is_over]
+    for weight, child, _, _ in cells:
+        if child.is_over:
+            value += weight * _score(child)
+    if live:
+        starts = {}
+        for _, child, _, _ in live:
+            starts.setdefault(child, len(starts))
+        a0 = np.array([[0 if c is None else c.a for c in child.cells] for child in starts], dtype=np.int64)
+        b0 = np.array([[0 if c is None else c.b for c in child.cells] for child in starts], dtype=np.int64)
+        a_to_move = np.array([child.to_move == "A" for child in starts], dtype=np.bool_)
+        start_of = np.concatenate([np.full(count, starts[child], dtype=np.int64) for _, child, _, count in live])
+        seeds = _tails.stream_seeds(seed, stream)
+        picked = np.concatenate([seeds[first:first + count] for _, _, first, count in live])
+        neighbours, degree = _board_arrays(position.board)
+        scores = _tails.scores(a0, b0, a_to_move, start_of, picked, neighbours, degree, sides, MAX_ROLLOUT_TURNS)
+        at = 0
+        for weight, _, _, count in live:
+            tails = scores[at:at + count]
+            value += weight * float(tails.mean())
+            variance += weight * weight * 0.25 / count
+            # one pseudo-tail of variance 1/4 beside the tails' own: a run of equal scores never claims certainty
+            measured += weight * weight * (float(((tails - tails.mean()) ** 2).sum()) + 0.25) / count / count
+            at += count
+    used = sum(count for _, _, _, count in live)
+    return Estimate(value, Z95 * math.sqrt(variance), used, math.sqrt(measured))
+
+
+@lru_cache(maxsize=16)
+def _board_arrays(board) -> tuple:
+    from . import _tails
+
+    return _tails.board_arrays(board)
+
+
 def _mean(estimates: list[Estimate]) -> Estimate:
     """The equally weighted mean of estimates, with a 95% half-width that bounds the mean's.
 
@@ -225,7 +316,8 @@ def _mean(estimates: list[Estimate]) -> Estimate:
     count = len(estimates)
     value = math.fsum(e.value for e in estimates) / count
     half_width = math.fsum(e.half_width for e in estimates) / count
-    return Estimate(value, half_width, max(e.rollouts for e in estimates))
+    spread = math.fsum(e.std_error for e in estimates) / count
+    return Estimate(value, half_width, max(e.rollouts for e in estimates), spread)
 
 
 _ESTIMATES: dict[tuple[Position, int, int | str, int], Estimate] = {}
@@ -261,10 +353,12 @@ def win_chance(
             ])
         else:
             exact = exact_value(position, greedy_turns=greedy_turns)
-            estimate = (
-                Estimate(exact, 0.0, 0) if exact is not None
-                else rollout_estimate(position, rollouts=rollouts, seed=seed, greedy_turns=greedy_turns)
-            )
+            if exact is not None:
+                estimate = Estimate(exact, 0.0, 0)
+            elif greedy_turns == 1:
+                estimate = stratified_estimate(position, rollouts=rollouts, seed=seed)
+            else:
+                estimate = rollout_estimate(position, rollouts=rollouts, seed=seed, greedy_turns=greedy_turns)
         if len(_ESTIMATES) >= _ESTIMATES_LIMIT:
             _ESTIMATES.clear()
         _ESTIMATES[key] = estimate
@@ -355,12 +449,10 @@ def hints(
 # --------------------------------------------------------------------------- review
 
 
-def classify(drop: float, *, best: bool = False, forced: bool = False) -> str:
+def classify(drop: float, *, forced: bool = False) -> str:
     """The class of a turn from the drop in the mover's win chance (see the module's docstring)."""
     if forced:
         return "forced"
-    if best:
-        return "best"
     return next(name for name, limit in CLASSES if drop < limit)
 
 
@@ -493,9 +585,87 @@ class Review:
         return alt.vconcat(top, bars).resolve_scale(color="independent", shape="independent")
 
 
+class ReviewCancelled(Exception):
+    """Raised by :func:`review` when its ``cancel`` event is set between two turns."""
+
+
+def _refined(before: Position, turn: Turn, after: Position, candidates: list[Turn], seed: int | str, rollouts: int):
+    """The turn played and the best turn found, valued with more tails until the drop's class is clear.
+
+    Level k uses ``rollouts * REFINE_FACTOR**k`` tails per estimate (the first ``rollouts`` are the same tails as
+    the level before: the streams are numbered).  The class is *clear* when every class line is at least
+    ``CLEAR_Z`` standard errors of the drop away from it (the errors of the two estimates, as if independent:
+    common dice only make the drop's error smaller); the last level's drop is used whatever it is.
+    Returns ``(best turn, best estimate, played estimate, level)``.
+    """
+    mover = before.to_move
+    contenders = [(candidate, apply(before, candidate)) for candidate in candidates]
+    for level in range(REFINE_LEVELS):
+        count = rollouts * REFINE_FACTOR**level
+        options = {"rollouts": count, "seed": seed, "greedy_turns": GREEDY_PLIES - 1}
+        played = win_chance(after, **options)
+        best_turn, best = turn, played
+        valued = []
+        for candidate, position in contenders:
+            found = win_chance(position, **options)
+            valued.append((candidate, position, found))
+            if found.for_player(mover) > best.for_player(mover):
+                best_turn, best = candidate, found
+        drop = best.for_player(mover) - played.for_player(mover)
+        error = math.hypot(played.std_error, best.std_error)
+        if all(abs(drop - line) >= CLEAR_Z * error for line in LINES):
+            break
+        # only a candidate that may still be the best is valued again
+        top = best.for_player(mover)
+        contenders = [(candidate, position) for candidate, position, found in valued
+                      if found is best or top - found.for_player(mover) < CLEAR_Z * math.hypot(found.std_error, best.std_error)]
+    return best_turn, best, played, level
+
+
+def review_turn(
+    number: int, before: Position, turn: Turn, after: Position, *, seed: int | str = 0, rollouts: int = ROLLOUTS,
+    candidates: int = REVIEW_CANDIDATES,
+) -> dict:
+    """One row of :func:`review`'s frame: the turn ``number`` played from ``before`` to ``after``."""
+    mover = before.to_move
+    options = {"rollouts": rollouts, "seed": seed}
+    before_roll = win_chance(before, **options)
+    rolled = roll_chance(before, turn.roll, **options)
+    following = win_chance(after, **options)
+    forced = _is_forced(before, turn.roll)
+    found = [] if forced else [c for c in _candidates(before, turn.roll, candidates) if apply(before, c) != after]
+    best_turn, best, played, _ = _refined(before, turn, after, found, seed, rollouts)
+    win_before, win_after_roll, best_win, win_after, win_next = (
+        e.for_player(mover) for e in (before_roll, rolled, best, played, following)
+    )
+    drop = best_win - win_after
+    return {
+        "turn": number,
+        "player": mover,
+        "roll": turn.roll,
+        "played": str(turn),
+        "class": classify(drop, forced=forced),
+        "best": str(best_turn),
+        "best_win": best_win,
+        "win_before": win_before,
+        "win_after_roll": win_after_roll,
+        "win_after": win_after,
+        "win_next": win_next,
+        "drop": drop,
+        "luck": win_after_roll - win_before,
+        "choice": win_after - win_after_roll,
+        "horizon": win_next - win_after,
+        "accuracy": move_accuracy(drop),
+        "A_before": before_roll.value,
+        "A_after_roll": rolled.value,
+        "A_after": played.value,
+        "A_next": following.value,
+    }
+
+
 def review(
     game: Game | str, *, seed: int | str = 0, rollouts: int = ROLLOUTS, candidates: int = REVIEW_CANDIDATES,
-    progress: bool = False,
+    progress: bool = False, on_turn=None, cancel=None,
 ) -> Review:
     """Review every turn of ``game``: the mover's win chance before the roll, after the roll and after the turn; the
     best turn found; the class of the turn played; the luck (the roll's swing) and the choice's swing.
@@ -507,7 +677,8 @@ def review(
     - ``win_after_roll``: :func:`roll_chance` for the roll (the policy's own turn
       still to play: the mean over greedy's tied turns of the win chance after them);
     - ``win_after``, ``best_win``: :func:`win_chance` after the turn played, after
-      the best turn found, both with the one greedy turn that is left (the reply);
+      the best turn found, both with the one greedy turn that is left (the reply),
+      with more tails where the class is not yet clear (see :func:`classify`);
     - ``luck`` = after the roll - before, ``choice`` = after - after the roll,
       ``drop`` = best - after (the class), ``accuracy`` (lichess's, from the drop);
     - ``win_next``: the win chance at the start of the next turn (a fresh two-turn
@@ -515,59 +686,27 @@ def review(
       neither luck nor choice: the same position valued with one more greedy turn.
 
     The best turn is the best of the turn played and greedy's ``candidates`` most
-    promising turns.  A record without turns gives an empty review.
+    promising turns.  A record without turns gives an empty review.  ``on_turn(done,
+    total)`` is called after every turn (a progress display); when ``cancel`` (a
+    ``threading.Event``) is set, the review stops before the next turn with
+    :class:`ReviewCancelled`.
     """
     import pandas as pd
     from tqdm.auto import tqdm
 
     if isinstance(game, str):
         game = Game.parse(game)
-    options = {"rollouts": rollouts, "seed": seed}
-    rows = []
+    if rollouts < 1:
+        raise ValueError(f"rollouts must be at least 1, not {rollouts}")
     steps = list(zip(game.turns, game.positions, game.positions[1:]))
-    start = win_chance(game.start, **options)
+    start = win_chance(game.start, rollouts=rollouts, seed=seed)
+    rows = []
     bar = tqdm(steps, desc="review", unit="turn", disable=not progress, leave=False)
     for number, (turn, before, after) in enumerate(bar, start=1):
-        mover = before.to_move
-        after_window = lambda position: win_chance(position, greedy_turns=GREEDY_PLIES - 1, **options)  # noqa: E731
-        before_roll = win_chance(before, **options)
-        rolled = roll_chance(before, turn.roll, **options)
-        played = after_window(after)
-        following = win_chance(after, **options)
-        forced = _is_forced(before, turn.roll)
-        best_turn, best = turn, played
-        if not forced:
-            for candidate in _candidates(before, turn.roll, candidates):
-                found = after_window(apply(before, candidate))
-                if found.for_player(mover) > best.for_player(mover):
-                    best_turn, best = candidate, found
-        win_before, win_after_roll, best_win, win_after, win_next = (
-            e.for_player(mover) for e in (before_roll, rolled, best, played, following)
-        )
-        drop = best_win - win_after
-        rows.append(
-            {
-                "turn": number,
-                "player": mover,
-                "roll": turn.roll,
-                "played": str(turn),
-                "class": classify(drop, best=best_turn == turn, forced=forced),
-                "best": str(best_turn),
-                "best_win": best_win,
-                "win_before": win_before,
-                "win_after_roll": win_after_roll,
-                "win_after": win_after,
-                "win_next": win_next,
-                "drop": drop,
-                "luck": win_after_roll - win_before,
-                "choice": win_after - win_after_roll,
-                "horizon": win_next - win_after,
-                "accuracy": move_accuracy(drop),
-                "A_before": before_roll.value,
-                "A_after_roll": rolled.value,
-                "A_after": played.value,
-                "A_next": following.value,
-            }
-        )
+        if cancel is not None and cancel.is_set():
+            raise ReviewCancelled(f"the review was cancelled after {number - 1} of {len(steps)} turns")
+        rows.append(review_turn(number, before, turn, after, seed=seed, rollouts=rollouts, candidates=candidates))
+        if on_turn is not None:
+            on_turn(number, len(steps))
     frame = pd.DataFrame(rows, columns=COLUMNS)
     return Review(game, frame, start, seed, rollouts)

@@ -210,19 +210,45 @@ def _field(content: dict, key: str, kind: type) -> object:
     return value
 
 
+_WARMED = threading.Event()
+
+
+def _warm_the_coach() -> None:
+    """Load the coach's compiled random tails (about 1 s, once per process) on a thread of their own, so that the
+    first Hint on a board answers as fast as the next ones."""
+    if _WARMED.is_set():
+        return
+    _WARMED.set()
+
+    def warm() -> None:
+        from . import coach
+
+        coach.win_chance("(3,0) . . / . . . / . . (0,3) A", seed="warm-up")
+
+    threading.Thread(target=warm, name="amoeboid-coach-warm-up", daemon=True).start()
+
+
 class _Coaching(traitlets.HasTraits):
-    """The coach on the board (``amoeboid_edu.theory.coach``): the Hint and Review buttons' Python side.
+    """The coach on the board (``amoeboid_edu.theory.coach``): the Hint, Review and Cancel buttons' Python side.
 
     Hints are the top 3 turns for the human's pending roll (only the grown cell's
     turns once the student has grown), drawn by the browser as arrows and a
     clickable list; ``hints=True`` computes them at every human turn.  Review is
     offered when the game is over: A's win chance per turn, each turn's class, and
     every position, so the browser can show any of them without asking again.
+
+    The Review button's review runs on a thread of its own, turn by turn, without the
+    board's lock: the board keeps answering clicks, ``review_progress`` shows how far
+    it got, and Cancel (or a new game) stops it before its next turn.  Its result is
+    shown only if the game is still the one it reviewed.
     """
 
     hints = traitlets.List(traitlets.Dict()).tag(sync=True)
     review_view = traitlets.Dict().tag(sync=True)
+    review_progress = traitlets.Dict().tag(sync=True)  # {"done": turns reviewed, "total": turns} while it runs
     auto_hints = traitlets.Bool(False).tag(sync=True)
+    _prefetched_start = None  # the start of the game whose first _prefetched_count turns were valued ahead
+    _prefetched_count = 0
 
     @_one_at_a_time
     def hint(self) -> list:
@@ -236,15 +262,78 @@ class _Coaching(traitlets.HasTraits):
         self.hints = [hint.as_dict() for hint in found]
         return found
 
-    @_one_at_a_time
     def review(self):
-        """The review of the game on the board (what the Review button shows): a ``coach.Review``."""
-        from ..theory import coach
+        """The review of the game on the board, computed here and shown on the board: a ``coach.Review``.
 
+        (The Review button runs the same review on a thread: :meth:`start_review`.)
+        """
+        with self._lock:
+            game = self._reviewable()
+        result = self._compute_review(game)
+        with self._lock:
+            self._show_review(game, result)
+            self._publish()
+        return result
+
+    def start_review(self) -> threading.Thread:
+        """Start the review on a thread (what the Review button does) and return the thread; :meth:`cancel_review`
+        stops it.  Progress goes to ``review_progress``, the result to ``review_view``."""
+        with self._lock:
+            game = self._reviewable()
+            if self.review_progress:
+                raise _IntentError("the review is already running: wait for it, or press Cancel")
+            cancel = self._review_cancel = threading.Event()
+            self.review_progress = {"done": 0, "total": len(game)}
+            worker = threading.Thread(target=self._review_worker, args=(game, cancel), name="amoeboid-review", daemon=True)
+            self._review_thread = worker
+        worker.start()
+        return worker
+
+    def cancel_review(self) -> None:
+        """Stop a running review before its next turn (nothing happens when none runs)."""
+        cancel = getattr(self, "_review_cancel", None)
+        if cancel is not None:
+            cancel.set()
+
+    def _reviewable(self) -> Game:
         if not len(self._game):
             raise _IntentError("there is nothing to review: no turn has been played")
-        result = coach.review(self._game, seed=self.seed)
-        positions = self._game.positions
+        copy = Game(self._game.start, rules=self._game.start.rules, seed=None)  # the game as it is now, kept apart
+        for turn, after in zip(self._game.turns, self._game.positions[1:]):
+            copy._record(turn, after)
+        return copy
+
+    def _compute_review(self, game: Game, cancel: threading.Event | None = None):
+        from . import coach
+
+        def progress(done: int, total: int) -> None:
+            if cancel is not None and not cancel.is_set():
+                self.review_progress = {"done": done, "total": total}
+
+        return coach.review(game, seed=self.seed, on_turn=progress, cancel=cancel)
+
+    def _review_worker(self, game: Game, cancel: threading.Event) -> None:
+        from . import coach
+
+        try:
+            result = self._compute_review(game, cancel)
+        except coach.ReviewCancelled:
+            result = None
+        except Exception as failure:  # shown on the board: a thread's exception would vanish
+            with self._lock:
+                self.review_progress = {}
+                self.error = f"the review failed: {failure}"
+            return
+        with self._lock:
+            self.review_progress = {}
+            if result is None or cancel.is_set():
+                self._notices.append("The review was cancelled.")
+            elif game.start == self._game.start and game.turns == self._game.turns:
+                self._show_review(game, result)
+            self._publish()
+
+    def _show_review(self, game: Game, result) -> None:
+        positions = game.positions
         self.review_view = {
             "start": round(result.start.value, 4),
             "accuracy": result.accuracy,
@@ -253,9 +342,8 @@ class _Coaching(traitlets.HasTraits):
                 for row in result.frame.drop(columns=["roll"]).to_dict("records")
             ],
             "plies": [_cells(position) for position in positions],
-            "moves": [None] + [None if turn.is_pass else [turn.src, turn.dst] for turn in self._game.turns],
+            "moves": [None] + [None if turn.is_pass else [turn.src, turn.dst] for turn in game.turns],
         }
-        return result
 
     def _hint_key(self) -> tuple:
         return (str(self._game.position), self._roll, self._grow)
@@ -272,20 +360,53 @@ class _Coaching(traitlets.HasTraits):
             self._begin_turn()
 
         def review(_content: dict) -> None:
-            self.review()
+            self.start_review()
 
-        return {"hint": hint, "play_hint": play_hint, "review": review}
+        def cancel_review(_content: dict) -> None:
+            self.cancel_review()
+
+        return {"hint": hint, "play_hint": play_hint, "review": review, "cancel_review": cancel_review}
+
+    def _prefetch_rows(self) -> None:
+        """While a human thinks, value the turns played so far as the review will (on a thread, without the lock),
+        so that Review at the end finds most of its estimates cached.  One thread at a time; it stops when it has
+        caught up with the game."""
+        running = getattr(self, "_prefetcher", None)
+        if running is not None and running.is_alive():
+            return
+
+        def work() -> None:
+            from . import coach
+
+            while True:
+                with self._lock:
+                    game, seed = self._game, self.seed
+                    turns, positions = game.turns, game.positions
+                    number = self._prefetched_count if self._prefetched_start == game.start else 0
+                    if number >= len(turns) or self.review_progress:
+                        return
+                    self._prefetched_start, self._prefetched_count = game.start, number + 1
+                coach.review_turn(number + 1, positions[number], turns[number], positions[number + 1], seed=seed)
+
+        self._prefetcher = threading.Thread(target=work, name="amoeboid-review-ahead", daemon=True)
+        self._prefetcher.start()
 
     def _coach_update(self) -> None:
-        """After every change: drop hints made for another turn; with ``hints=True`` make the new ones."""
+        """After every change: drop hints made for another turn; with ``hints=True`` make the new ones; a game that
+        is no longer over drops its review and stops a running one; at a human's turn, the review's rows for the
+        turns played are computed ahead."""
         if getattr(self, "_hinted", None) != self._hint_key():
             self.hints = []
             self._hinted = None
             human_to_move = self._phase() in ("grow", "source", "destination")
             if self.auto_hints and human_to_move:
                 self.hint()
-        if self._phase() != "over" and self.review_view:
-            self.review_view = {}
+        if self._phase() != "over":
+            if self.review_view:
+                self.review_view = {}
+            self.cancel_review()
+        if self._phase() in ("grow", "queued") and len(self._game):
+            self._prefetch_rows()
 
 
 class Board(_Coaching, _BoardWidget):
@@ -312,6 +433,7 @@ class Board(_Coaching, _BoardWidget):
         if human not in ("A", "B"):
             raise ValueError(f"human plays 'A' or 'B', not {human!r}")
         super().__init__(auto_hints=hints)  # hints=True: the coach's hints at every human turn
+        _warm_the_coach()
         opponent_name, opponent_strategy = resolve_opponent(opponent)
         other = "B" if human == "A" else "A"
         self.players = {human: HUMAN, other: opponent_name}

@@ -140,10 +140,12 @@ print(f"the bot agrees with the paper on {comparison['same'].sum()} of {len(comp
 #   when greedy would blunder with a roll (step next to a bigger enemy amoeba, say), the roll counts as unlucky and
 #   any sensible turn as a good choice.
 # - The **class** is the drop from the best turn found (among the turn played and greedy's 3 most promising turns,
-#   valued the same way) to the turn played: *best* (no drop), *good* (under 5 points), *inaccuracy* (under 10),
-#   *mistake* (under 20), *blunder* (20 or more); a turn with no choice is *forced*. Each side's **accuracy**
-#   averages lichess's formula over its turns (100 = always the best found). Two estimates differ by up to about 7
-#   points by chance alone, so a drop near a threshold can change class with the rollouts' seed.
+#   valued the same way) to the turn played: *best* (under 2 points: the best found, or as good as the estimates can
+#   tell), *good* (under 5 points), *inaccuracy* (under 10), *mistake* (under 20), *blunder* (20 or more); a turn
+#   with no choice is *forced*. Each side's **accuracy** averages lichess's formula over its turns (100 = always the
+#   best found). Two estimates of 385 games differ by up to about 7 points by chance alone, so when a drop is that
+#   close to a class line the coach plays 4, then 16 times as many games for the turns that decide it: a class then
+#   rarely depends on the rollouts' seed.
 
 # %%
 from amoeboid_edu.theory import coach
@@ -188,14 +190,13 @@ flagged.assign(paper_says=[comments[turn - 1] for turn in flagged["turn"]])
 # %% [markdown]
 # The paper calls one move "risky": A's walk to the centre at turn 5. The review flags it too: in the centre A's
 # `(9,0)` sits next to B's `(0,4)`, which reaches it with a roll of 5 (a neutral `(9,9)`: nobody owns an amoeba, a
-# tie) or 6 (an eat: B wins), while a step along the edge keeps it out of reach. How big is the drop? It depends on
-# the rollouts' dice: over the seeds 0 to 9 and 2010 it was 10 to 17 points, close to the 10-point line between an
-# inaccuracy and a mistake, so another seed could give another class (the table above shows the one for seed 2010),
-# but every seed we tried flagged the turn. The review also flags a turn the paper passes over in silence, under
+# tie) or 6 (an eat: B wins), while a step along the edge keeps it out of reach. How big is the drop? It depends a
+# little on the rollouts' dice: over the seeds 0 to 9 and 2010 it was 11 to 12 points, a mistake under every one of
+# them (the table above shows seed 2010). The review also flags a turn the paper passes over in silence, under
 # every seed we tried: at turn 16 B eats A's centre amoeba with all 9 units, leaving nothing else of its own on the
 # board; eating with 8 keeps one unit on `a3`, so A's eat on the next turn would no longer end the game (a drop of
-# 16 to 21 points: a mistake or a blunder). Any other flag in the table is smaller and comes and goes with the seed:
-# at the edge of the noise.
+# 15 to 19 points: a mistake). Any other flag in the table is small (B's turn 15 sits at the 5-point line between
+# good and an inaccuracy, and comes and goes with the seed): at the edge of the noise.
 
 # %%
 risky = [number for number, comment in enumerate(comments, start=1) if "risky" in comment]

@@ -140,3 +140,81 @@ def test_press_hint_play_hints_then_review(lab):
             page.screenshot(path=ARTIFACTS / "coach-review-dark.png")
         else:
             pytest.fail("the game did not end within 40 turns of hints")
+
+
+LONG_GAME_NOTEBOOK = """\
+import json, pathlib
+from amoeboid_edu import Game, random_turn, seeded_rng
+from amoeboid_edu.ui.widget import Board
+
+game = Game(seed=30)  # an 86-turn seeded game of the random player, stepped through on the board as a scripted line
+while not game.is_over:
+    game.play(random_turn(game.position, game.roll(), seeded_rng(30, "browser", len(game))))
+board = Board(seed=30, opponent="greedy")
+board.queue(game.turns)
+for _ in game.turns:
+    board.next()
+
+def dump(_change=None):
+    state = {key: getattr(board, key) for key in ("version", "error", "message", "review_progress", "review_view")}
+    state["phase"] = board.phase
+    pathlib.Path(STATE_PATH).write_text(json.dumps(state))
+
+board.observe(dump, names=["version", "error", "review_progress"])
+dump()
+board
+"""
+
+
+@pytest.fixture(scope="module")
+def long_game_lab(tmp_path_factory):
+    root = tmp_path_factory.mktemp("coach-review-lab")
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+    notebook.cells = [nbformat.v4.new_code_cell(LONG_GAME_NOTEBOOK.replace("STATE_PATH", repr(str(root / "board.json"))))]
+    nbformat.write(notebook, root / "review.ipynb")
+    token = "amoeboid-review-token"
+    with jupyterlab(root, token) as base:
+        yield {"url": f"{base}/lab/tree/review.ipynb?token={token}", "root": root}
+
+
+def test_the_board_answers_clicks_and_cancel_while_the_review_runs_and_the_review_ends(long_game_lab):
+    state_file = long_game_lab["root"] / "board.json"
+    read = lambda: json.loads(state_file.read_text())  # noqa: E731
+    with chromium() as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(long_game_lab["url"])
+        page.wait_for_function("() => window.jupyterapp && document.querySelector('.jp-NotebookPanel')", timeout=60_000)
+        deadline = time.monotonic() + 60
+        idle = "() => window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"
+        while not page.evaluate(idle):
+            if page.locator(".jp-Dialog .jp-mod-accept").count():
+                page.locator(".jp-Dialog .jp-mod-accept").click()
+            assert time.monotonic() < deadline, "the kernel did not start"
+            page.wait_for_timeout(100)
+        page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+        page.wait_for_selector(".amoeboid-board[data-version] [data-action='coach-review']", timeout=90_000)
+        root = page.locator(".amoeboid-board").first
+        state = wait_for(read, lambda s: s["phase"] == "over")
+
+        # Review, then a click on the board while the review runs: the board answers (a refusal: the game is over).
+        root.locator("[data-action='coach-review']").click()
+        root.locator(".amb-review-progress").wait_for(timeout=60_000)
+        total = read()["review_progress"]["total"]
+        root.locator(".amb-svg [data-cell='a1']").first.click()
+        state = wait_for(read, lambda s: s["error"], timeout=30)
+        assert state["review_progress"], "the click was answered only after the review"
+        page.screenshot(path=ARTIFACTS / "coach-review-running-light.png")
+
+        # Cancel: the review stops before its next turn and says so; Review is offered again.
+        root.locator("[data-action='coach-cancel']").click()
+        state = wait_for(read, lambda s: not s["review_progress"], timeout=60)
+        assert state["review_view"] == {} and "cancelled" in state["message"]
+        root.locator("[data-action='coach-review']").wait_for(timeout=30_000)
+
+        # Review again, left alone: it ends, and its rows are drawn.
+        root.locator("[data-action='coach-review']").click()
+        state = wait_for(read, lambda s: s["review_view"] and not s["review_progress"], timeout=300)
+        assert len(state["review_view"]["rows"]) == total
+        wait_for(read, lambda s: str(s["version"]) == root.get_attribute("data-version"))
+        assert root.locator(".amb-review-turn").count() == total

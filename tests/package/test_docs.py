@@ -9,7 +9,7 @@ import pytest
 
 import amoeboid_edu
 
-OPTIONAL = {"amoeboid_edu.players.openspiel": "pyspiel"}  # modules that need an optional extra
+OPTIONAL = {"amoeboid_edu.players.openspiel": "pyspiel", "amoeboid_edu.theory._tails_numba": "numba"}  # optional extras
 MODULES = sorted(info.name for info in pkgutil.walk_packages(amoeboid_edu.__path__, "amoeboid_edu."))
 
 

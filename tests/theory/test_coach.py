@@ -248,9 +248,8 @@ def test_a_forced_pass_is_never_a_mistake():
 
 
 def test_classes_follow_the_stated_thresholds():
-    assert coach.classify(0.0, best=True) == "best"
-    assert [coach.classify(drop) for drop in (0.0, 0.049, 0.05, 0.099, 0.10, 0.199, 0.20, 0.9)] == [
-        "good", "good", "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
+    assert [coach.classify(drop) for drop in (0.0, 0.019, 0.02, 0.049, 0.05, 0.099, 0.10, 0.199, 0.20, 0.9)] == [
+        "best", "best", "good", "good", "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
     assert coach.classify(0.9, forced=True) == "forced"
     assert coach.move_accuracy(0.0) == pytest.approx(100, abs=0.01)
     assert coach.move_accuracy(1.0) < 1
@@ -298,7 +297,9 @@ def test_before_the_roll_is_exactly_the_mean_over_rolls_of_after_the_roll():
         choices = greedy_choices(position, roll)
         rows = _one_turn_reviews(position, choices, rollouts=100)
         assert len({row["win_before"] for row in rows}) == 1 and len({row["win_after_roll"] for row in rows}) == 1
-        assert rows[0]["win_after_roll"] == pytest.approx(sum(row["win_after"] for row in rows) / len(rows), abs=1e-12)
+        # win_after may be valued with more tails (near a class line); with the review's base count it is:
+        after = [coach.win_chance(apply(position, turn), rollouts=100, greedy_turns=1).value for turn in choices]
+        assert rows[0]["win_after_roll"] == pytest.approx(sum(after) / len(after), abs=1e-12)
         expected = rows[0]["win_after_roll"]
         assert all(row["choice"] == pytest.approx(row["win_after"] - expected, abs=1e-15) for row in rows)
         after_roll.append((probability, rows[0]["win_after_roll"]))
@@ -349,12 +350,13 @@ def test_the_same_seed_gives_the_same_review():
 
 @pytest.mark.slow
 def test_what_lesson_8_says_of_the_paper_game_holds_for_every_seed_it_names():
-    """Lesson 8 and the README claim only this much, for the seeds 0-9 and 2010 (about 3 s each)."""
+    """Lesson 8 claims only this much, for the seeds 0-9 and 2010 (about 1 s each): turn 5 drops 11 to 12 points
+    and turn 16 15 to 19 points, both mistakes; every other turn is under the 10-point line."""
     game = Game.parse(PAPER_EXAMPLE_RECORD)
     for seed in (*range(10), 2010):
         frame = coach.review(game, seed=seed).frame.set_index("turn")
-        assert frame.loc[5, "class"] in coach.MISTAKES and 0.10 <= frame.loc[5, "drop"] < 0.175, seed
-        assert frame.loc[16, "class"] in ("mistake", "blunder") and 0.16 <= frame.loc[16, "drop"] < 0.215, seed
+        assert frame.loc[5, "class"] == "mistake" and 0.105 <= frame.loc[5, "drop"] < 0.125, seed
+        assert frame.loc[16, "class"] == "mistake" and 0.145 <= frame.loc[16, "drop"] < 0.195, seed
         others = frame.drop(index=[5, 16])
         assert (others["drop"] < 0.10).all(), (seed, others[others["drop"] >= 0.10])
 

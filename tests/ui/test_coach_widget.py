@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import threading
+
+from amoeboid_edu import Game, random_turn, seeded_rng
 from amoeboid_edu.theory import coach
 from amoeboid_edu.ui.widget import Board
 
@@ -42,7 +45,9 @@ def test_review_at_the_end_of_a_game_sends_every_position():
     _intent(board, "hint")
     _intent(board, "play_hint", turn=board.hints[0]["turn"])
     assert board.phase == "over"
-    assert _intent(board, "review")
+    assert _intent(board, "review")  # the review runs on its own thread
+    board._review_thread.join(timeout=120)
+    assert board.review_progress == {}
     view = board.review_view
     assert [row["played"] for row in view["rows"]] == board.history
     assert view["rows"][0]["class"] == "best" and view["rows"][0]["A_after"] == 1.0
@@ -55,3 +60,84 @@ def test_hint_when_no_human_is_to_move_is_refused():
     board = Board.from_position(". . . / . (3,0) . / . . . B", seed=1)
     assert not _intent(board, "hint")
     assert "hints are for a human's turn" in board.error
+
+
+def _finished_board() -> Board:
+    """A board on which a seeded game of the random player was stepped through to its end (a scripted line)."""
+    game = Game(seed=5)
+    while not game.is_over:
+        game.play(random_turn(game.position, game.roll(), seeded_rng(5, "widget", len(game))))
+    board = Board(seed=5)
+    board.queue(game.turns)
+    for _ in game.turns:
+        board.next()
+    assert board.phase == "over"
+    return board
+
+
+def test_the_board_answers_clicks_while_the_review_runs_and_cancel_stops_it(monkeypatch):
+    """The review thread holds no lock while it computes: an intent is answered between two of its turns, and
+    Cancel stops it before the next turn, with a notice on the board and no review shown."""
+    board = _finished_board()
+    turns_done = []
+    gate, resume = threading.Event(), threading.Event()
+    real = coach.review_turn
+
+    def slow_turn(*args, **kwargs):  # the review pauses after its first turn until the test lets it go on
+        row = real(*args, **kwargs)
+        turns_done.append(row["turn"])
+        if len(turns_done) == 1:
+            gate.set()
+            assert resume.wait(60)
+        return row
+
+    monkeypatch.setattr(coach, "review_turn", slow_turn)
+    assert _intent(board, "review")
+    assert gate.wait(60)
+    assert board.review_progress["total"] == len(board.game) > 1
+    click = threading.Thread(target=_intent, args=(board, "cell"), kwargs={"cell": "z9"})
+    click.start()
+    click.join(timeout=30)
+    assert not click.is_alive() and "no cell 'z9'" in board.error  # answered during the review
+    assert _intent(board, "cancel_review")
+    resume.set()
+    board._review_thread.join(timeout=60)
+    assert turns_done == [1]  # stopped before its second turn
+    assert board.review_progress == {} and board.review_view == {}
+    assert "The review was cancelled." in board.message
+
+
+def test_a_second_review_while_one_runs_is_refused(monkeypatch):
+    board = _finished_board()
+    gate, resume = threading.Event(), threading.Event()
+
+    def paused(*args, **kwargs):
+        gate.set()
+        assert resume.wait(60)
+        raise coach.ReviewCancelled("stopped by the test")
+
+    monkeypatch.setattr(coach, "review_turn", paused)
+    assert _intent(board, "review") and gate.wait(60)
+    assert not _intent(board, "review")
+    assert "already running" in board.error
+    resume.set()
+    board._review_thread.join(timeout=60)
+
+
+def test_the_reviews_rows_are_computed_ahead_while_the_game_is_played():
+    """At a human's turn (here: a scripted line, stepped through), a thread values the turns played as the review
+    will, so Review at the end finds them cached."""
+    coach._ESTIMATES.clear()
+    game = Game(seed=5)
+    for _ in range(6):
+        game.play(random_turn(game.position, game.roll(), seeded_rng(5, "ahead", len(game))))
+    board = Board(seed=5)
+    board.queue(game.turns)
+    for _ in range(4):
+        board.next()
+        board._prefetcher.join(timeout=120)
+    before, after = game.positions[3], game.positions[4]
+    for position in (before, after):
+        assert (position, coach.GREEDY_PLIES, 5, coach.ROLLOUTS) in coach._ESTIMATES  # win_before, win_next
+    assert (after, coach.GREEDY_PLIES - 1, 5, coach.ROLLOUTS) in coach._ESTIMATES  # win_after
+    assert board._prefetched_count == 4
