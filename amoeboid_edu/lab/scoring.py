@@ -888,7 +888,7 @@ def read_seed_file(path: str | os.PathLike, strategy_files: Sequence[str | None]
         if where == root or where.startswith(root.rstrip(os.sep) + os.sep):
             raise ValueError(f"{shown(name)} lies in {shown(root)}, which strategies may read; keep the seed file "
                              "elsewhere (e.g. in your home folder)")
-    from . import _sandbox
+    from ..sandbox import core as _sandbox
 
     if not _sandbox.WALLS_PLATFORM:
         warnings.warn(UNWALLED_CONTEST, stacklevel=3)
@@ -1635,7 +1635,7 @@ def write_leaderboard(result: TournamentResult, path: str | os.PathLike) -> Path
 
     Without vl-convert (a browser kernel) the charts are drawn by vega-embed when the page is opened.
     """
-    from .charts import browser_chart_html
+    from ..ui.charts import browser_chart_html
 
     try:
         import vl_convert

@@ -221,7 +221,7 @@ def _warm_the_coach() -> None:
     _WARMED.set()
 
     def warm() -> None:
-        from . import coach
+        from ..theory import coach
 
         coach.win_chance("(3,0) . . / . . . / . . (0,3) A", seed="warm-up")
 
@@ -304,7 +304,7 @@ class _Coaching(traitlets.HasTraits):
         return copy
 
     def _compute_review(self, game: Game, cancel: threading.Event | None = None):
-        from . import coach
+        from ..theory import coach
 
         def progress(done: int, total: int) -> None:
             if cancel is not None and not cancel.is_set():
@@ -313,7 +313,7 @@ class _Coaching(traitlets.HasTraits):
         return coach.review(game, seed=self.seed, on_turn=progress, cancel=cancel)
 
     def _review_worker(self, game: Game, cancel: threading.Event) -> None:
-        from . import coach
+        from ..theory import coach
 
         try:
             result = self._compute_review(game, cancel)
@@ -376,7 +376,7 @@ class _Coaching(traitlets.HasTraits):
             return
 
         def work() -> None:
-            from . import coach
+            from ..theory import coach
 
             while True:
                 with self._lock:
