@@ -66,7 +66,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from ..players.bots import _ranked, greedy_choices
-from ..engine.game import Game, random_playout
+from ..engine.game import TURN_CAP, Game, random_playout
 from ..engine.seeding import seeded_rng
 from ..engine.rules import Position, Turn, apply, cells_after_legal, count_legal_turns, other
 from ..players.strategy import candidate_turns
@@ -78,8 +78,8 @@ ROLLOUTS = 385
 Z95 = 1.96
 GREEDY_PLIES = 2
 """Rollouts play greedy for this many turns (the reply to a turn and the answer to it), then the random player."""
-MAX_ROLLOUT_TURNS = 1000
-"""A rollout's random part still going after this many turns counts as a tie (the engine's playout limit)."""
+MAX_ROLLOUT_TURNS = TURN_CAP
+"""A rollout's random part still going after this many turns counts as a tie: the one turn cap, as in a game."""
 EXACT_NODE_BUDGET = 30
 """Positions of the greedy tree the exact evaluation may visit before rollouts take over."""
 HINT_CANDIDATES = 5
