@@ -95,6 +95,7 @@ class Entry:
     load: dict = field(default_factory=dict)  # how the worker loads it
     payload: bytes = b""  # the cloudpickle bytes, for load == "pickle"
     code: str = ""  # a digest of its source, for a tournament's fingerprint (see _code_digest)
+    sources: tuple = ()  # for a pickled strategy, its functions' lines as this process sees them (_source_index)
 
     @property
     def trusted(self) -> bool:
@@ -169,7 +170,60 @@ def entry(strategy: Strategy | str, name: str | None = None) -> Entry:
         payload = cloudpickle.dumps(strategy)
     except Exception as error:
         raise ValueError(f"cannot send strategy {shown(strategy_name(strategy))} to a worker process: {shown(error)}") from None
-    return Entry(name or strategy_name(strategy), load={"load": "pickle"}, payload=payload)
+    return Entry(name or strategy_name(strategy), load={"load": "pickle"}, payload=payload,
+                 sources=_source_index(strategy))
+
+
+SOURCE_INDEX_LIMIT = 200
+"""Functions indexed per strategy (its own, nested ones and the helpers it calls) for naming a forfeit's line."""
+
+
+def _source_index(strategy: object) -> tuple:
+    """``(function name, first line, last line, file, lines)`` for the strategy's function, the code nested in it and
+    the functions of its globals that it uses (helpers from other cells), read here from ``linecache`` (a notebook
+    cell's source is in this kernel's memory).
+
+    A worker names where a pickled strategy raised by file, line and function; what the file is called depends on
+    the cloudpickle release (the cell's file name up to 3.1.2, ``<dynamic-code>`` from 3.1.3), so the line is found
+    here by function name and line range instead, with nothing but Python's own code objects.
+    """
+    import linecache
+
+    index, seen = [], set()
+    pending = [as_function(strategy)]
+    while pending and len(index) < SOURCE_INDEX_LIMIT:
+        function = pending.pop()
+        code = getattr(function, "__code__", None)
+        if not isinstance(code, types.CodeType) or code in seen:
+            continue
+        codes = [code]
+        while codes:
+            current = codes.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            lines = [line for _, _, line in current.co_lines() if line is not None]
+            first, last = current.co_firstlineno, max(lines, default=current.co_firstlineno)
+            text = tuple(linecache.getline(current.co_filename, n) for n in range(first, last + 1))
+            index.append((current.co_name, first, last, current.co_filename, text))
+            codes += [const for const in current.co_consts if isinstance(const, types.CodeType)]
+            names = getattr(function, "__globals__", {})
+            pending += [names[n] for n in current.co_names if isinstance(names.get(n), types.FunctionType)]
+    return tuple(index)
+
+
+def _with_source(where: object, sources: tuple) -> object:
+    """The worker's ``[file, line, function, source]`` with the line's text (and real file) from ``sources`` when the
+    worker could not read it: the innermost indexed function of that name whose lines hold that line."""
+    if not sources or not (isinstance(where, list) and len(where) == 4 and isinstance(where[1], int)
+                           and isinstance(where[2], str) and isinstance(where[3], str)) or where[3].strip():
+        return where
+    _, lineno, name, _ = where
+    found = [item for item in sources if item[0] == name and item[1] <= lineno <= item[2]]
+    if not found:
+        return where
+    function, first, last, file, text = min(found, key=lambda item: item[2] - item[1])
+    return [file, lineno, function, text[lineno - first]]
 
 
 @dataclass(frozen=True)
@@ -248,14 +302,14 @@ PRINT_HEAVY = 100_000
 """Characters printed in one move above which a timeout is blamed on the printing (printing is slow)."""
 
 
-def _timeout_message(answer: dict, limit: float | None) -> str:
+def _timeout_message(answer: dict, limit: float | None, sources: tuple = ()) -> str:
     """Why a move timed out, in words a student can act on: where it was stuck (or that printing took the time) and
     how to allow more time."""
     where, printed = answer.get("where"), answer.get("printed", 0)
     if isinstance(printed, int) and printed >= PRINT_HEAVY:
         stuck = (f"it printed {printed:,} characters in this move, and printing that much is what took the time: "
                  "remove the print() calls (or print much less)")
-    elif where is not None and (place := _raised_where(where)) != "raised an exception":
+    elif where is not None and (place := _raised_where(_with_source(where, sources))) != "raised an exception":
         stuck = "it was stopped " + place.removeprefix("raised ")
     else:
         stuck = shown(answer.get("message", ""), LINE_WIDTH)
@@ -264,15 +318,16 @@ def _timeout_message(answer: dict, limit: float | None) -> str:
                  f"score(..., per_move_limit={more}) or amoeboid score --per-move-limit {more}", 2 * LINE_WIDTH)
 
 
-def _turn_from(answer: dict, roll: int, limit: float | None = None) -> Turn:
+def _turn_from(answer: dict, roll: int, limit: float | None = None, sources: tuple = ()) -> Turn:
     """Validate a worker's answer: a Turn for this roll, or a forfeit naming what is wrong."""
     kind, value = answer.get("kind"), shown(answer.get("value", ""))
     if kind == "timeout":  # interrupted at the limit by the game process, which keeps its import
-        raise Forfeit("timeout", value, _timeout_message(answer, limit))
+        raise Forfeit("timeout", value, _timeout_message(answer, limit, sources))
     if kind == "error":
         hint = next((text for name, text in ERROR_HINTS.items() if value.startswith(name + ":")), "")
         raise Forfeit("exception", value,
-                      shown(f"the strategy {_raised_where(answer.get('where'))}", LINE_WIDTH) + hint)
+                      shown(f"the strategy {_raised_where(_with_source(answer.get('where'), sources))}", LINE_WIDTH)
+                      + hint)
     if kind == "other" and value == "None":
         raise Forfeit("malformed", "None", "your strategy returned nothing (None): a `return` is missing, or a path "
                                            "through the function ends without one; return a Turn or its notation")
@@ -330,7 +385,7 @@ class _Game:
                 match.roll()
                 return None
             roll = match.roll()
-            match.play(BOTS[self.entries[seat].bot](match.position, roll, match.rng()))  # illegal: our bug, raises
+            match.play_trusted(BOTS[self.entries[seat].bot](match.position, roll, match.rng()))
         return self._record()
 
     def move_request(self) -> tuple[int, int, Position]:
@@ -354,7 +409,7 @@ class _Game:
                 self.seconds[seat] += took
                 self.slowest[seat] = max(self.slowest[seat], took)
             self.asked[seat] += 1
-            turn = _turn_from(answer, self.match.roll(), self.limit)
+            turn = _turn_from(answer, self.match.roll(), self.limit, self.entries[seat].sources)
             try:
                 self.match.play(turn)
             except IllegalTurnError as error:
@@ -1236,26 +1291,32 @@ def _module_file(module: str) -> str | None:
     return spec.origin if spec is not None and spec.has_location else None
 
 
-def _neutral_pickle(strategy: object) -> bytes:
-    """cloudpickle's bytes for ``strategy`` without what changes from one session to the next for the same code: the
-    file name of each code object (a notebook cell's names the kernel's process) and the random id cloudpickle gives
-    each class defined in ``__main__``.  Relies on cloudpickle's internals; the caller falls back to the payload."""
-    import cloudpickle
-    from cloudpickle import cloudpickle as internals
+def _anonymous(code: types.CodeType) -> types.CodeType:
+    """``code`` and the code nested in it with the file name left out."""
+    consts = tuple(_anonymous(const) if isinstance(const, types.CodeType) else const for const in code.co_consts)
+    return code.replace(co_filename="", co_consts=consts)
 
-    reduce_code = internals._code_reduce
+
+def _neutral_pickle(strategy: object) -> bytes:
+    """cloudpickle's bytes for ``strategy`` without the file name of each code object, which changes from one session
+    to the next for the same code (a notebook cell's names the kernel's process; cloudpickle 3.1.3 writes
+    ``<dynamic-code>`` instead).  Only public interfaces: ``cloudpickle.Pickler``, a pickler's ``dispatch_table``
+    and ``marshal``.  A class defined in a notebook still carries cloudpickle's per-session id, so a tournament
+    of such a strategy resumes only in the session that started it (the refusal says so)."""
+    import copyreg
+    import marshal
+
+    import cloudpickle
+
+    def reduce_code(code: types.CodeType):
+        return marshal.loads, (marshal.dumps(_anonymous(code)),)
 
     class Neutral(cloudpickle.Pickler):
-        dispatch_table = collections.ChainMap({types.CodeType: lambda code: reduce_code(code.replace(co_filename=""))},
-                                              cloudpickle.Pickler.dispatch_table)
+        dispatch_table = collections.ChainMap({types.CodeType: reduce_code},
+                                              getattr(cloudpickle.Pickler, "dispatch_table", copyreg.dispatch_table))
 
-    tracker_id = internals._get_or_create_tracker_id
-    internals._get_or_create_tracker_id = lambda class_def: ""
-    try:
-        buffer = io.BytesIO()
-        Neutral(buffer, protocol=pickle.DEFAULT_PROTOCOL).dump(strategy)
-    finally:
-        internals._get_or_create_tracker_id = tracker_id
+    buffer = io.BytesIO()
+    Neutral(buffer, protocol=pickle.DEFAULT_PROTOCOL).dump(strategy)
     return buffer.getvalue()
 
 
@@ -1275,7 +1336,7 @@ def _code_digest(strategy: object, item: Entry) -> str:
             return _digest(f"unreadable {target}")
     try:
         data = _neutral_pickle(strategy)
-    except Exception:  # noqa: BLE001 - another cloudpickle: the payload's bytes (a new session then refuses a resume)
+    except Exception:  # noqa: BLE001 - not picklable this way: the payload's bytes (a new session then refuses a resume)
         data = item.payload
     name = getattr(strategy, "__module__", None)
     module = sys.modules.get(name) if isinstance(name, str) and name != "__main__" else None

@@ -279,3 +279,23 @@ def test_score_in_a_notebook_kernel_with_a_cell_strategy():
     html = outputs[0]["data"]["text/html"]
     assert "wander: 20 games, seed 0" in html and "<table" in html and "greedy" in html
     assert not any("thinking out loud" in str(cell.get("outputs")) for cell in notebook.cells)
+
+
+def test_bots_turns_played_unchecked_make_the_positions_the_checked_referee_makes():
+    # The lab plays a baseline bot's turn without checking it again (Match.play_trusted): the same position and
+    # record as the checked play, move for move, on games of every fast bot against the others.
+    from amoeboid_edu.match import Match
+
+    for pair in range(6):
+        for first, second in (("random", "greedy"), ("paper", "random"), ("greedy", "paper")):
+            checked = Match(first, second, seed="trusted", pair=pair, max_turns=150)
+            trusted = Match(first, second, seed="trusted", pair=pair, max_turns=150)
+            while (seat := checked.due()) is not None:
+                assert trusted.due() == seat
+                bot = BOTS[checked.kinds[seat]]
+                roll = checked.roll()
+                assert trusted.roll() == roll
+                checked.play(bot(checked.position, roll, checked.rng()))
+                trusted.play_trusted(bot(trusted.position, roll, trusted.rng()))
+                assert trusted.position == checked.position
+            assert trusted.turns == checked.turns and trusted.due() is None

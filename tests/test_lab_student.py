@@ -206,3 +206,64 @@ def test_the_cli_and_the_api_score_with_the_same_defaults():
     assert args.opponents.split(",") == list(FAST_OPPONENTS)
     usage = build_parser()._subparsers._group_actions[0].choices["score"].format_help()
     assert f"default {DEFAULT_GAMES}" in usage and "default random,greedy,paper" in " ".join(usage.split())
+
+
+# --------------------------------------------------------------------------- robust to the releases students install
+
+CELL = "/tmp/ipykernel_4242/1234567.py"  # the file name IPython gives a cell; its source lives only in linecache
+CELL_SOURCE = '''def helper(turns):
+    return turns[99]
+
+
+def my_strategy(position, roll, rng):
+    return helper(list(candidate_turns(position, roll)))
+'''
+
+
+def test_a_notebook_cells_forfeit_shows_the_students_line():
+    import linecache
+
+    from amoeboid_edu.strategy import candidate_turns
+
+    linecache.cache[CELL] = (len(CELL_SOURCE), None, CELL_SOURCE.splitlines(True), CELL)
+    namespace = {"__name__": "__main__", "candidate_turns": candidate_turns}
+    exec(compile(CELL_SOURCE, CELL, "exec"), namespace)
+    card = score(namespace["my_strategy"], games=2, opponents=["greedy"], **QUIET)
+    assert "raised in helper, line 2 of its notebook cell: return turns[99]" in card.records[0].message
+
+
+def test_a_line_named_by_cloudpickles_dynamic_code_file_is_found_by_function_and_line():
+    # cloudpickle 3.1.3 renames every pickled code object's file to "<dynamic-code>": the worker's traceback then
+    # names that, and the line is found among the strategy's own functions as this process sees them.
+    import linecache
+
+    from amoeboid_edu.lab import _raised_where, _source_index, _with_source
+    from amoeboid_edu.strategy import candidate_turns
+
+    linecache.cache[CELL] = (len(CELL_SOURCE), None, CELL_SOURCE.splitlines(True), CELL)
+    namespace = {"__name__": "__main__", "candidate_turns": candidate_turns}
+    exec(compile(CELL_SOURCE, CELL, "exec"), namespace)
+    where = _with_source(["<dynamic-code>", 2, "helper", ""], _source_index(namespace["my_strategy"]))
+    assert _raised_where(where) == "raised in helper, line 2 of its notebook cell: return turns[99]"
+
+
+NEWEST = "AMOEBOID_NEWEST_PACKAGES"
+"""A folder of newer releases of the runtime dependencies (e.g. ``pip install --target DIR -U cloudpickle``): the
+non-default job runs the notebook-cell test above with them first on the import path, workers included."""
+
+
+@pytest.mark.skipif(not __import__("os").environ.get(NEWEST), reason=f"set {NEWEST} to a folder of newer releases")
+def test_a_notebook_cells_forfeit_shows_the_students_line_with_the_newest_releases():
+    import os
+    import subprocess
+    import sys
+
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([os.environ[NEWEST], os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:nbval", "-o", "addopts=", __file__, "-k",
+                           "notebook_cells_forfeit_shows_the_students_line and not newest"],
+                          capture_output=True, text=True, env=environment, cwd=os.path.dirname(os.path.dirname(__file__)),
+                          timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:]
+    version = subprocess.run([sys.executable, "-c", "import cloudpickle; print(cloudpickle.__version__)"],
+                             capture_output=True, text=True, env=environment).stdout.strip()
+    print(f"cloudpickle {version}")
