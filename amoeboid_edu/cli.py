@@ -302,7 +302,9 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--per-move-limit", type=float, default=1.0, metavar="SECONDS", help="default 1")
     score.add_argument("--load-limit", type=float, default=30.0, metavar="SECONDS",
                        help="seconds to start a worker, and to import the strategy in each game process (default 30)")
-    score.add_argument("--workers", type=int, default=1, help="processes playing games in parallel")
+    score.add_argument("--workers", type=int, default=None,
+                       help="processes playing games in parallel (default: one per core, at most one per opponent "
+                            "and seat)")
     score.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     score.set_defaults(run=_score)
 

@@ -1003,7 +1003,8 @@ class TournamentResult(_Standings):
         if len(self.names) < 2:
             loaded = f"only {self.names[0]} loaded" if self.names else "no strategy loaded"
             return [f"No tournament: {loaded}. Each file that did not load is listed below with its error: fix those "
-                    "(or run `amoeboid score FILE.py:FUNCTION` on one to see the problem) and run the tournament again."]
+                    "(or run `amoeboid score FILE.py:FUNCTION` on one to see the problem) and run the tournament "
+                    "again."]
         ranges = [value for value in self.table()["could_be"] if "-" in value]
         if not ranges:
             return ["Every rank is clear: no two rating intervals overlap."]
@@ -1110,7 +1111,7 @@ def score(
     opponents: Sequence[Strategy | str] | None = None,
     per_move_limit: float = DEFAULT_PER_MOVE_LIMIT,
     load_limit: float = LOAD_LIMIT,
-    workers: int = 1,
+    workers: int | None = None,
     board: int = 3,
     max_turns: int = MAX_TURNS,
     progress: bool = True,
@@ -1122,8 +1123,8 @@ def score(
     :data:`FAST_OPPONENTS` unless told (the same defaults as ``amoeboid score``).
 
     ``opponents``: names from ``BOTS``, or strategies given as ``strategy`` is (a function: say your previous
-    version, played on the same dice; see also :func:`compare`).  ``games`` per opponent, an even number: ``games / 2`` dice seeds, each
-    played twice with the seats swapped.  ``strategy`` is a function
+    version, played on the same dice; see also :func:`compare`).  ``games`` per opponent, an even number:
+    ``games / 2`` dice seeds, each played twice with the seats swapped.  ``strategy`` is a function
     ``(position, roll, rng)``, an object with ``choose``, a name from ``BOTS``, or
     ``"module:function"`` / ``"path/to/file.py:function"``.  Untrusted strategies
     run in a worker process; a move slower than ``per_move_limit`` seconds, an
@@ -1135,7 +1136,8 @@ def score(
     a strategy may read, which in a notebook includes the notebook's own folder,
     or when short or repetitive; see :func:`read_seed_file`); the card then
     says "seed from FILE (secret)".  ``workers=K``
-    plays in K processes with exactly the same results.  Add ``"expectimax"`` for the
+    plays in K processes with exactly the same results; by default as many as the machine has cores
+    (:func:`default_workers`).  Add ``"expectimax"`` for the
     two-turn search (about 15 ms a turn: many times slower; the progress bar's estimate of the time left is
     measured on the games played so far and corrected as they go).
     A game still going after ``max_turns`` counts as a tie (``capped``).  If the
@@ -1164,12 +1166,23 @@ def score(
     setup = _Setup(seed, float(per_move_limit), max_turns, board, float(load_limit))
     matches = [(subject.name, o) for o in opponents]
     try:
+        workers = default_workers(2 * len(matches)) if workers is None else workers
         records, stopped = _run(entries, matches, games, setup, workers, progress, f"scoring {subject.name}",
                                 watch=subject.name), ""
     except _SameFailure as failure:
         records, stopped = _in_order(failure.records, matches), failure.explain()
     return ScoreCard(subject.name, seed, tuple(records), (setup.load_limit, setup.per_move_limit), seed_label,
                      stopped, board, max_turns)
+
+
+def default_workers(lanes: int) -> int:
+    """Processes that play a score card when none are asked for: one per core this process may use, at most one per
+    lane (an opponent and a seat: the unit a process plays whole), so no process starts for nothing."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, lanes))
 
 
 def compare(new: Strategy | str, old: Strategy | str, games: int = DEFAULT_GAMES, seed: int | str = 0,
@@ -1336,7 +1349,7 @@ def _code_digest(strategy: object, item: Entry) -> str:
             return _digest(f"unreadable {target}")
     try:
         data = _neutral_pickle(strategy)
-    except Exception:  # noqa: BLE001 - not picklable this way: the payload's bytes (a new session then refuses a resume)
+    except Exception:  # noqa: BLE001 - not picklable this way: the payload's bytes (a new session refuses a resume)
         data = item.payload
     name = getattr(strategy, "__module__", None)
     module = sys.modules.get(name) if isinstance(name, str) and name != "__main__" else None
@@ -1522,5 +1535,6 @@ def write_leaderboard(result: TournamentResult, path: str | os.PathLike) -> Path
     return path
 
 
-__all__ = ["Batch", "GameRecord", "ScoreCard", "TournamentResult", "entry", "leaderboard_path", "play_batch",
-           "read_seed_file", "score", "tournament", "wilson_interval", "write_leaderboard"]
+__all__ = ["Batch", "GameRecord", "ScoreCard", "TournamentResult", "compare", "default_workers", "entry",
+           "leaderboard_path", "play_batch", "read_seed_file", "score", "tournament", "wilson_interval",
+           "write_leaderboard"]

@@ -261,9 +261,21 @@ def test_a_notebook_cells_forfeit_shows_the_students_line_with_the_newest_releas
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join([os.environ[NEWEST], os.environ.get("PYTHONPATH", "")])}
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:nbval", "-o", "addopts=", __file__, "-k",
                            "notebook_cells_forfeit_shows_the_students_line and not newest"],
-                          capture_output=True, text=True, env=environment, cwd=os.path.dirname(os.path.dirname(__file__)),
-                          timeout=600)
+                          capture_output=True, text=True, env=environment, timeout=600,
+                          cwd=os.path.dirname(os.path.dirname(__file__)))
     assert done.returncode == 0, done.stdout[-3000:]
     version = subprocess.run([sys.executable, "-c", "import cloudpickle; print(cloudpickle.__version__)"],
                              capture_output=True, text=True, env=environment).stdout.strip()
     print(f"cloudpickle {version}")
+
+
+def test_score_plays_on_every_core_by_default_with_the_same_card(monkeypatch):
+    import amoeboid_edu.lab as lab
+
+    asked = []
+    real = lab._run
+    monkeypatch.setattr(lab, "_run", lambda *args, **kwargs: asked.append(args[4]) or real(*args, **kwargs))
+    default = score(mistakes.best_delta, games=2, seed=5, opponents=["random", "greedy"], **QUIET)
+    assert asked == [lab.default_workers(4)] and 1 <= asked[0] <= 4
+    assert default.records == score(mistakes.best_delta, games=2, seed=5, opponents=["random", "greedy"], workers=1,
+                                    **QUIET).records
