@@ -607,10 +607,9 @@ class _SameFailure(Exception):
         self.records, self.last = records, last  # the games up to the last failure, in the games' order
 
     def explain(self) -> str:
-        kind = _own_failure(self.last, self.last.first if self.last.forfeit_by == "first" else self.last.second)
-        what = f"{kind[1]} " if kind and kind[1] else ""
         return (f"your strategy fails the same way every game: fix this first. {SAME_FAILURE_STOP} games in a row "
-                f"were forfeited ({self.last.reason}, {what}the last one: {self.last.value}): {self.last.message}")
+                f"were forfeited for the same kind of mistake ({self.last.reason}); the last one: {self.last.value}: "
+                f"{self.last.message}")
 
 
 def _own_failure(record: GameRecord, name: str) -> tuple | None:
@@ -850,8 +849,9 @@ class ScoreCard(_Standings):
         return pd.DataFrame(rows, columns=["opponent", "verdict", "why"])
 
     def plain(self) -> list[str]:
-        lines = [f"{self.player} {row.verdict}: {row.why}." if row.verdict != "too close to call" else
-                 f"Against {row.opponent}: too close to call ({row.why})." for row in self.verdicts().itertuples()]
+        lines = [f"Against {row.opponent}: {row.verdict} ({row.why})." if row.verdict in ("too close to call",
+                 "not enough games") else f"{self.player} {row.verdict}: {row.why}."
+                 for row in self.verdicts().itertuples()]
         mine = [(record, self._side(record)) for record in self.records]
         asked = sum(record.asked[side] for record, side in mine)
         if asked:

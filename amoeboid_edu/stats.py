@@ -51,6 +51,8 @@ def paired_verdict(pair_points: Sequence[float], opponent: str, alpha: float = S
     so 0 to 2 and 1 is even.  The pairs that are not even go to a sign test (:func:`sign_test`): on the same dice,
     luck cancels out of a pair, and the test needs no assumption on how big a pair's difference may be.
     """
+    if not pair_points:
+        return "not enough games", "no dice pair was played in full (both seats)"
     better = sum(1 for points in pair_points if points > 1)
     worse = sum(1 for points in pair_points if points < 1)
     even = len(pair_points) - better - worse

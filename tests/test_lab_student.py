@@ -20,6 +20,18 @@ QUIET = dict(progress=False, per_move_limit=5.0)
 # --------------------------------------------------------------------------- plain-language results
 
 
+def test_the_sign_test_is_exact_and_the_rank_ranges_follow_overlaps():
+    from amoeboid_edu.stats import paired_verdict, rank_ranges, sign_test
+
+    assert sign_test(5, 0) == 2 / 2**5 and sign_test(6, 0) == 2 / 2**6  # all one way: 2 x (1/2)^n
+    assert sign_test(3, 3) == 1.0 and sign_test(0, 0) == 1.0
+    assert paired_verdict([2, 2, 2, 2, 2], "greedy")[0] == "too close to call"  # 5 pairs cannot reach 5%
+    assert paired_verdict([2, 1.5, 2, 2, 2, 2, 1, 1], "greedy")[0] == "beats greedy"
+    assert paired_verdict([0, 0, 0.5, 0, 0, 0], "paper")[0] == "loses to paper"
+    assert paired_verdict([], "paper")[0] == "not enough games"
+    assert rank_ranges([10, 5, 0], [20, 15, 4]) == [(1, 2), (1, 2), (3, 3)]
+
+
 def test_two_versions_differing_on_a_rare_position_are_too_close_to_call_at_50_games():
     card = compare(mistakes.best_delta_but_rarely, mistakes.best_delta, games=50, seed=4, **QUIET)
     assert card.verdicts()["verdict"].tolist() == ["too close to call"]
