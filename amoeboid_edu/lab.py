@@ -784,7 +784,8 @@ class _Standings:
         return html_table(self.title, self.table(), self._notes(), caption="\n".join(self.plain()), details=self.walls)
 
     def __str__(self) -> str:
-        return "\n".join([*self.plain(), text_table(self.title, self.table()), *_forfeit_lines(self.forfeits()),
+        return "\n".join([text_table("\n".join([self.title, *self.plain()]), self.table()),
+                          *_forfeit_lines(self.forfeits()),
                           f"details: {self.walls}"])
 
 
@@ -857,14 +858,28 @@ class ScoreCard(_Standings):
         if asked:
             mean = sum(record.seconds[side] for record, side in mine) / asked
             slowest = max(record.slowest[side] for record, side in mine)
+            limit = self.limits[1]
             lines.append(f"Time per move: {_duration(mean)} on average, {_duration(slowest)} at most "
-                         f"(the limit is {self.limits[1]:g} s a move).")
+                         f"(the limit is {limit:g} s a move)." if slowest > limit / 2 else
+                         f"Time per move: every move well within the limit of {limit:g} s (card.timing() "
+                         "has the average and the slowest).")
         lines_printed = sum(record.lines[side] for record, side in mine)
         if lines_printed:
             first = next(i for i, (record, side) in enumerate(mine) if record.lines[side])
             lines.append(f"Your strategy printed {lines_printed:,} lines (hidden): card.printed({first}) shows "
                          f"the last lines it printed in game {first}.")
         return lines
+
+    def timing(self) -> str:
+        """The time per move, measured by the strategy's worker: the average and the slowest, against the limit."""
+        mine = [(record, self._side(record)) for record in self.records]
+        asked = sum(record.asked[side] for record, side in mine)
+        if not asked:
+            return "no move of this strategy was timed (a bot plays in this process)"
+        mean = sum(record.seconds[side] for record, side in mine) / asked
+        slowest = max(record.slowest[side] for record, side in mine)
+        return (f"{_duration(mean)} on average, {_duration(slowest)} at most over {asked:,} moves (the limit is "
+                f"{self.limits[1]:g} s a move)")
 
     # -- the games themselves
 

@@ -42,7 +42,7 @@ def test_clearly_different_strategies_are_separated_both_ways():
     card = score(mistakes.best_delta, games=50, seed=4, opponents=[mistakes.first_turn, "random"], **QUIET)
     assert card.verdicts()["verdict"].tolist() == ["loses to first_turn", "beats random"]  # eating at once is naive
     assert card.summary()["verdict"].tolist() == ["loses to first_turn", "beats random"]
-    assert str(card).startswith("best_delta loses to first_turn: on the same dice (seats swapped) it did better on ")
+    assert "\nbest_delta loses to first_turn: on the same dice (seats swapped) it did better on " in str(card)
     better = compare(mistakes.first_turn, mistakes.best_delta, games=50, seed=4, **QUIET)
     assert better.verdicts()["verdict"].tolist() == ["beats best_delta"]
 
@@ -105,7 +105,8 @@ def test_a_cards_game_opens_in_replay_and_review():
 def test_the_card_says_time_per_move_and_hidden_prints_and_folds_the_jargon():
     card = score(mistakes.prints_a_little, games=2, seed=1, opponents=["greedy"], **QUIET)
     text = str(card)
-    assert "Time per move: " in text and "(the limit is 5 s a move)" in text
+    assert "Time per move: every move well within the limit of 5 s" in text
+    assert "(the limit is 5 s a move)" in card.timing() and " ms at most over " in card.timing()
     printed = sum(record.lines[0] for record in card.records)
     assert printed > 0 and f"Your strategy printed {printed:,} lines (hidden): card.printed(0)" in text
     assert card.printed(0).splitlines()[-1].startswith("my roll is ")
