@@ -894,7 +894,7 @@ def test_a_move_interrupted_at_its_limit_keeps_the_import_and_one_that_will_not_
     frame = card.to_frame()
     assert set(frame["reason"]) == {"timeout", "exception"}, frame["reason"]
     timeouts = frame[frame["reason"] == "timeout"]
-    assert timeouts["message"].str.contains("its game process and import were kept").all(), timeouts["message"]
+    assert timeouts["message"].str.contains("it was stopped in loops_every_other_move, line").all(), timeouts["message"]
     told = frame[frame["reason"] == "exception"]
     for _, lane in told.groupby("seat"):  # one lane per seat: the strategy's seat is fixed in a lane
         places = lane["value"].str.extract(r"imported in (\d+), move (\d+) of this import")
