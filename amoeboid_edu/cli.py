@@ -347,16 +347,23 @@ def build_parser() -> argparse.ArgumentParser:
 
     score = commands.add_parser("score", help="score a strategy (MODULE:FUNCTION or FILE.py:FUNCTION) against the bots")
     score.add_argument("target", help="the strategy: MODULE:FUNCTION or path/to/file.py:FUNCTION")
-    score.add_argument("--games", type=int, default=200, help="games per opponent, even (default 200)")
+    from .lab import DEFAULT_GAMES, FAST_OPPONENTS  # the API's defaults: score() and `amoeboid score` agree
+
+    score.add_argument("--games", type=int, default=DEFAULT_GAMES,
+                       help=f"games per opponent, even (default {DEFAULT_GAMES})")
     seeds = score.add_mutually_exclusive_group()
     seeds.add_argument("--seed", default="0", help="the dice seed, shown on the card (default 0)")
     seeds.add_argument("--seed-file", metavar="FILE",
                        help="a contest's secret seed, read by this process only; keep FILE away from the strategies")
-    score.add_argument("--opponents", default="random,greedy,paper,expectimax", help="comma-separated bot names")
+    score.add_argument("--opponents", default=",".join(FAST_OPPONENTS),
+                       help=f"comma-separated bot names (default {','.join(FAST_OPPONENTS)}; add expectimax, a "
+                            "two-turn search, for a much slower and stronger opponent)")
     score.add_argument("--per-move-limit", type=float, default=1.0, metavar="SECONDS", help="default 1")
     score.add_argument("--load-limit", type=float, default=30.0, metavar="SECONDS",
                        help="seconds to start a worker, and to import the strategy in each game process (default 30)")
-    score.add_argument("--workers", type=int, default=1, help="processes playing games in parallel")
+    score.add_argument("--workers", type=int, default=None,
+                       help="processes playing games in parallel (default: one per core, at most one per opponent "
+                            "and seat)")
     score.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     score.set_defaults(run=_score)
 

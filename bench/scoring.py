@@ -1,6 +1,7 @@
 """How fast the lab scores a student's strategy, and how long expectimax thinks (prints figures, asserts nothing).
 
     .venv/bin/python bench/scoring.py [--games 1000] [--seed 0] [--workers 1] [--all] [--repeat N]
+        [--strategy first_eater] [--breakdown]
 
 The targets (issue 3): scoring a simple strategy over 1,000 games against each of
 random, greedy and paper in under 10 s wall on one core, and isolation costing at
@@ -24,7 +25,7 @@ import argparse
 import statistics
 import time
 
-from amoeboid_edu import Position, legal_move_pairs, random_playout, seeded_rng
+from amoeboid_edu import Position, legal_move_pairs, legal_turns, random_playout, seeded_rng
 from amoeboid_edu.players.bots import expectimax
 from amoeboid_edu.players.registry import BOTS
 from amoeboid_edu.engine.game import TURN_CAP as MAX_TURNS
@@ -46,6 +47,16 @@ def wander(position, roll, rng):
 def random_candidate(position, roll, rng):
     """The simplest sensible strategy: any meaningful turn, uniformly."""
     return rng.choice(list(candidate_turns(position, roll)))
+
+
+def first_eater(position, roll, rng):
+    """Issue 25's walker of the documented API: the first legal turn that moves, half the time, else the first."""
+    first = None
+    for turn in legal_turns(position, roll):
+        first = first or turn
+        if " " in str(turn) and "-" in str(turn) and rng.random() < 0.5:
+            return turn
+    return first
 
 
 def eat_or_wander(position, roll, rng):
@@ -101,6 +112,28 @@ def time_same_games(strategy, games: int, seed, repeat: int = 1) -> float:
     return wall
 
 
+def breakdown(strategy, games: int, seed) -> None:
+    """Where the time of the same games goes, in this process (cProfile): each bot, the referee, the strategy."""
+    import cProfile
+    import pstats
+
+    from amoeboid_edu.engine import match
+    from amoeboid_edu.players import bots
+
+    profile = cProfile.Profile()
+    profile.runcall(lambda: time_same_games(strategy, games, seed))
+    stats = pstats.Stats(profile)
+    total = stats.total_tt
+    parts = {"paper bot": bots.paper, "greedy bot": bots.greedy, "random bot": BOTS["random"],
+             "referee (Match.play)": match.Match.play, f"the strategy ({strategy.__name__})": strategy}
+    print(f"breakdown of {total:.2f} s (profiled, so slower than above):")
+    for label, function in parts.items():
+        code = function.__code__
+        key = next((k for k in stats.stats if k[0] == code.co_filename and k[1] == code.co_firstlineno), None)
+        cumulative = stats.stats[key][3] if key else 0.0
+        print(f"    {label:<32} {cumulative:7.2f} s  {cumulative / total:5.1%}")
+
+
 def time_expectimax(turns: int, seed) -> None:
     """Per-turn time of the expectimax bot on positions from seeded random games."""
     samples = []
@@ -127,8 +160,14 @@ def main() -> None:
     parser.add_argument("--expectimax-turns", type=int, default=200)
     parser.add_argument("--all", action="store_true", help="also the slower strategies (about 3 minutes)")
     parser.add_argument("--repeat", type=int, default=1, help="time each run N times, keep the fastest")
+    parser.add_argument("--strategy", choices=["wander", "first_eater"], default="wander",
+                        help="the strategy timed (first_eater: issue 25's legal_turns walker)")
+    parser.add_argument("--breakdown", action="store_true", help="also profile where the in-process time goes")
     args = parser.parse_args()
-    for strategy in (wander, random_candidate, eat_or_wander) if args.all else (wander,):
+    chosen = {"wander": wander, "first_eater": first_eater}[args.strategy]
+    for strategy in (wander, random_candidate, eat_or_wander) if args.all else (chosen,):
+        if args.breakdown:
+            breakdown(strategy, args.games, args.seed)
         isolated = time_score(strategy, args.games, args.seed, args.workers, repeat=args.repeat)
         floor = time_same_games(strategy, args.games, args.seed, repeat=args.repeat)
         as_bot = time_score(strategy, args.games, args.seed, 1, isolated=False, repeat=args.repeat)

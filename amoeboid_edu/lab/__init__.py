@@ -12,6 +12,8 @@ from .scoring import (
     GameRecord,
     ScoreCard,
     TournamentResult,
+    compare,
+    default_workers,
     entry,
     hand_in,
     leaderboard_path,
@@ -23,5 +25,5 @@ from .scoring import (
     write_leaderboard,
 )
 
-__all__ = ["Batch", "GameRecord", "ScoreCard", "TournamentResult", "entry", "hand_in", "leaderboard_path", "play_batch",
+__all__ = ["Batch", "GameRecord", "ScoreCard", "TournamentResult", "compare", "default_workers", "entry", "hand_in", "leaderboard_path", "play_batch",
            "read_seed_file", "score", "tournament", "wilson_interval", "write_leaderboard"]

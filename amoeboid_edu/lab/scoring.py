@@ -65,16 +65,17 @@ from ..engine.game import TURN_CAP
 from ..sandbox.importpath import caller_path, trusted_imports
 from ..engine.match import STRATEGY, Match
 from ..engine.rules import IllegalTurnError, NotationError, Position, Turn, other
-from .stats import html_table, pairwise_chart, pairwise_scores, rate_chart, rating_chart, ratings, standings, tally
+from .stats import html_table, pairwise_chart, pairwise_scores, paired_verdict, rank_ranges, rate_chart, rating_chart
+from .stats import ratings, standings, tally
 from .stats import text_table, wilson_interval
 from ..players.tracebacks import cached_cell_line, describe
 from ..players.strategy import Strategy, as_function, strategy_name
 
 DEFAULT_PER_MOVE_LIMIT = 1.0
+DEFAULT_GAMES = 200
+"""Games per opponent of ``score`` and ``amoeboid score`` alike (100 dice pairs)."""
 FAST_OPPONENTS = ("random", "greedy", "paper")
 """``score``'s default opponents; ``"expectimax"`` (a two-turn search) is one name away and much slower."""
-EXPECTIMAX_SECONDS_PER_GAME = 0.5
-"""Measured: 16 games of ``random`` against ``expectimax`` took 9 s of CPU here (2026-11-23); printed as an estimate."""
 SAME_FAILURE_STOP = 5
 """``score`` stops once the strategy has forfeited this many games in a row in exactly the same way; a tournament
 then stops that pairing (its remaining games are that entrant's forfeits)."""
@@ -99,6 +100,7 @@ class Entry:
     load: dict = field(default_factory=dict)  # how the worker loads it
     payload: bytes = b""  # the cloudpickle bytes, for load == "pickle"
     code: str = ""  # a digest of its source, for a tournament's fingerprint (see _code_digest)
+    sources: tuple = ()  # for a pickled strategy, its functions' lines as this process sees them (_source_index)
 
     @property
     def trusted(self) -> bool:
@@ -117,9 +119,13 @@ def _parse_target(target: str) -> dict:
     if where.endswith(".py"):
         if not os.path.isfile(where):
             raise ValueError(f"strategy {shown(repr(target))}: no such file {shown(where)}")
+        _check_defines(where, name, target)
         return {"load": "file", "file": os.path.abspath(where), "name": name}
     if not all(part.isidentifier() for part in where.split(".")):
         raise ValueError(f"strategy {shown(repr(target))}: the part before ':' is not a module name")
+    file = _module_file(where)
+    if file is not None and file.endswith(".py"):
+        _check_defines(file, name, target)
     root = _module_root(where, caller_path())
     return {"load": "import", "module": where, "name": name, **({"root": root} if root else {})}
 
@@ -163,6 +169,39 @@ def _target_name(request: dict) -> str:
     return owner if request["name"] in ENTRY_FUNCTIONS else f"{owner}:{request['name']}"
 
 
+READ_AHEAD_LIMIT = 1 << 20
+"""Largest source file read here to check the function's name before any game (a bigger one is checked by loading)."""
+
+
+def _check_defines(file: str, name: str, target: str) -> None:
+    """Refuse ``FILE.py:name`` now, naming the functions the file does define, when its top level defines no
+    ``name``: read as text and parsed, never run (the student's code only ever runs in a worker).  A file that
+    cannot be read or parsed, or that makes names some other way (``import``, ``globals()``), is left to the worker."""
+    import ast
+
+    try:
+        if os.path.getsize(file) > READ_AHEAD_LIMIT:
+            return
+        tree = ast.parse(Path(file).read_bytes())
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return
+    defined: list[str] = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined.append(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.If, ast.Try,
+                               ast.With, ast.For, ast.While, ast.Expr)) and name in ast.dump(node):
+            return  # a name made some other way, or mentioned where it could be made: let loading decide
+        elif isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names):
+            return
+    if name in defined:
+        return
+    functions = [n for n in defined if n.isidentifier()]
+    offer = f"it defines {', '.join(functions)}" if functions else "it defines no function at its top level"
+    raise ValueError(f"strategy {shown(repr(target))}: {shown(Path(file).name)} defines no {shown(name)} ({offer}); "
+                     f"give one of its functions after the ':'")
+
+
 def entry(strategy: Strategy | str, name: str | None = None) -> Entry:
     """How ``strategy`` will be run: a baseline bot (name or function) here, anything else in a worker.
 
@@ -185,7 +224,60 @@ def entry(strategy: Strategy | str, name: str | None = None) -> Entry:
         payload = cloudpickle.dumps(strategy)
     except Exception as error:
         raise ValueError(f"cannot send strategy {shown(strategy_name(strategy))} to a worker process: {shown(error)}") from None
-    return Entry(name or student_name(strategy_name(strategy)), load={"load": "pickle"}, payload=payload)
+    return Entry(name or student_name(strategy_name(strategy)), load={"load": "pickle"}, payload=payload,
+                 sources=_source_index(strategy))
+
+
+SOURCE_INDEX_LIMIT = 200
+"""Functions indexed per strategy (its own, nested ones and the helpers it calls) for naming a forfeit's line."""
+
+
+def _source_index(strategy: object) -> tuple:
+    """``(function name, first line, last line, file, lines)`` for the strategy's function, the code nested in it and
+    the functions of its globals that it uses (helpers from other cells), read here from ``linecache`` (a notebook
+    cell's source is in this kernel's memory).
+
+    A worker names where a pickled strategy raised by file, line and function; what the file is called depends on
+    the cloudpickle release (the cell's file name up to 3.1.2, ``<dynamic-code>`` from 3.1.3), so the line is found
+    here by function name and line range instead, with nothing but Python's own code objects.
+    """
+    import linecache
+
+    index, seen = [], set()
+    pending = [as_function(strategy)]
+    while pending and len(index) < SOURCE_INDEX_LIMIT:
+        function = pending.pop()
+        code = getattr(function, "__code__", None)
+        if not isinstance(code, types.CodeType) or code in seen:
+            continue
+        codes = [code]
+        while codes:
+            current = codes.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            lines = [line for _, _, line in current.co_lines() if line is not None]
+            first, last = current.co_firstlineno, max(lines, default=current.co_firstlineno)
+            text = tuple(linecache.getline(current.co_filename, n) for n in range(first, last + 1))
+            index.append((current.co_name, first, last, current.co_filename, text))
+            codes += [const for const in current.co_consts if isinstance(const, types.CodeType)]
+            names = getattr(function, "__globals__", {})
+            pending += [names[n] for n in current.co_names if isinstance(names.get(n), types.FunctionType)]
+    return tuple(index)
+
+
+def _with_source(where: object, sources: tuple) -> object:
+    """The worker's ``[file, line, function, source]`` with the line's text (and real file) from ``sources`` when the
+    worker could not read it: the innermost indexed function of that name whose lines hold that line."""
+    if not sources or not (isinstance(where, list) and len(where) == 4 and isinstance(where[1], int)
+                           and isinstance(where[2], str) and isinstance(where[3], str)) or where[3].strip():
+        return where
+    _, lineno, name, _ = where
+    found = [item for item in sources if item[0] == name and item[1] <= lineno <= item[2]]
+    if not found:
+        return where
+    function, first, last, file, text = min(found, key=lambda item: item[2] - item[1])
+    return [file, lineno, function, text[lineno - first]]
 
 
 @dataclass(frozen=True)
@@ -206,6 +298,22 @@ class GameRecord:
     output: tuple[str, ...] = ()  # the last lines the forfeiting strategy printed
     printed: tuple[int, int] = (0, 0)  # characters printed by first and second
     isolation: str = ""  # the walls around the untrusted side(s), e.g. "process + seccomp + landlock"
+    moves: str = ""  # the turns played, in notation, joined by MOVES_JOIN (one string: a card keeps thousands)
+    table: tuple[str, ...] = ()  # where the dice came from (see .match): replaying the game needs it
+    lines: tuple[int, int] = (0, 0)  # lines printed by first and second
+    outputs: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # the last lines each side printed in the game
+    # Time first and second spent on their moves, and the slowest move of each, by their worker's clock: measured,
+    # so not part of what makes two records the same game (the same seed gives equal records on any executor).
+    seconds: tuple[float, float] = field(default=(0.0, 0.0), compare=False)
+    slowest: tuple[float, float] = field(default=(0.0, 0.0), compare=False)
+    asked: tuple[int, int] = (0, 0)  # moves asked of each side's worker (0 for a trusted bot)
+
+    def played(self) -> list[str]:
+        """The turns played, in notation."""
+        return self.moves.split(MOVES_JOIN) if self.moves else []
+
+
+MOVES_JOIN = "; "
 
 
 @dataclass(frozen=True)
@@ -239,13 +347,44 @@ def _raised_where(where: object) -> str:
     return "raised " + describe(filename, lineno, name, source if source.strip() else cached_cell_line(filename, lineno))
 
 
-def _turn_from(answer: dict, roll: int) -> Turn:
+ERROR_HINTS = {
+    "FrozenInstanceError": ": a position (and an amoeba) cannot be changed; to see the position after a turn, make "
+                           "a new one with apply(position, turn)",
+}
+"""Exceptions whose usual cause in a strategy is known: a hint added to the forfeit's message."""
+PRINT_HEAVY = 100_000
+"""Characters printed in one move above which a timeout is blamed on the printing (printing is slow)."""
+
+
+def _timeout_message(answer: dict, limit: float | None, sources: tuple = ()) -> str:
+    """Why a move timed out, in words a student can act on: where it was stuck (or that printing took the time) and
+    how to allow more time."""
+    where, printed = answer.get("where"), answer.get("printed", 0)
+    if isinstance(printed, int) and printed >= PRINT_HEAVY:
+        stuck = (f"it printed {printed:,} characters in this move, and printing that much is what took the time: "
+                 "remove the print() calls (or print much less)")
+    elif where is not None and (place := _raised_where(_with_source(where, sources))) != "raised an exception":
+        stuck = "it was stopped " + place.removeprefix("raised ")
+    else:
+        stuck = shown(answer.get("message", ""), LINE_WIDTH)
+    more = f"{2 * limit:g}" if limit else "2"
+    return shown(f"{stuck}. Make the move faster (an endless loop?), or allow more time: "
+                 f"score(..., per_move_limit={more}) or amoeboid score --per-move-limit {more}", 2 * LINE_WIDTH)
+
+
+def _turn_from(answer: dict, roll: int, limit: float | None = None, sources: tuple = ()) -> Turn:
     """Validate a worker's answer: a Turn for this roll, or a forfeit naming what is wrong."""
     kind, value = answer.get("kind"), shown(answer.get("value", ""))
     if kind == "timeout":  # interrupted at the limit by the game process, which keeps its import
-        raise Forfeit("timeout", value, shown(answer.get("message", ""), LINE_WIDTH))
+        raise Forfeit("timeout", value, _timeout_message(answer, limit, sources))
     if kind == "error":
-        raise Forfeit("exception", value, shown(f"the strategy {_raised_where(answer.get('where'))}", LINE_WIDTH))
+        hint = next((text for name, text in ERROR_HINTS.items() if value.startswith(name + ":")), "")
+        raise Forfeit("exception", value,
+                      shown(f"the strategy {_raised_where(_with_source(answer.get('where'), sources))}", LINE_WIDTH)
+                      + hint)
+    if kind == "other" and value == "None":
+        raise Forfeit("malformed", "None", "your strategy returned nothing (None): a `return` is missing, or a path "
+                                           "through the function ends without one; return a Turn or its notation")
     if kind not in ("turn", "text"):
         raise Forfeit("malformed", value, "a strategy returns a Turn or its notation string")
     try:
@@ -279,6 +418,12 @@ class _Game:
                            table=_table(first, second))
         self.outputs: dict[str, collections.deque[str]] = {seat: collections.deque(maxlen=KEEP_LINES) for seat in "AB"}
         self.printed = {"A": 0, "B": 0}
+        self.lines = {"A": 0, "B": 0}
+        self.seconds = {"A": 0.0, "B": 0.0}
+        self.slowest = {"A": 0.0, "B": 0.0}
+        self.asked = {"A": 0, "B": 0}
+        self.limit = setup.per_move_limit
+        self.table = _table(first, second)
         self.forfeit: tuple | None = None
         self.isolation: dict[str, str] = {}  # seat -> the walls its worker reported
         self.finished = False  # its record was handed on: it rolls no more dice
@@ -295,7 +440,7 @@ class _Game:
                 match.roll()
                 return None
             roll = match.roll()
-            match.play(BOTS[self.entries[seat].bot](match.position, roll, match.rng()))  # illegal: our bug, raises
+            match.play_trusted(BOTS[self.entries[seat].bot](match.position, roll, match.rng()))
         return self._record()
 
     def move_request(self) -> tuple[int, int, Position]:
@@ -312,7 +457,14 @@ class _Game:
                 self.outputs[seat].extend(shown(line, LINE_WIDTH) for line in output[-KEEP_LINES:])
             if isinstance(printed, int):
                 self.printed[seat] += printed
-            turn = _turn_from(answer, self.match.roll())
+            lines, took = answer.get("lines"), answer.get("took")
+            if isinstance(lines, int):
+                self.lines[seat] += lines
+            if isinstance(took, float):
+                self.seconds[seat] += took
+                self.slowest[seat] = max(self.slowest[seat], took)
+            self.asked[seat] += 1
+            turn = _turn_from(answer, self.match.roll(), self.limit, self.entries[seat].sources)
             try:
                 self.match.play(turn)
             except IllegalTurnError as error:
@@ -339,6 +491,11 @@ class _Game:
             capped=capped,
             printed=(self.printed[first_seat], self.printed[other(first_seat)]),
             isolation="; ".join(dict.fromkeys(self.isolation[seat] for seat in "AB" if seat in self.isolation)),
+            moves=MOVES_JOIN.join(map(str, self.match.turns)),
+            table=self.table,
+            **{name: (values[first_seat], values[other(first_seat)]) for name, values in (
+                ("lines", self.lines), ("seconds", self.seconds), ("slowest", self.slowest), ("asked", self.asked),
+                ("outputs", {seat: tuple(lines) for seat, lines in self.outputs.items()}))},
             **forfeit,
         )
 
@@ -552,12 +709,18 @@ class _SameFailure(Exception):
 
     def explain(self) -> str:
         return (f"your strategy fails the same way every game: fix this first. {SAME_FAILURE_STOP} games in a row "
-                f"ended with {self.last.reason} {self.last.value!r}: {self.last.message}")
+                f"were forfeited for the same kind of mistake ({self.last.reason}); the last one: {self.last.value}: "
+                f"{self.last.message}")
 
 
 def _own_failure(record: GameRecord, name: str) -> tuple | None:
+    """The kind of ``name``'s forfeit in ``record`` (None if it did not forfeit): the reason, and for an exception
+    its type, so that 48 malformed answers of different values count as one repeated mistake."""
     role = "first" if record.first == name else "second"
-    return (record.reason, record.value) if record.forfeit_by == role else None
+    if record.forfeit_by != role:
+        return None
+    exception = (record.value or "").partition(":")[0] if record.reason == "exception" else ""
+    return record.reason, exception if exception.isidentifier() else ""
 
 
 def _run(entries: dict, matches: list[tuple[str, str]], games: int, setup: _Setup, workers: int,
@@ -665,10 +828,14 @@ def _walls_line(records: Sequence[GameRecord], limits: tuple[float, float]) -> s
     return f"isolation: {walls or 'none needed (trusted bots only)'}{dice}; limits: load {load:g} s, move {move:g} s"
 
 
+def _duration(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
 def _forfeit_lines(forfeits) -> list[str]:
     lines = ["forfeits:"] if len(forfeits) else []
     for row in forfeits.itertuples(index=False):
-        lines.append(f"  {row.player}: {row.reason} x{row.games}: {row.value!r} ({row.message})")
+        lines.append(f"  {row.player}: {row.reason} x{row.games}: {row.value} ({row.message})")
         for line in str(row[5]).splitlines()[-5:]:
             lines.append(f"    | {line}")
     return lines
@@ -725,13 +892,19 @@ class _Standings:
         """E.g. "isolation: process + seccomp + landlock; limits: load 30 s, move 1 s"."""
         return _walls_line(self.records, self.limits)
 
+    def plain(self) -> list[str]:
+        """The sentences a student reads first (above the table); the jargon goes under "details"."""
+        return []
+
     @_trusted
     def _repr_html_(self) -> str:
-        return html_table(self.title, self.table(), self._notes(), caption=self.walls)
+        return html_table(self.title, self.table(), self._notes(), caption="\n".join(self.plain()), details=self.walls)
 
     @_trusted
     def __str__(self) -> str:
-        return "\n".join([text_table(f"{self.title}\n{self.walls}", self.table()), *_forfeit_lines(self.forfeits())])
+        return "\n".join([text_table("\n".join([self.title, *self.plain()]), self.table()),
+                          *_forfeit_lines(self.forfeits()),
+                          f"details: {self.walls}"])
 
 
 @dataclass(frozen=True)
@@ -739,8 +912,8 @@ class ScoreCard(_Standings):
     """How one strategy fared against each opponent: a table in a notebook, text in a terminal.
 
     ``summary()`` is the table, ``forfeits()`` the forfeits by reason, ``to_frame()``
-    one row per game, ``chart()`` an Altair chart.  No wall-clock figures: the same
-    seed gives the same card.
+    one row per game, ``chart()`` an Altair chart.  The same seed gives the same card, except for the one measured
+    line, the time per move.
     """
 
     player: str
@@ -749,6 +922,8 @@ class ScoreCard(_Standings):
     limits: tuple[float, float] = (LOAD_LIMIT, DEFAULT_PER_MOVE_LIMIT)  # seconds: load (import), per move
     seed_label: str | None = None  # shown instead of the seed (a contest's secret seed stays secret)
     stopped: str = ""  # why scoring stopped early (the same failure every game), shown above the table
+    board: int = 3
+    max_turns: int = TURN_CAP
     by = "opponent"
 
     def _players(self) -> Sequence[str]:
@@ -756,6 +931,145 @@ class ScoreCard(_Standings):
 
     def summary(self):
         return self.table()
+
+    def table(self):
+        """Per opponent: the counts, the win rate's interval, and the ``verdict`` the paired games support."""
+        table = super().table()
+        verdicts = self.verdicts()
+        return table.merge(verdicts[["opponent", "verdict"]], on="opponent", how="left")
+
+    # -- what the numbers say
+
+    def _side(self, record: GameRecord) -> int:
+        """0 if the card's player is ``first`` in ``record``, else 1."""
+        return 0 if record.first == self.player else 1
+
+    def verdicts(self):
+        """Per opponent, in words: "beats greedy", "loses to paper" or "too close to call", and why.
+
+        Each dice pair's two games (same dice, seats swapped) are one comparison, so luck cancels out; the pairs
+        the player won or lost go to an exact sign test (:func:`~amoeboid_edu.stats.paired_verdict`).  A pair cut
+        short by an early stop is left out.
+        """
+        import pandas as pd
+
+        points: dict[str, dict[int, list[float]]] = {}
+        for record in self.records:
+            side = self._side(record)
+            role = ("first", "second")[side]
+            opponent = (record.second, record.first)[side]
+            got = 0.5 if record.winner is None else float(record.winner == role)
+            points.setdefault(opponent, {}).setdefault(record.pair, []).append(got)
+        rows = []
+        for opponent, pairs in points.items():
+            whole = [sum(games) for games in pairs.values() if len(games) == 2]
+            verdict, why = paired_verdict(whole, opponent)
+            rows.append({"opponent": opponent, "verdict": verdict, "why": why})
+        return pd.DataFrame(rows, columns=["opponent", "verdict", "why"])
+
+    def plain(self) -> list[str]:
+        lines = [f"Against {row.opponent}: {row.verdict} ({row.why})." if row.verdict in ("too close to call",
+                 "not enough games") else f"{self.player} {row.verdict}: {row.why}."
+                 for row in self.verdicts().itertuples()]
+        mine = [(record, self._side(record)) for record in self.records]
+        asked = sum(record.asked[side] for record, side in mine)
+        if asked:
+            mean = sum(record.seconds[side] for record, side in mine) / asked
+            slowest = max(record.slowest[side] for record, side in mine)
+            limit = self.limits[1]
+            lines.append(f"Time per move: {_duration(mean)} on average, {_duration(slowest)} at most "
+                         f"(the limit is {limit:g} s a move)." if slowest > limit / 2 else
+                         f"Time per move: every move well within the limit of {limit:g} s (card.timing() "
+                         "has the average and the slowest).")
+        lines_printed = sum(record.lines[side] for record, side in mine)
+        if lines_printed:
+            first = next(i for i, (record, side) in enumerate(mine) if record.lines[side])
+            lines.append(f"Your strategy printed {lines_printed:,} lines (hidden): card.printed({first}) shows "
+                         f"the last lines it printed in game {first}.")
+        return lines
+
+    def timing(self) -> str:
+        """The time per move, measured by the strategy's worker: the average and the slowest, against the limit."""
+        mine = [(record, self._side(record)) for record in self.records]
+        asked = sum(record.asked[side] for record, side in mine)
+        if not asked:
+            return "no move of this strategy was timed (a bot plays in this process)"
+        mean = sum(record.seconds[side] for record, side in mine) / asked
+        slowest = max(record.slowest[side] for record, side in mine)
+        return (f"{_duration(mean)} on average, {_duration(slowest)} at most over {asked:,} moves (the limit is "
+                f"{self.limits[1]:g} s a move)")
+
+    # -- the games themselves
+
+    def _record(self, i: int) -> GameRecord:
+        if not isinstance(i, int) or isinstance(i, bool) or not -len(self.records) <= i < len(self.records):
+            raise IndexError(f"game {i!r}: this card has games 0 to {len(self.records) - 1} (see card.games())")
+        return self.records[i]
+
+    def games(self):
+        """One row per game, numbered as ``card.game(i)`` takes them: the opponent, your seat, the result."""
+        import pandas as pd
+
+        rows = []
+        for i, record in enumerate(self.records):
+            side = self._side(record)
+            role = ("first", "second")[side]
+            result = "tie" if record.winner is None else ("win" if record.winner == role else "loss")
+            forfeit = None if record.forfeit_by is None else ("you" if record.forfeit_by == role else "opponent")
+            rows.append({"game": i, "opponent": (record.second, record.first)[side],
+                         "seat": record.first_seat if side == 0 else other(record.first_seat), "result": result,
+                         "turns": record.turns, "capped": record.capped, "forfeit": forfeit, "reason": record.reason,
+                         "printed_lines": record.lines[side]})  # fmt: skip
+        return pd.DataFrame(rows, columns=["game", "opponent", "seat", "result", "turns", "capped", "forfeit",
+                                           "reason", "printed_lines"])  # fmt: skip
+
+    def game(self, i: int):
+        """Game ``i`` as a :class:`~amoeboid_edu.game.Game`: ``Replay(card.game(i))``, ``coach.review(card.game(i))``.
+
+        Its turns are the ones played on the card (a forfeited game stops before the refused turn).
+        """
+        from .game import Game
+
+        game = Game(Position.start(self.board), seed=f"{self.seed} card game {i}")
+        for turn in self._record(i).played():
+            game.play(turn)
+        return game
+
+    def worst_losses(self, n: int = 5):
+        """Your ``n`` quickest defeats on the board (forfeits are in ``forfeits()``): the games to look at first."""
+        games = self.games()
+        lost = games[(games["result"] == "loss") & games["forfeit"].isna()]
+        return lost.sort_values(["turns", "game"], kind="stable").head(n).reset_index(drop=True)
+
+    def printed(self, i: int) -> str:
+        """The last lines your strategy printed in game ``i`` (the lab hides them while it plays)."""
+        record = self._record(i)
+        return "\n".join(record.outputs[self._side(record)])
+
+    def replay(self, i: int, strategy: Strategy, opponent: Strategy | None = None):
+        """Play game ``i`` again in this process with ``strategy`` (and ``opponent``, needed when it is not a bot):
+        the same dice, seats and random streams, so the same strategy plays the same turns (a :class:`Game`).
+
+        The code runs here, unprotected: replay your own strategy, not a classmate's.  A strategy that uses the
+        module ``random`` instead of its ``rng`` may play differently.
+        """
+        from .game import Game
+        from .match import play_match
+
+        record = self._record(i)
+        side = self._side(record)
+        other_name = (record.second, record.first)[side]
+        if opponent is None:
+            if other_name not in BOTS:
+                raise ValueError(f"game {i} was against {shown(other_name)}, not a bot: pass it as opponent=")
+            opponent = BOTS[other_name]
+        players = (strategy, opponent) if side == 0 else (opponent, strategy)
+        match = play_match(*players, seed=self.seed, pair=record.pair, first_seat=record.first_seat,
+                           board=self.board, max_turns=self.max_turns, table=record.table)
+        game = Game(Position.start(self.board), seed=f"{self.seed} card game {i}")
+        for turn in match.turns:
+            game.play(turn)
+        return game
 
     @property
     def title(self) -> str:
@@ -812,9 +1126,25 @@ class TournamentResult(_Standings):
         table = standings(self.to_frame(), "player").merge(self.ratings, on="player")
         table = table.sort_values(["rating", "player"], ascending=[False, True], kind="stable")
         table.insert(0, "rank", range(1, len(table) + 1))
-        columns = ["rank", "player", "games", "wins", "ties", "losses", "win_rate", "ci_low", "ci_high", "rating",
-                   "rating_low", "rating_high", "forfeits"]  # fmt: skip
+        ranges = rank_ranges(list(table["rating_low"]), list(table["rating_high"]))
+        table.insert(1, "could_be", [str(best) if best == worst else f"{best}-{worst}" for best, worst in ranges])
+        columns = ["rank", "could_be", "player", "games", "wins", "ties", "losses", "win_rate", "ci_low", "ci_high",
+                   "rating", "rating_low", "rating_high", "forfeits"]  # fmt: skip
         return table[columns].reset_index(drop=True)
+
+    def plain(self) -> list[str]:
+        """No strategy loaded: a sentence instead of an empty table; otherwise what the ranks can and cannot say."""
+        if len(self.names) < 2:
+            loaded = f"only {self.names[0]} loaded" if self.names else "no strategy loaded"
+            return [f"No tournament: {loaded}. Each file that did not load is listed below with its error: fix those "
+                    "(or run `amoeboid score FILE.py:FUNCTION` on one to see the problem) and run the tournament "
+                    "again."]
+        ranges = [value for value in self.table()["could_be"] if "-" in value]
+        if not ranges:
+            return ["Every rank is clear: no two rating intervals overlap."]
+        return [f"Ties: a rank under 'could_be' such as {ranges[0]} means that player's rating interval overlaps "
+                "others', so with other dice they could have finished anywhere in that range: their order may be "
+                "luck. Play more games to separate them."]
 
     @_trusted
     def rating_chart(self):
@@ -841,7 +1171,14 @@ class TournamentResult(_Standings):
 
     def __str__(self) -> str:
         lines = [f"{name}: did not load: {error}" for name, error in self.not_loaded]
+        if len(self.names) < 2:
+            return "\n".join([*self.plain(), *lines])
         return "\n".join([super().__str__(), *lines])
+
+    def _repr_html_(self) -> str:
+        if len(self.names) < 2:
+            return html_table(self.title, self.not_loaded_table(), caption="\n".join(self.plain()))
+        return super()._repr_html_()
 
     def __repr__(self) -> str:
         return f"<TournamentResult {self.title}>"
@@ -914,13 +1251,13 @@ def _seed_from_file(seed, seed_file, strategy_files: Sequence[str | None], label
 
 def score(
     strategy: Strategy | str,
-    games: int = 1000,
+    games: int = DEFAULT_GAMES,
     seed: int | str = 0,
     *,
-    opponents: Sequence[str] | None = None,
+    opponents: Sequence[Strategy | str] | None = None,
     per_move_limit: float = DEFAULT_PER_MOVE_LIMIT,
     load_limit: float = LOAD_LIMIT,
-    workers: int = 1,
+    workers: int | None = None,
     board: int = 3,
     max_turns: int = TURN_CAP,
     progress: bool = True,
@@ -928,10 +1265,12 @@ def score(
     seed_label: str | None = None,
     seed_file: str | os.PathLike | None = None,
 ) -> ScoreCard:
-    """Play ``strategy`` against the fast baseline bots (``opponents``: names from ``BOTS``) and score it.
+    """Play ``strategy`` against the fast baseline bots and score it: :data:`DEFAULT_GAMES` games against each of
+    :data:`FAST_OPPONENTS` unless told (the same defaults as ``amoeboid score``).
 
-    ``games`` per opponent, an even number: ``games / 2`` dice seeds, each
-    played twice with the seats swapped.  ``strategy`` is a function
+    ``opponents``: names from ``BOTS``, or strategies given as ``strategy`` is (a function: say your previous
+    version, played on the same dice; see also :func:`compare`).  ``games`` per opponent, an even number:
+    ``games / 2`` dice seeds, each played twice with the seats swapped.  ``strategy`` is a function
     ``(position, roll, rng)``, an object with ``choose``, a name from ``BOTS``, or
     ``"module:function"`` / ``"path/to/file.py:function"``.  Untrusted strategies
     run in a worker process; a move slower than ``per_move_limit`` seconds, an
@@ -943,36 +1282,65 @@ def score(
     a strategy may read, which in a notebook includes the notebook's own folder,
     or when short or repetitive; see :func:`read_seed_file`); the card then
     says "seed from FILE (secret)".  ``workers=K``
-    plays in K processes with exactly the same results.  The default opponents
-    are the fast bots (:data:`FAST_OPPONENTS`); add ``"expectimax"`` for the
-    two-turn search (about 15 ms a turn; its expected time is printed first).
+    plays in K processes with exactly the same results; by default as many as the machine has cores
+    (:func:`default_workers`).  Add ``"expectimax"`` for the
+    two-turn search (about 15 ms a turn: many times slower; the progress bar's estimate of the time left is
+    measured on the games played so far and corrected as they go).
     A game still going after ``max_turns`` counts as a tie (``capped``).  If the
     strategy forfeits :data:`SAME_FAILURE_STOP` games in a row the same way,
     scoring stops there and the card says what to fix first.
     """
-    with trusted_imports(_target_folders([strategy])):  # no hand-in is ever imported here
+    with trusted_imports(_target_folders([strategy, *(opponents or ())])):  # no hand-in is ever imported here
         opponents = list(FAST_OPPONENTS) if opponents is None else list(opponents)
-        unknown = [o for o in opponents if o not in BOTS]
+        unknown = [o for o in opponents if isinstance(o, str) and o not in BOTS and ":" not in o]
         if unknown or not opponents:
-            raise ValueError(f"opponents are names from {sorted(BOTS)}, not {shown(unknown or opponents)}")
+            raise ValueError(f"opponents are bot names from {sorted(BOTS)} or strategies (functions, or "
+                             f"FILE.py:FUNCTION), not {shown(unknown or opponents)}")
         subject = entry(strategy, name)
-        if subject.name in opponents:
+        rivals: dict[str, Entry] = {}
+        for opponent in opponents:
+            item = entry(opponent)
+            label, number = item.name, 2
+            while label in rivals:
+                label, number = f"{item.name} {number}", number + 1
+            rivals[label] = replace(item, name=label)
+        if subject.name in rivals:
             subject = Entry(f"{subject.name} (player)", subject.bot, subject.load, subject.payload)
-        entries = {subject.name: subject, **{o: Entry(o, bot=o) for o in opponents}}
+        entries = {subject.name: subject, **rivals}
+        opponents = list(rivals)
         seed, seed_label = _seed_from_file(seed, seed_file, [subject.load.get("file")],
                                            f"from {os.fspath(seed_file or '')} (secret)", seed_label)
         setup = _Setup(seed, float(per_move_limit), max_turns, board, float(load_limit))
         matches = [(subject.name, o) for o in opponents]
-        if "expectimax" in opponents:
-            print(f"expectimax searches two turns ahead: expect about "
-                  f"{games * EXPECTIMAX_SECONDS_PER_GAME / workers:.0f} s for its {games} games")
         try:
+            workers = default_workers(2 * len(matches)) if workers is None else workers
             records, stopped = _run(entries, matches, games, setup, workers, progress, f"scoring {subject.name}",
                                     watch=subject.name), ""
         except _SameFailure as failure:
             records, stopped = _in_order(failure.records, matches), failure.explain()
         return ScoreCard(subject.name, seed, tuple(records), (setup.load_limit, setup.per_move_limit), seed_label,
-                         stopped)
+                         stopped, board, max_turns)
+
+
+def default_workers(lanes: int) -> int:
+    """Processes that play a score card when none are asked for: one per core this process may use, at most one per
+    lane (an opponent and a seat: the unit a process plays whole), so no process starts for nothing."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, lanes))
+
+
+def compare(new: Strategy | str, old: Strategy | str, games: int = DEFAULT_GAMES, seed: int | str = 0,
+            **options) -> ScoreCard:
+    """Did a change help?  ``new`` plays ``old`` head to head on paired dice; the card's verdict says "beats old",
+    "loses to old" or "too close to call".
+
+    Both run in workers, as for :func:`score` (which takes the same ``options``); two versions that play alike
+    on most positions split most dice pairs evenly, and only the pairs they play differently count.
+    """
+    return score(new, games, seed, opponents=[old], **options)
 
 
 # --------------------------------------------------------------------------- handing in a notebook's strategy
@@ -1012,7 +1380,6 @@ class _HandIn:
 
     def add(self, owner: str, name: str, value: object) -> None:
         import ast
-        import inspect
 
         if isinstance(value, types.ModuleType):
             module = value.__name__
@@ -1338,26 +1705,32 @@ def _module_file(module: str, root: str | None = None) -> str | None:
     return spec.origin if spec is not None and spec.has_location else None
 
 
-def _neutral_pickle(strategy: object) -> bytes:
-    """cloudpickle's bytes for ``strategy`` without what changes from one session to the next for the same code: the
-    file name of each code object (a notebook cell's names the kernel's process) and the random id cloudpickle gives
-    each class defined in ``__main__``.  Relies on cloudpickle's internals; the caller falls back to the payload."""
-    import cloudpickle
-    from cloudpickle import cloudpickle as internals
+def _anonymous(code: types.CodeType) -> types.CodeType:
+    """``code`` and the code nested in it with the file name left out."""
+    consts = tuple(_anonymous(const) if isinstance(const, types.CodeType) else const for const in code.co_consts)
+    return code.replace(co_filename="", co_consts=consts)
 
-    reduce_code = internals._code_reduce
+
+def _neutral_pickle(strategy: object) -> bytes:
+    """cloudpickle's bytes for ``strategy`` without the file name of each code object, which changes from one session
+    to the next for the same code (a notebook cell's names the kernel's process; cloudpickle 3.1.3 writes
+    ``<dynamic-code>`` instead).  Only public interfaces: ``cloudpickle.Pickler``, a pickler's ``dispatch_table``
+    and ``marshal``.  A class defined in a notebook still carries cloudpickle's per-session id, so a tournament
+    of such a strategy resumes only in the session that started it (the refusal says so)."""
+    import copyreg
+    import marshal
+
+    import cloudpickle
+
+    def reduce_code(code: types.CodeType):
+        return marshal.loads, (marshal.dumps(_anonymous(code)),)
 
     class Neutral(cloudpickle.Pickler):
-        dispatch_table = collections.ChainMap({types.CodeType: lambda code: reduce_code(code.replace(co_filename=""))},
-                                              cloudpickle.Pickler.dispatch_table)
+        dispatch_table = collections.ChainMap({types.CodeType: reduce_code},
+                                              getattr(cloudpickle.Pickler, "dispatch_table", copyreg.dispatch_table))
 
-    tracker_id = internals._get_or_create_tracker_id
-    internals._get_or_create_tracker_id = lambda class_def: ""
-    try:
-        buffer = io.BytesIO()
-        Neutral(buffer, protocol=pickle.DEFAULT_PROTOCOL).dump(strategy)
-    finally:
-        internals._get_or_create_tracker_id = tracker_id
+    buffer = io.BytesIO()
+    Neutral(buffer, protocol=pickle.DEFAULT_PROTOCOL).dump(strategy)
     return buffer.getvalue()
 
 
@@ -1377,7 +1750,7 @@ def _code_digest(strategy: object, item: Entry) -> str:
             return _digest(f"unreadable {target}")
     try:
         data = _neutral_pickle(strategy)
-    except Exception:  # noqa: BLE001 - another cloudpickle: the payload's bytes (a new session then refuses a resume)
+    except Exception:  # noqa: BLE001 - not picklable this way: the payload's bytes (a new session refuses a resume)
         data = item.payload
     name = getattr(strategy, "__module__", None)
     module = sys.modules.get(name) if isinstance(name, str) and name != "__main__" else None
@@ -1652,5 +2025,6 @@ def write_leaderboard(result: TournamentResult, path: str | os.PathLike) -> Path
     return path
 
 
-__all__ = ["Batch", "GameRecord", "ScoreCard", "TournamentResult", "entry", "hand_in", "leaderboard_path", "play_batch",
-           "read_seed_file", "score", "tournament", "wilson_interval", "write_leaderboard"]
+__all__ = ["Batch", "GameRecord", "ScoreCard", "TournamentResult", "compare", "default_workers", "entry", "hand_in",
+           "leaderboard_path", "play_batch", "read_seed_file", "score", "tournament", "wilson_interval",
+           "write_leaderboard"]

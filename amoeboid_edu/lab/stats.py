@@ -30,6 +30,58 @@ def wilson_interval(wins: int, games: int, z: float = 1.96) -> tuple[float, floa
     return max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator)
 
 
+def sign_test(better: int, worse: int) -> float:
+    """The exact two-sided sign test's p-value: how likely a split at least this uneven is if both sides are equal.
+
+    Exact for any count (the binomial law, no normal approximation), so it is honest with 5 pairs as with 5,000.
+    """
+    n, k = better + worse, min(better, worse)
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
+    return min(1.0, 2 * tail)
+
+
+SIGNIFICANCE = 0.05
+"""A paired difference is called when a split this uneven would come from equal strategies less than 5% of the time."""
+
+
+def paired_verdict(pair_points: Sequence[float], opponent: str, alpha: float = SIGNIFICANCE) -> tuple[str, str]:
+    """What the paired games support, in words: ``("beats greedy" | "loses to greedy" | "too close to call", why)``.
+
+    ``pair_points``: the player's points (win 1, tie 1/2) in each dice pair's two games (seats swapped, same dice),
+    so 0 to 2 and 1 is even.  The pairs that are not even go to a sign test (:func:`sign_test`): on the same dice,
+    luck cancels out of a pair, and the test needs no assumption on how big a pair's difference may be.
+    """
+    if not pair_points:
+        return "not enough games", "no dice pair was played in full (both seats)"
+    better = sum(1 for points in pair_points if points > 1)
+    worse = sum(1 for points in pair_points if points < 1)
+    even = len(pair_points) - better - worse
+    p = sign_test(better, worse)
+    counts = (f"on the same dice (seats swapped) it did better on {better} of {len(pair_points)} dice pairs, worse on "
+              f"{worse}, the same on {even}")
+    if p < alpha:
+        word = f"beats {opponent}" if better > worse else f"loses to {opponent}"
+        chance = "less than 0.1%" if p < 0.001 else f"{p:.1%}"
+        return word, f"{counts}; two equally good strategies split this unevenly {chance} of the time"
+    return "too close to call", f"{counts}: could be luck; more games may tell them apart"
+
+
+def rank_ranges(low: Sequence[float], high: Sequence[float]) -> list[tuple[int, int]]:
+    """Each player's possible ranks (best, worst) given intervals ``[low, high]`` (higher is better).
+
+    A player's rank is certain only against players whose interval does not overlap its own: it ranks below each
+    player entirely above it, above each entirely below it, and could be on either side of the others.
+    """
+    ranges = []
+    for i in range(len(low)):
+        above = sum(1 for j in range(len(low)) if j != i and low[j] > high[i])
+        below = sum(1 for j in range(len(low)) if j != i and high[j] < low[i])
+        ranges.append((above + 1, len(low) - below))
+    return ranges
+
+
 # --------------------------------------------------------------------------- the tally
 
 
@@ -165,14 +217,16 @@ FORMATS = {"win_rate": "{:.3f}".format, "ci_low": "{:.3f}".format, "ci_high": "{
            "rating_high": "{:.0f}".format}  # fmt: skip
 
 
-def html_table(title: str, table, notes: Sequence[tuple[str, object]] = (), caption: str = "") -> str:
-    """A titled table (``caption`` under the title), then each ``(heading, frame)`` note that has rows.
+def html_table(title: str, table, notes: Sequence[tuple[str, object]] = (), caption: str = "",
+               details: str = "") -> str:
+    """A titled table (``caption`` under the title, one paragraph a line), then each ``(heading, frame)`` note that
+    has rows, then ``details`` folded under a "details" line (what only a teacher needs).
 
     Long text cells are kept in ``<pre>``.
     """
     from html import escape
 
-    parts = [f"<div><strong>{escape(title)}</strong>", *([f"<p>{escape(caption)}</p>"] if caption else []),
+    parts = [f"<div><strong>{escape(title)}</strong>", *(f"<p>{escape(line)}</p>" for line in caption.splitlines()),
              table.to_html(index=False, formatters=FORMATS)]
     for heading, frame in notes:
         if len(frame):
@@ -183,6 +237,8 @@ def html_table(title: str, table, notes: Sequence[tuple[str, object]] = (), capt
 
             formatters = {column: cell for column in frame.columns}
             parts += [f"<p>{escape(heading)}</p>", frame.to_html(index=False, escape=False, formatters=formatters)]
+    if details:
+        parts.append(f"<details><summary>details</summary><p>{escape(details)}</p></details>")
     return "\n".join(parts) + "</div>"
 
 
@@ -256,6 +312,9 @@ def rating_chart(frame, title: str = "Bradley–Terry rating (95% bootstrap inte
 
 __all__ = [
     "bradley_terry",
+    "paired_verdict",
+    "rank_ranges",
+    "sign_test",
     "pairwise_chart",
     "pairwise_scores",
     "rate_chart",

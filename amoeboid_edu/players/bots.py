@@ -513,10 +513,22 @@ def paper_annotation_of(position: Position, turn: Turn | str, plan: str = "paper
 
 
 def _default_choices(position: Position, roll: int) -> list[Turn]:
-    """Every turn the default may play (greedy's ties among the turns that leave no immediate end)."""
+    """Every turn the default may play (greedy's ties among the turns that leave no immediate end).
+
+    Lazily, best first: the turns are ranked by greedy's key (cheap), and safety (an ``apply`` and a look at the
+    opponent's replies, the dear part) is judged one key group at a time from the top; the first group with a
+    safe turn holds exactly the safe turns of the best key, in candidate order.  With no safe turn at all, greedy's
+    ties among every turn.  ``tests/test_bots.py`` checks it against judging every turn first.
+    """
     turns = list(candidate_turns(position, roll))
-    safe = [turn for turn, is_safe in _judged(position, turns) if is_safe]
-    return _best(safe or turns, lambda turn: outcome_after(position, turn))
+    groups: dict[tuple, list[Turn]] = {}
+    for turn in turns:
+        groups.setdefault(outcome_after(position, turn), []).append(turn)
+    for key in sorted(groups, reverse=True):
+        safe = [turn for turn, is_safe in _judged(position, groups[key]) if is_safe]
+        if safe:
+            return safe
+    return groups[max(groups)] if groups else []
 
 
 def paper(position: Position, roll: int, rng: random.Random) -> Turn:

@@ -22,11 +22,19 @@ PACKAGE_DIR = str(Path(__file__).resolve().parent.parent)  # the whole amoeboid_
 _CELL_FILE = re.compile(r"[/\\]ipykernel_\d+[/\\]\d+\.py$|^<ipython-input-")
 
 
+_GENERATED = ("<string>",)
+"""Files of code Python generates (a frozen dataclass's ``__setattr__``): never the line a student wrote."""
+
+
 def student_frame(tb: TracebackType | None) -> tuple[str, int, str] | None:
-    """``(file, line, function)`` of the last frame not in amoeboid_edu, or None if every frame is ours."""
+    """``(file, line, function)`` of the last frame not in amoeboid_edu, or None if every frame is ours.
+
+    Generated code (``<string>``) is passed over for the student's line that called it, when there is one.
+    """
     frames = [f for f in traceback.extract_tb(tb) if not f.filename.startswith(PACKAGE_DIR)]
     if not frames:
         return None
+    frames = [f for f in frames if f.filename not in _GENERATED] or frames
     last = frames[-1]
     return last.filename, last.lineno or 0, last.name
 

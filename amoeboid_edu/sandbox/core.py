@@ -83,7 +83,7 @@ MAX_MESSAGE = 1 << 20
 MAX_ANSWER = 1 << 17
 """Largest answer to a move: its value, 20 printed lines and where it raised fit, each character escaped.  Kept small
 because parsing is what costs memory: a megabyte of ``[],`` was 22 MB of objects, 64 of them a round (red team)."""
-ANSWER_KEYS = {"kind": str, "value": str, "output": list, "printed": int, "where": list}
+ANSWER_KEYS = {"kind": str, "value": str, "output": list, "printed": int, "lines": int, "where": list, "took": float}
 """What the harness keeps of an answer; anything else a worker sends is dropped at once."""
 LOAD_LIMIT = 30.0
 """Seconds a worker may take to start, put its walls up and import the strategy."""
@@ -205,11 +205,13 @@ class OutputTail(io.TextIOBase):
         self.lines: collections.deque[str] = collections.deque(maxlen=KEEP_LINES)
         self.partial = ""
         self.printed = 0
+        self.line_count = 0  # lines printed (for the card's "printed N lines"), counted however many are kept
 
     def reset(self) -> None:
         self.lines.clear()
         self.partial = ""
         self.printed = 0
+        self.line_count = 0
 
     def writable(self) -> bool:
         return True
@@ -219,6 +221,7 @@ class OutputTail(io.TextIOBase):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
         self.printed += len(text)
         parts = text.split("\n")
+        self.line_count += len(parts) - 1
         if len(parts) > 1:
             self.lines.append((self.partial + parts[0])[:LINE_WIDTH])
             for line in parts[1:-1][-KEEP_LINES:]:
@@ -735,8 +738,8 @@ def _answer(choose: StrategyFunction, position: Position, roll: int, rng: random
     try:
         value = _clock.call(choose, position, roll, rng, limit)
     except BaseException as error:  # noqa: BLE001 - SystemExit and KeyboardInterrupt forfeit too
-        if _clock.rang:
-            return {"kind": "timeout"}
+        if _clock.rang:  # where the move was when the limit stopped it: the student's line, to say where it was stuck
+            return {"kind": "timeout", "where": _where(error.__traceback__)}
         try:
             message = f"{type(error).__name__}: {error}"
         except BaseException:  # noqa: BLE001
@@ -832,9 +835,11 @@ def _play(sock: socket.socket, choose: StrategyFunction, rules: Rules, tail: Out
             _seed_globals(int(seed))
             answer = _answer(choose, position_from_harness(text, rules), int(roll), random.Random(int(seed)),
                              float(limit))
+            answer["took"] = time.monotonic() - began
             if tail.printed:
                 answer["output"] = tail.tail()
                 answer["printed"] = tail.printed
+                answer["lines"] = tail.line_count + (1 if tail.partial else 0)
             outbox.add(answer, began)
         outbox.flush()
 
@@ -1081,8 +1086,12 @@ def untrusted_answer(data: bytes) -> dict[str, Any]:
     raw = untrusted_object(data)
     answer = {key: raw[key] for key, kind in ANSWER_KEYS.items()
               if isinstance(raw.get(key), kind) and not isinstance(raw.get(key), bool)}  # fmt: skip
-    if "printed" in answer:
-        answer["printed"] = min(max(answer["printed"], 0), 1 << 40)
+    for key in ("printed", "lines"):
+        if key in answer:
+            answer[key] = min(max(answer[key], 0), 1 << 40)
+    if "took" in answer:  # the worker's own clock: shown on the card, never used to judge a move
+        took = answer["took"]
+        answer["took"] = min(max(took, 0.0), 1e6) if took == took else 0.0
     return answer
 
 
@@ -1301,7 +1310,8 @@ class Sandbox:
                        f"the answer came {gap:.2f} s after the one before, by the harness's clock (the game "
                        "process did not stop the move itself)")
             return {"kind": "timeout", "value": f"no answer within {limit:g} s (the per-move limit)",
-                    "message": message, **{key: answer[key] for key in ("output", "printed") if key in answer}}
+                    "message": message, **{key: answer[key] for key in ("output", "printed", "lines") if key in answer},
+                    **({"where": answer["where"]} if "where" in answer and not late else {})}
         return answer
 
     def ask(self, moves: Sequence[tuple[int, int, Position]], limit: float) -> list[dict[str, Any] | Forfeit | None]:

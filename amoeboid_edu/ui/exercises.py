@@ -47,7 +47,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..engine.rules import PLAYERS, IllegalTurnError, NotationError, Position, Turn, resolve
-from ..players.tracebacks import describe_error
+from ..players.tracebacks import describe, describe_error, student_frame
 
 POSITION_FORMAT = "write the rows top to bottom, separated by /, then the side to move: (1,0) . . / . . . / . . (0,1) A"
 TURN_FORMAT = "write ROLL GROW SRC-DST A,B, e.g. 3 a1 a1-b1 4,0 (or ROLL GROW - for a pass)"
@@ -58,6 +58,8 @@ WORD_FORMAT = "type your answer as text, in quotes"
 YOUR_TURN = "✎ Your turn: replace ... with your prediction and run the cell again."
 ROUNDING = 0.005
 """A decimal is right when it is this close to the answer: the answer rounded to two decimals, or better."""
+CHECK_SECONDS = 10.0
+"""How long :func:`check` lets the student's code run before it stops it (an endless loop must not hang the lesson)."""
 _NOT_GIVEN = object()
 _WHOLE_OR_FRACTION = re.compile(r"[-+]?\d+(/0*[1-9]\d*)?")  # 3, -2, 1/3 (never over 0)
 _DECIMAL = re.compile(r"[-+]?(\d+\.\d*|\.\d+)")  # 0.333, .5
@@ -210,6 +212,9 @@ def check(
     position: Position | None = None,
     accept: tuple = (),
     unanswered: object = _NOT_GIVEN,
+    code: Callable | None = None,
+    starting: str | None = None,
+    seconds: float = CHECK_SECONDS,
 ) -> Verdict:
     """Compare a student's ``prediction`` with the ``answer`` the engine computed.
 
@@ -219,16 +224,23 @@ def check(
     position a turn answer is played in (so ``"1 a1 a1-b2"`` equals
     ``"1 a1 a1-b2 7,0"``).  ``accept``: other wordings that mean the answer
     (``"8"`` for ``"8 turns"``).  ``unanswered``: the starting code's answer,
-    which still means "your turn".
+    which still means "your turn"; with ``code`` (the student's function) and ``starting`` (the starting code's
+    body), only while that function's body is still the starting one (after an edit, the same answer is a wrong
+    answer, not "your turn").  A ``prediction`` function that runs longer than ``seconds`` (an endless loop) is
+    stopped, and the verdict says where.
     """
     if isinstance(prediction, Callable) and not isinstance(prediction, type):
         try:
-            prediction = prediction()
+            prediction = _call_bounded(prediction, seconds)
+        except _TooLong as stopped:
+            return Verdict(False, f"✗ Your code ran for {seconds:g} s without finishing (an endless loop?); it was "
+                                  f"stopped {stopped.where()}. Fix that and run again.")
         except Exception as error:  # noqa: BLE001 - the student's code may fail in any way; say where, kindly
             return Verdict(False, f"✗ Your code raised {describe_error(error)}. Fix that line and run again.")
     if prediction is ...:
         return Verdict(None, YOUR_TURN)
-    if unanswered is not _NOT_GIVEN and _same(prediction, unanswered, position):
+    unchanged = code is None or starting is None or _same_body(code, starting)
+    if unanswered is not _NOT_GIVEN and unchanged and _same(prediction, unanswered, position):
         return Verdict(None, "✎ Your turn: this is still the starting code's answer. Change the code and run again.")
     try:
         right = _matches(prediction, answer, position)
@@ -244,6 +256,59 @@ def check(
     if right or any(_same(prediction, other, position) for other in accept):
         return Verdict(True, " ".join(part for part in (f"✓ Right: {answer}.", why) if part))
     return Verdict(False, f"✗ Not quite (you said {prediction!r}). Hint: {hint}")
+
+
+class _TooLong(BaseException):
+    """Raised inside the student's code when :func:`check`'s time is up (not an ``Exception``: their ``except
+    Exception`` does not swallow it)."""
+
+    def where(self) -> str:
+        frame = student_frame(self.__traceback__)
+        return describe(*frame) if frame else "in the lesson's code"
+
+
+def _call_bounded(function: Callable, seconds: float) -> object:
+    """``function()``, interrupted by :class:`_TooLong` after ``seconds`` (a SIGALRM timer: in the main thread of
+    a kernel or script, where signals arrive; elsewhere it simply runs)."""
+    import signal
+    import threading
+
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        return function()
+
+    def ring(signum: int, frame: object) -> None:
+        raise _TooLong
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return function()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _same_body(function: Callable, starting: str) -> bool:
+    """Whether ``function``'s body, docstring, comments and spacing aside, is the code ``starting``; False when its
+    source cannot be read (then nothing claims it is unchanged)."""
+    import ast
+    import inspect
+    import textwrap
+
+    def statements(body: list) -> str:
+        if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant) \
+                and isinstance(body[0].value.value, str):
+            body = body[1:]
+        return "\n".join(ast.unparse(node) for node in body)
+
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+        defined = tree.body[0]
+        if not isinstance(defined, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False
+        return statements(defined.body) == statements(ast.parse(textwrap.dedent(starting)).body)
+    except (OSError, TypeError, SyntaxError, IndexError):
+        return False
 
 
 def _same(prediction: object, other: object, position: Position | None) -> bool:

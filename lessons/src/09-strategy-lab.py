@@ -18,10 +18,12 @@ import altair as alt
 
 from amoeboid_edu import Position, apply, other, seeded_rng
 from amoeboid_edu.ui import charts
+from amoeboid_edu.theory import coach
 from amoeboid_edu.players.bots import greedy
 from amoeboid_edu.ui.exercises import check
-from amoeboid_edu.lab import score, tournament
+from amoeboid_edu.lab import compare, score, tournament
 from amoeboid_edu.players.strategy import candidate_turns, neighbours
+from amoeboid_edu.ui.widget import Replay
 
 _ = alt.renderers.enable("amoeboid")  # charts drawn in the kernel as SVG (amoeboid_edu.ui.charts): offline, reproducible
 rng = seeded_rng(9, "lesson 9 checks")  # the random generator the checks below hand to a strategy
@@ -149,6 +151,7 @@ def my_strategy(position, roll, rng):
 # %%
 case_II = Position.parse("(6,0) . . / . . . / . . (0,1) A")  # δ = 5, and A rolls 1
 check(lambda: my_strategy(case_II, 1, rng), "1 a1 a1-b2", position=case_II, unanswered=neutraliser(case_II, 1, rng),
+      code=my_strategy, starting="return neutraliser(position, roll, rng)",
       hint="with δ = 6 after the roll, move the whole amoeba to b2")
 
 # %% [markdown]
@@ -156,10 +159,12 @@ check(lambda: my_strategy(case_II, 1, rng), "1 a1 a1-b2", position=case_II, unan
 #
 # `score` plays your strategy against each opponent. Each dice seed is played **twice with the seats swapped**, so
 # both sides meet exactly the same luck (like duplicate bridge); your strategy runs in a separate process, so a bug
-# or an endless loop costs a game, not your notebook. Win rates come with 95% intervals: differences smaller than the
-# intervals may be luck. More games give narrower intervals (try `games=200`, it takes longer). The opponents are the
-# fast bots `random`, `greedy` and `paper`; add the two-turn search with
-# `opponents=["random", "greedy", "paper", "expectimax"]` (it prints how long that will take).
+# or an endless loop costs a game, not your notebook. The card first says in words what the games show: "beats
+# greedy", "loses to paper", or "too close to call" when the difference could be luck. It counts the dice pairs your
+# strategy won (both games together) against those it lost. Win rates come with 95% intervals. More games tell
+# closer strategies apart: `score(my_strategy)` plays 200 games against each of the fast bots `random`, `greedy` and
+# `paper`. Add the two-turn search with `opponents=["random", "greedy", "paper", "expectimax"]` (much slower: the
+# progress bar shows the time left).
 
 # %% tags=["nbval-ignore-output"]
 # (the progress bar shows only when scoring takes over a second, so this cell's output depends on the machine)
@@ -167,6 +172,38 @@ card = score(my_strategy, games=16, seed=9)
 
 # %%
 card
+
+# %% [markdown]
+# ### Did my change help?
+#
+# Opponents can be strategies too: `compare(new, old)` plays your new version against the old one on paired dice,
+# and `score(my_strategy, opponents=[neutraliser, "greedy"])` plays both at once. Two versions that play the same on
+# almost every position split almost every dice pair evenly, so only the pairs where they play differently count.
+
+# %% tags=["nbval-ignore-output"]
+# (the progress bar shows only when scoring takes over a second, so this cell's output depends on the machine)
+change = compare(my_strategy, neutraliser, games=16, seed=9)
+
+# %%
+change
+
+# %% [markdown]
+# ### Watch your games
+#
+# The card keeps every game. `card.games()` lists them (numbered), `card.worst_losses()` picks your quickest defeats,
+# and `card.game(i)` is game *i* as a `Game`: step through it with `Replay`, or let the coach review every turn with
+# `coach.review` (as in lesson 8). `card.replay(i, my_strategy)` plays the same game again here, with the same dice,
+# so you can add a `print` to your strategy and watch it decide.
+
+# %%
+card.worst_losses(3)
+
+# %%
+worst = int(card.worst_losses(1)["game"].iloc[0]) if len(card.worst_losses(1)) else 0
+Replay(card.game(worst))
+
+# %%
+coach.review(card.game(worst), seed=9, rollouts=8).summary()
 
 # %% [markdown]
 # ### When your strategy has a bug
@@ -190,7 +227,8 @@ buggy_card
 # ## A tournament of the steps
 #
 # Every pair of strategies plays the same number of paired games; the table ranks them by rating (a Bradley–Terry
-# fit of every result, on the Elo scale), and shows each win rate with its interval too.
+# fit of every result, on the Elo scale), and shows each win rate with its interval too. When two ratings' intervals
+# overlap, the column `could_be` shows the ranks each could have had (say `2-4`): their order may be luck.
 
 # %% tags=["nbval-ignore-output"]
 # (a progress bar shows while the games are played, so this cell's output depends on the machine)

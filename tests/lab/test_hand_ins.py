@@ -14,7 +14,6 @@ import textwrap
 import types
 from pathlib import Path
 
-import pandas as pd
 import pytest
 
 from amoeboid_edu import lab

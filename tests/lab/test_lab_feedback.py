@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import textwrap
 
-from amoeboid_edu.lab import scoring as lab
 from amoeboid_edu.lab import score
 from amoeboid_edu.lab.scoring import FAST_OPPONENTS, SAME_FAILURE_STOP
 
@@ -40,13 +39,10 @@ def test_a_strategy_failing_only_sometimes_is_scored_in_full(tmp_path):
     assert card.stopped == "" and len(card.records) == 8
 
 
-def test_score_defaults_to_the_fast_bots_and_names_expectimax_time(capsys):
+def test_score_defaults_to_the_fast_bots(capsys):
     card = score("random", games=2, seed=1, opponents=None, progress=False)
     assert sorted({record.second for record in card.records}) == sorted(FAST_OPPONENTS)
     assert "expectimax" not in capsys.readouterr().out
-    score("random", games=2, seed=1, opponents=["expectimax"], progress=False)
-    expected = 2 * lab.EXPECTIMAX_SECONDS_PER_GAME
-    assert f"expectimax searches two turns ahead: expect about {expected:.0f} s for its 2 games" in capsys.readouterr().out
 
 
 def test_the_card_draws_its_chart_with_its_table():

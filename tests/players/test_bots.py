@@ -161,3 +161,32 @@ def play_pairs(first, second, pairs: int, seed: str) -> tuple[int, int]:
 def test_bot_beats_random_clearly(name, pairs):
     wins, games = play_pairs(BOTS[name], BOTS["random"], pairs, f"beats-random-{name}")
     assert wilson_lower(wins, games) > 0.55, (wins, games)
+
+
+def _default_choices_judging_every_turn(position, roll):
+    """The paper bot's default as it was first written: judge every candidate's safety, then greedy among the safe."""
+    from amoeboid_edu.players.bots import _best, _judged, outcome_after
+    from amoeboid_edu.players.strategy import candidate_turns
+
+    turns = list(candidate_turns(position, roll))
+    safe = [turn for turn, is_safe in _judged(position, turns) if is_safe]
+    return _best(safe or turns, lambda turn: outcome_after(position, turn))
+
+
+def test_the_paper_defaults_lazy_safety_check_chooses_exactly_as_judging_every_turn():
+    # Positions from games the paper bot itself plays against greedy and random (where its default decides), every
+    # roll of each: the lazy default must keep the same turns, in the same order (the bot's rng picks among them).
+    from amoeboid_edu.players.bots import _default_choices
+    from amoeboid_edu.engine.match import play_match
+
+    checked = 0
+    for pair in range(12):
+        for opponent in (greedy, BOTS["random"]):
+            match = play_match(paper, opponent, seed="lazy default", pair=pair, max_turns=120)
+            position = match.start
+            for turn in match.turns:
+                for roll in range(1, 7):
+                    assert _default_choices(position, roll) == _default_choices_judging_every_turn(position, roll)
+                    checked += 1
+                position = apply(position, turn)
+    assert checked > 2000

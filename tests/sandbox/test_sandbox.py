@@ -131,7 +131,7 @@ def test_a_strategy_cannot_kill_or_stop_the_scorer(attack, workers):
     assert done.returncode == 0, done.stderr
     assert f"{attack}: 4 games" in done.stdout and WALLS in done.stdout
     line = forfeit_line(done.stdout)
-    assert "exception x4: 'RuntimeError: still here: PermissionError" in line, line
+    assert "exception x4: RuntimeError: still here: PermissionError" in line, line
     assert settled() == []
 
 
@@ -231,7 +231,7 @@ def test_the_cli_keeps_a_seed_file_secret(tmp_path):
                    "random")
     assert done.returncode == 0, done.stderr
     assert secret not in done.stdout and "(secret)" in done.stdout.splitlines()[0]
-    assert "exception x2: 'RuntimeError: no secret in reach" in forfeit_line(done.stdout)
+    assert "exception x2: RuntimeError: no secret in reach" in forfeit_line(done.stdout)
     # The same seed file gives the same card; a seed on the command line is visible to `ps`, and so weaker.
     assert run_cli("hostile:steals_the_seed", "--seed-file", str(seed_file), "--games", "2", "--opponents",
                    "random").stdout == done.stdout
@@ -447,6 +447,11 @@ def test_without_walls_or_fork_server_the_worker_still_plays_and_says_process_on
     assert settled() == []
 
 
+def untimed(answer: dict) -> dict:
+    """An answer without ``took``, the worker's own measure of the move's time (it differs from run to run)."""
+    return {key: value for key, value in answer.items() if key != "took"}
+
+
 def test_answers_sent_as_a_batch_still_name_the_move_that_would_not_stop():
     """A game process sends a round's answers together (one context switch a round, not one a move); a move
     stuck in C kills it with earlier answers unsent, so the round is asked again answer by answer, and only
@@ -464,7 +469,7 @@ def test_answers_sent_as_a_batch_still_name_the_move_that_would_not_stop():
         assert [answer["kind"] for answer in again[:2]] == ["text", "text"] and not sandbox.careful
         after = sandbox.ask([moves[3], moves[0]], 0.3)  # batched again, on a fresh game process
         assert [answer["kind"] for answer in after] == ["text", "text"], after
-        assert after[1] == again[0]  # the same move's answer, whatever the batching
+        assert untimed(after[1]) == untimed(again[0])  # the same move's answer, whatever the batching
     finally:
         sandbox.close()
     assert settled() == []
@@ -890,7 +895,7 @@ def test_a_move_interrupted_at_its_limit_keeps_the_import_and_one_that_will_not_
     frame = card.to_frame()
     assert set(frame["reason"]) == {"timeout", "exception"}, frame["reason"]
     timeouts = frame[frame["reason"] == "timeout"]
-    assert timeouts["message"].str.contains("its game process and import were kept").all(), timeouts["message"]
+    assert timeouts["message"].str.contains("it was stopped in loops_every_other_move, line").all(), timeouts["message"]
     told = frame[frame["reason"] == "exception"]
     for _, lane in told.groupby("seat"):  # one lane per seat: the strategy's seat is fixed in a lane
         places = lane["value"].str.extract(r"imported in (\d+), move (\d+) of this import")

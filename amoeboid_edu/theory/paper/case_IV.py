@@ -7,7 +7,7 @@ from functools import lru_cache
 import pandas as pd
 
 from ...engine.game import Game
-from ...engine.rules import Position, Turn, apply, legal_turns
+from ...engine.rules import Position, apply, legal_turns
 from ..search import ForcedWinSearch, SearchBudgetExceeded
 from .lines import (
     EATS_ONLY,
@@ -15,7 +15,6 @@ from .lines import (
     annotate_case_IV_turn,
     annotated_record,
     case_IV_options,
-    describe_turn,
     eats_only,
     half_splits,
     line_then_candidates,
