@@ -65,6 +65,7 @@ from ..engine.game import TURN_CAP
 from ..sandbox.importpath import caller_path, trusted_imports
 from ..engine.match import STRATEGY, Match
 from ..engine.rules import IllegalTurnError, NotationError, Position, Turn, other
+from .defaults import DEFAULT_GAMES, FAST_OPPONENTS
 from .stats import html_table, pairwise_chart, pairwise_scores, paired_verdict, rank_ranges, rate_chart, rating_chart
 from .stats import ratings, standings, tally
 from .stats import text_table, wilson_interval
@@ -72,10 +73,6 @@ from ..players.tracebacks import cached_cell_line, describe
 from ..players.strategy import Strategy, as_function, strategy_name
 
 DEFAULT_PER_MOVE_LIMIT = 1.0
-DEFAULT_GAMES = 200
-"""Games per opponent of ``score`` and ``amoeboid score`` alike (100 dice pairs)."""
-FAST_OPPONENTS = ("random", "greedy", "paper")
-"""``score``'s default opponents; ``"expectimax"`` (a two-turn search) is one name away and much slower."""
 SAME_FAILURE_STOP = 5
 """``score`` stops once the strategy has forfeited this many games in a row in exactly the same way; a tournament
 then stops that pairing (its remaining games are that entrant's forfeits)."""
@@ -948,7 +945,7 @@ class ScoreCard(_Standings):
         """Per opponent, in words: "beats greedy", "loses to paper" or "too close to call", and why.
 
         Each dice pair's two games (same dice, seats swapped) are one comparison, so luck cancels out; the pairs
-        the player won or lost go to an exact sign test (:func:`~amoeboid_edu.stats.paired_verdict`).  A pair cut
+        the player won or lost go to an exact sign test (:func:`~amoeboid_edu.lab.stats.paired_verdict`).  A pair cut
         short by an early stop is left out.
         """
         import pandas as pd
@@ -1024,11 +1021,11 @@ class ScoreCard(_Standings):
                                            "reason", "printed_lines"])  # fmt: skip
 
     def game(self, i: int):
-        """Game ``i`` as a :class:`~amoeboid_edu.game.Game`: ``Replay(card.game(i))``, ``coach.review(card.game(i))``.
+        """Game ``i`` as a :class:`~amoeboid_edu.engine.game.Game`: ``Replay(card.game(i))``, ``coach.review(card.game(i))``.
 
         Its turns are the ones played on the card (a forfeited game stops before the refused turn).
         """
-        from .game import Game
+        from ..engine.game import Game
 
         game = Game(Position.start(self.board), seed=f"{self.seed} card game {i}")
         for turn in self._record(i).played():
@@ -1053,8 +1050,8 @@ class ScoreCard(_Standings):
         The code runs here, unprotected: replay your own strategy, not a classmate's.  A strategy that uses the
         module ``random`` instead of its ``rng`` may play differently.
         """
-        from .game import Game
-        from .match import play_match
+        from ..engine.game import Game
+        from ..engine.match import play_match
 
         record = self._record(i)
         side = self._side(record)
@@ -1659,7 +1656,7 @@ def _entrants(strategies, opponents: Sequence[str]) -> tuple[dict[str, Entry], l
 
 
 def _source_entry(source) -> Entry:
-    """A hand-in read as text (:class:`~amoeboid_edu.roster.StudentSource`), for a worker that runs it; a student
+    """A hand-in read as text (:class:`~amoeboid_edu.lab.roster.StudentSource`), for a worker that runs it; a student
     folder's worker may read that folder (its helper modules), no other worker reads any folder of the class."""
     load = {"load": "pickle", **({"file": source.filename} if source.folder else {})}
     return Entry(source.name, load=load, payload=pickle.dumps(source), code=_digest(source.source))

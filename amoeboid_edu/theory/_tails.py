@@ -2,9 +2,9 @@
 numbered dice stream.
 
 A rollout ``i`` starts from one of the given positions and plays the engine's random player
-(:func:`~amoeboid_edu.game.random_turn`'s rules: a grow uniform over the mover's cells, a (source, destination)
+(:func:`~amoeboid_edu.engine.game.random_turn`'s rules: a grow uniform over the mover's cells, a (source, destination)
 pair uniform over those with a legal move, the whole source with probability 0.9, else a split uniform over
-:class:`~amoeboid_edu.rules.Splits`) until one side owns nothing, or ``max_turns`` turns (a tie).  Its draws come
+:class:`~amoeboid_edu.engine.rules.Splits`) until one side owns nothing, or ``max_turns`` turns (a tie).  Its draws come
 from SplitMix64 started at ``seeds[i]``: a generator two implementations compute bit for bit alike, so the compiled
 kernel (Numba, when it is installed) and the pure-Python one give the same scores for the same seeds, and the
 coach's numbers do not depend on which one ran.  The seeds themselves come from ``game.seeded_rng`` (see
