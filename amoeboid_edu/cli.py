@@ -347,7 +347,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     score = commands.add_parser("score", help="score a strategy (MODULE:FUNCTION or FILE.py:FUNCTION) against the bots")
     score.add_argument("target", help="the strategy: MODULE:FUNCTION or path/to/file.py:FUNCTION")
-    from .lab.defaults import DEFAULT_GAMES, FAST_OPPONENTS  # the API's defaults: score() and `amoeboid score` agree
+    from .sandbox.defaults import DEFAULT_GAMES, FAST_OPPONENTS  # the API's defaults: score() and `amoeboid score` agree
 
     score.add_argument("--games", type=int, default=DEFAULT_GAMES,
                        help=f"games per opponent, even (default {DEFAULT_GAMES})")

@@ -5,45 +5,28 @@
 
 Scoring and the tournament (:mod:`.scoring`) run strategies behind the walls of :mod:`amoeboid_edu.sandbox`
 on one executor abstraction (:mod:`.executors`), keep a resumable ledger (:mod:`.ledger`), read a class folder
-(:mod:`.roster`) and turn games into statistics (:mod:`.stats`).  The names below load :mod:`.scoring` (and
-pandas) when first used, so that importing a part of the lab, as the command line does for its defaults before
-it cleans its import path, costs nothing more.
+(:mod:`.roster`) and turn games into statistics (:mod:`.stats`).  Importing the lab imports all it needs at once
+(pandas included), so that nothing is imported later, while a run's class folder may be on the import path.
 """
 
-from __future__ import annotations
-
-import importlib
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .scoring import (
-        Batch,
-        GameRecord,
-        ScoreCard,
-        TournamentResult,
-        compare,
-        default_workers,
-        entry,
-        hand_in,
-        leaderboard_path,
-        play_batch,
-        read_seed_file,
-        score,
-        tournament,
-        wilson_interval,
-        write_leaderboard,
-    )
+from .scoring import (
+    Batch,
+    GameRecord,
+    ScoreCard,
+    TournamentResult,
+    compare,
+    default_workers,
+    entry,
+    hand_in,
+    leaderboard_path,
+    play_batch,
+    read_seed_file,
+    score,
+    tournament,
+    wilson_interval,
+    write_leaderboard,
+)
 
 __all__ = ["Batch", "GameRecord", "ScoreCard", "TournamentResult", "compare", "default_workers", "entry", "hand_in",
            "leaderboard_path", "play_batch", "read_seed_file", "score", "tournament", "wilson_interval",
            "write_leaderboard"]
-
-
-def __getattr__(name: str) -> object:
-    if name in __all__:
-        return getattr(importlib.import_module(".scoring", __name__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *__all__])

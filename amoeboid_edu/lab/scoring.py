@@ -65,7 +65,7 @@ from ..engine.game import TURN_CAP
 from ..sandbox.importpath import caller_path, trusted_imports
 from ..engine.match import STRATEGY, Match
 from ..engine.rules import IllegalTurnError, NotationError, Position, Turn, other
-from .defaults import DEFAULT_GAMES, FAST_OPPONENTS
+from ..sandbox.defaults import DEFAULT_GAMES, FAST_OPPONENTS
 from .stats import html_table, pairwise_chart, pairwise_scores, paired_verdict, rank_ranges, rate_chart, rating_chart
 from .stats import ratings, standings, tally
 from .stats import text_table, wilson_interval

@@ -33,7 +33,7 @@ def _within(inner: str, outer: str) -> bool:
     return inner == outer or inner.startswith(outer.rstrip(os.sep) + os.sep)
 
 
-def library_path(path: Iterable[str], away: Iterable[str | os.PathLike] = ()) -> list[str]:
+def library_path(path: Iterable[str], away: Iterable[str | os.PathLike[str]] = ()) -> list[str]:
     """``path`` without ``''``, the current folder, each folder of ``away`` with what lies in it, and every folder
     that holds one of them (except the folder this package lies in, which holds the lab's own code)."""
     here, hand_ins = _real(os.getcwd()), [_real(os.fspath(folder)) for folder in away]
@@ -50,7 +50,7 @@ def library_path(path: Iterable[str], away: Iterable[str | os.PathLike] = ()) ->
 
 
 @contextlib.contextmanager
-def trusted_imports(away: Iterable[str | os.PathLike] = ()) -> Iterator[list[str]]:
+def trusted_imports(away: Iterable[str | os.PathLike[str]] = ()) -> Iterator[list[str]]:
     """Run the block with :func:`library_path` as ``sys.path``; yields the caller's own path (see
     :func:`caller_path`)."""
     original = list(sys.path)

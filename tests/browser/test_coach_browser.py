@@ -22,8 +22,8 @@ from amoeboid_edu.theory import coach
 pytestmark = pytest.mark.browser
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-START, SEED = "(1,0) . . / . . . / . . (0,1) A", 3
-"""With these dice the game ends after 5 turns when A plays the top hint against greedy.  (Not every start ends:
+START, SEED = "(1,0) . . / . . . / . . (0,1) A", 0
+"""With these dice the game ends after 3 turns when A plays the top hint against greedy.  (Not every start ends:
 from (3,0) . . / . . . / . . (0,3) A with seed 2, A's hinted piece flees B's big mixed amoeba until the turn cap.)"""
 
 NOTEBOOK = f"""\

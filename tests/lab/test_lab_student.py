@@ -283,7 +283,7 @@ def test_a_notebook_cells_forfeit_shows_the_students_line_with_the_newest_releas
 
 
 def test_score_plays_on_every_core_by_default_with_the_same_card(monkeypatch):
-    import amoeboid_edu.lab as lab
+    import amoeboid_edu.lab.scoring as lab
 
     asked = []
     real = lab._run

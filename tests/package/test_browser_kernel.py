@@ -23,7 +23,7 @@ os.fork = refused
 sys.modules["vl_convert"] = None  # no wasm build
 
 from amoeboid_edu import Game, Position
-from amoeboid_edu.players.bots import BOTS
+from amoeboid_edu.players.registry import BOTS
 from amoeboid_edu.ui.render import position_svg
 from amoeboid_edu.ui.charts import chart_html
 import altair as alt

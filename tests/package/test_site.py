@@ -29,7 +29,7 @@ def test_the_site_builds_with_every_lesson_and_its_charts(tmp_path):
     index = (site / "docs" / "index.html").read_text()
     assert all(f"../lessons/{name}.html" in index for name in lessons)
     delta = (site / "lessons" / "03-advantage-1-delta.html").read_text()
-    assert re.search(r'<div class="amoeboid-chart"[^>]*><svg', delta), "lesson 3's inline SVG chart"
+    assert re.search(r'<div class="amoeboid-chart"[^>]*>(<span class="amb-live"[^>]*>)?<svg', delta), "lesson 3's inline SVG chart"
     mcts = (site / "lessons" / "12-appendix-mcts.html").read_text()
     images = re.findall(r'<img [^>]*src="(\.\./_images/[0-9a-f]+\.svg)"', mcts)
     assert images and all((site / "lessons" / image).resolve().is_file() for image in images)

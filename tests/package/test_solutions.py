@@ -88,16 +88,20 @@ def test_a_solution_marker_without_a_placeholder_is_refused(tmp_path):
 @pytest.mark.parametrize(
     "remote, expected",
     [
-        ("https://github.com/someone/amoeboid_edu.git", "https://mybinder.org/v2/gh/someone/amoeboid_edu/HEAD?urlpath="),
-        ("git@github.com:someone/amoeboid_edu.git", "https://mybinder.org/v2/gh/someone/amoeboid_edu/HEAD?urlpath="),
+        ("https://github.com/someone/amoeboid_edu.git", "https://mybinder.org/v2/gh/someone/amoeboid_edu/v1.0?urlpath="),
+        ("git@github.com:someone/amoeboid_edu.git", "https://mybinder.org/v2/gh/someone/amoeboid_edu/v1.0?urlpath="),
         ("", "paste the GitHub address of this course's repository"),
         ("/srv/git/amoeboid_edu", "paste the GitHub address of this course's repository"),
     ],
 )
 def test_the_binder_launch_comes_from_the_origin_remote_or_says_how(monkeypatch, remote, expected):
     class Done:
-        stdout = remote
+        def __init__(self, stdout):
+            self.stdout = stdout
 
-    monkeypatch.setattr(build.subprocess, "run", lambda *args, **kwargs: Done())
+    def git(command, **_kwargs):  # the origin remote, and a tag at HEAD (the launch link names it, never HEAD)
+        return Done(remote if "remote" in command else "v1.0")
+
+    monkeypatch.setattr(build.subprocess, "run", git)
     launch = build.binder_launch()
     assert expected in launch and "OWNER" not in launch and "{{" not in launch

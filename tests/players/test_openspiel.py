@@ -283,4 +283,4 @@ def test_without_the_extra_everything_else_works_and_bots_lacks_mcts(tmp_path):
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "2 passed" in done.stdout, done.stdout[-2000:]
-    assert "error: opponents are names from" in done.stderr and "mcts" in done.stderr
+    assert "error: opponents are bot names from" in done.stderr and "mcts" in done.stderr
