@@ -31,7 +31,7 @@ import random
 from typing import Callable, Protocol, Union, cast
 
 from .seeding import seeded_rng
-from .game import TURN_CAP
+from .game import TURN_CAP, random_turn
 from .rules import IllegalTurnError, Position, Turn, apply, cells_after_legal, other, resolve
 
 # --------------------------------------------------------------------------- the strategy interface
@@ -87,6 +87,9 @@ def kind_of(strategy: object) -> str:
     """``"strategy"``, or the name of the registered baseline bot ``strategy`` is."""
     entry = _BOT_KINDS.get(id(strategy))
     return entry[1] if entry is not None and entry[0] is strategy else STRATEGY
+
+
+register_bot("random", random_turn)  # the engine's own player: known whatever else was imported
 
 
 class Match:
