@@ -119,7 +119,13 @@ def _notebook_source(path: Path) -> str:
         if not isinstance(source, str):
             raise DidNotLoad(f"not a readable notebook (a tagged cell's source is not text){RESAVE}")
         texts.append(source)
-    return "\n\n".join(texts)
+    text = "\n\n".join(texts)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # JSON may spell a lone surrogate (\ud800), which no file or worker can carry
+        raise DidNotLoad(f"not a readable notebook (a tagged cell holds text that is not Unicode) in "
+                         f"{shown(path.name)}") from None
+    return text
 
 
 STUDENT_FOLDER_FILE = "strategy.py"

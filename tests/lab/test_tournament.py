@@ -508,3 +508,15 @@ def test_a_file_name_with_control_characters_is_shown_escaped(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "\x1b" not in done.stdout and "\u202e" not in done.stdout and "\\x1b[31mred\\u202e" in done.stdout
     assert "\x1b" not in out.with_suffix(".html").read_text()
+
+
+def test_a_notebook_with_a_lone_surrogate_did_not_load_and_the_class_goes_on(tmp_path):
+    """A fresh red team: a tagged cell spelling "\\ud800" in its JSON stopped the whole tournament (encoding it)."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "alice.py").write_text("def strategy(position, roll, rng):\n    return None\n")
+    cell = '{"cell_type": "code", "metadata": {"tags": ["strategy"]}, "source": "x = \\"\\ud800\\"", "outputs": []}'
+    (folder / "odd.ipynb").write_text('{"cells": [' + cell + '], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}')
+    students, unread = read_folder(folder)
+    assert [s.name for s in students] == ["alice"]
+    assert [name for name, _ in unread] == ["odd"] and "not Unicode" in unread[0][1]
