@@ -59,7 +59,8 @@ GAME_NAME = "python_amoeboid"
 GameParameters = Mapping[str, int | float | str]
 """What ``pyspiel.load_game`` passes a game: each parameter's name and value."""
 
-DEFAULT_PARAMETERS: dict[str, int | float | str] = {"rows": 3, "columns": 3, "adjacency": "king", "die_sides": 6, "turn_cap": 500}
+DEFAULT_PARAMETERS: dict[str, int | float | str] = {"rows": 3, "columns": 3, "adjacency": "king", "die_sides": 6,
+                                                    "turn_cap": 500}
 SPLITS = ("whole", "half", "eat", "capture", "neutralise")
 """The split of an action, in the order :func:`~amoeboid_edu.players.strategy.candidate_turns` tries them:
 a turn whose counts two of them give is labelled with the first."""
@@ -160,7 +161,8 @@ class AmoeboidGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no stub
             raise ValueError(f"position {position} is not on this game's {self.board.shape} board and rules")
         return AmoeboidState(self, position, roll)
 
-    def make_py_observer(self, iig_obs_type: object = None, params: GameParameters | None = None) -> CompositionObserver:
+    def make_py_observer(self, iig_obs_type: object = None, params: GameParameters | None = None
+                         ) -> CompositionObserver:
         return CompositionObserver(self, params)
 
     # -- the action abstraction ----------------------------------------------------------
@@ -238,7 +240,8 @@ class _Node:
     def __deepcopy__(self, memo: dict[int, object]) -> _Node:
         return self
 
-    def __reduce__(self) -> tuple[Callable[[str, Position, int | None, int], _Node], tuple[str, Position, int | None, int]]:
+    def __reduce__(self) -> tuple[Callable[[str, Position, int | None, int], _Node],
+                                  tuple[str, Position, int | None, int]]:
         # pickled states (serialisation) name their game: an unpickled Game lacks our fields
         return _node, (str(self.game), self.position, self.roll, self.turns)
 
