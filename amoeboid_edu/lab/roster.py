@@ -67,7 +67,7 @@ def _line_of(error: BaseException, filename: str) -> int | None:
 
 def load_source(name: str, filename: str, source: str, function: str = "", folder: bool = False) -> object:
     """Run a student's file as module ``student_NAME`` and return its strategy (in the worker only): whatever the
-    file names so, unchecked (the worker's match refuses what is not a strategy).
+    file names so, unchecked here (the sandbox worker's ``as_function`` refuses what is not a strategy).
 
     The source is what this worker was sent, not the file (whose folder it may not read): it is registered with
     ``linecache`` so that a message names the student's line with its text.
