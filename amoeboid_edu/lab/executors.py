@@ -24,7 +24,16 @@ from __future__ import annotations
 import collections
 import os
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterator, Sequence, TypeVar
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+    from distributed import Future as DaskFuture
+    from distributed.security import Security
+
+Batch = TypeVar("Batch")
+Result = TypeVar("Result")
 
 CONNECT_TIMEOUT = 20
 """Seconds to wait for a Dask scheduler before giving up with a clear error."""
@@ -49,7 +58,7 @@ class TLSFiles:
             if (what != "key" or path) and not os.access(path, os.R_OK):
                 raise ValueError(f"the TLS {what} {path!r} is not a readable file: give the PEM file's path")
 
-    def security(self) -> Any:
+    def security(self) -> Security:
         """The ``distributed.security.Security`` of a client that talks TLS only, verifying its peers."""
         from distributed.security import Security
 
@@ -71,7 +80,8 @@ class Executor:
 def parse_executor(text: str | Executor, tls: TLSFiles | None = None) -> Executor:
     """``serial``, ``processes:K`` or ``dask:ADDRESS`` (``tls://`` with ``tls``); ValueError naming what is wrong."""
     if isinstance(text, Executor):
-        text, tls = str(text), text.tls if tls is None else tls
+        tls = text.tls if tls is None else tls
+        text = str(text)
     kind, _, rest = str(text).partition(":")
     if tls is not None and kind != "dask":
         raise ValueError(f"executor {text!r}: TLS certificates are for a dask:tls://ADDRESS executor only")
@@ -103,8 +113,8 @@ def _never(index: int) -> bool:
     return False
 
 
-def map_unordered(function: Callable, batches: Sequence, executor: Executor,
-                  skip: Callable[[int], bool] = _never) -> Iterator[tuple[int, object]]:
+def map_unordered(function: Callable[[Batch], Result], batches: Sequence[Batch], executor: Executor,
+                  skip: Callable[[int], bool] = _never) -> Iterator[tuple[int, Result | None]]:
     """``(index, function(batches[index]))`` for every batch, as each finishes; ``(index, None)`` for a batch that
     ``skip(index)`` said not to run.
 
@@ -121,8 +131,8 @@ def map_unordered(function: Callable, batches: Sequence, executor: Executor,
         yield from _dask(function, batches, executor.address, executor.tls, skip)
 
 
-def _processes(function: Callable, batches: Sequence, workers: int, skip: Callable[[int], bool]
-               ) -> Iterator[tuple[int, object]]:
+def _processes(function: Callable[[Batch], Result], batches: Sequence[Batch], workers: int,
+               skip: Callable[[int], bool]) -> Iterator[tuple[int, Result | None]]:
     """The batches on a pool of ``workers`` fresh interpreters, each of which dies with this process (on Linux).
 
     Otherwise a SIGKILLed scorer would leave its pool workers, and the sandboxes they had started, running.
@@ -139,7 +149,7 @@ def _processes(function: Callable, batches: Sequence, workers: int, skip: Callab
     with children_without_their_folder(), ProcessPoolExecutor(
             workers, mp_context=multiprocessing.get_context("spawn"), initializer=die_with_parent,
             initargs=(os.getpid(),)) as pool:
-        pending: dict = {}
+        pending: dict[Future[Result], int] = {}
         try:
             while upcoming or pending:
                 while upcoming and len(pending) < workers:
@@ -157,8 +167,8 @@ def _processes(function: Callable, batches: Sequence, workers: int, skip: Callab
                 future.cancel()
 
 
-def _dask(function: Callable, batches: Sequence, address: str, tls: TLSFiles | None, skip: Callable[[int], bool]
-          ) -> Iterator[tuple[int, object]]:
+def _dask(function: Callable[[Batch], Result], batches: Sequence[Batch], address: str, tls: TLSFiles | None,
+          skip: Callable[[int], bool]) -> Iterator[tuple[int, Result | None]]:
     try:
         from distributed import Client, as_completed
     except ImportError:
@@ -173,7 +183,7 @@ def _dask(function: Callable, batches: Sequence, address: str, tls: TLSFiles | N
         raise ValueError(f"cannot reach the Dask scheduler at {address}: {error}") from None
     upcoming = collections.deque(enumerate(batches))
     with client:
-        futures: dict = {}
+        futures: dict[DaskFuture[Result], int] = {}
         finished = as_completed()
         while upcoming or futures:
             running = max(1, sum(client.nthreads().values()))  # the cluster's width now: workers may come and go

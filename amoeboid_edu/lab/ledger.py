@@ -20,9 +20,14 @@ import io
 import json
 import os
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence, TextIO
 
 from ..sandbox.core import shown
+
+Key = tuple[str, ...]
+"""A row's key: its ``key`` columns' values, as text."""
+Row = dict[str, str]
+"""A recorded row: every column's value as the CSV holds it."""
 
 SHOWN_DIFFERENCES = 4
 """A refusal names at most this many differences, then says how many more."""
@@ -33,7 +38,7 @@ def fingerprint(*settings: object) -> str:
     return hashlib.sha256(repr(settings).encode()).hexdigest()[:16]
 
 
-def run_file(path: str | os.PathLike) -> Path:
+def run_file(path: str | os.PathLike[str]) -> Path:
     """Where a results file's run description is kept: ``results.csv`` -> ``results.run.json``."""
     return Path(path).with_suffix(".run.json")
 
@@ -77,53 +82,53 @@ class Ledger:
         self.fields, self.key, self.run = ["run", *fields], list(key), run
         self.described = None if described is None else {"run": run, **described}
         self.earlier = dict(earlier or {})
-        self.rows: dict[tuple, dict] = {}
-        self.conflicts: list[tuple] = []
-        self._file = None
+        self.rows: dict[Key, Row] = {}
+        self.conflicts: list[Key] = []
+        self._file: TextIO | None = None
         if self.path is not None:
-            self._open()
+            self._open(self.path)
 
-    def _key(self, row: dict) -> tuple:
+    def _key(self, row: Mapping[str, object]) -> Key:
         return tuple(str(row[column]) for column in self.key)
 
-    def _open(self) -> None:
-        if self.path.exists() and self.path.stat().st_size:
-            data = self.path.read_bytes()
+    def _open(self, path: Path) -> None:
+        if path.exists() and path.stat().st_size:
+            data = path.read_bytes()
             complete = data[: data.rfind(b"\n") + 1]  # a torn last line: the game is played again
             try:
                 reader = csv.DictReader(io.StringIO(complete.decode("utf-8"), newline=""))
                 header = reader.fieldnames
                 rows = list(reader)
             except (UnicodeDecodeError, csv.Error) as error:
-                raise ValueError(f"{shown(self.path)} is not a results file of this tool ({shown(error)})") from None
+                raise ValueError(f"{shown(path)} is not a results file of this tool ({shown(error)})") from None
             if header is not None and header != self.fields:
-                raise ValueError(f"{shown(self.path)} is not a results file of this tool (its columns differ)")
+                raise ValueError(f"{shown(path)} is not a results file of this tool (its columns differ)")
             other = next((row["run"] for row in rows if row["run"] != self.run), None)
             if other is not None:  # refused before anything in the file or beside it changes
-                raise ValueError(self._another_run(other))
+                raise ValueError(self._another_run(path, other))
             if len(complete) < len(data):
-                with open(self.path, "r+b") as file:
+                with open(path, "r+b") as file:
                     file.truncate(len(complete))
                     os.fsync(file.fileno())
             for row in rows:
                 self.rows[self._key(row)] = row
             if header is None:  # the kill came before the header was complete
-                self.path.write_text("")
+                path.write_text("")
         else:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._describe()
-        self._file = open(self.path, "a", newline="", encoding="utf-8")
+            path.parent.mkdir(parents=True, exist_ok=True)
+        self._describe(path)
+        self._file = open(path, "a", newline="", encoding="utf-8")
         if self._file.tell() == 0:
-            self._write([dict(zip(self.fields, self.fields))])
+            self._write(self._file, [dict(zip(self.fields, self.fields))])
 
-    def _another_run(self, other: str) -> str:
+    def _another_run(self, path: Path, other: str) -> str:
         """The one-line refusal of a file whose rows carry the fingerprint ``other``: what differs, if known."""
         start_again = "choose another --out, or delete it to start again"
         if other in self.earlier:
-            return f"{shown(self.path)} {self.earlier[other]}: {start_again}"
+            return f"{shown(path)} {self.earlier[other]}: {start_again}"
         found: list[str] = []
         try:
-            before = json.loads(run_file(self.path).read_text(encoding="utf-8"))
+            before = json.loads(run_file(path).read_text(encoding="utf-8"))
             if isinstance(before, dict) and before.get("run") == other and self.described is not None:
                 found = differences(before, self.described)
         except (OSError, ValueError, TypeError, AttributeError):
@@ -134,13 +139,13 @@ class Ledger:
         more = len(found) - SHOWN_DIFFERENCES
         listed = "; ".join(shown(item) for item in found[:SHOWN_DIFFERENCES])
         listed += f"; and {more} more" if more > 0 else ""
-        return f"{shown(self.path)} holds games of another run ({listed}): {start_again}"
+        return f"{shown(path)} holds games of another run ({listed}): {start_again}"
 
-    def _describe(self) -> None:
+    def _describe(self, path: Path) -> None:
         """Keep what the fingerprint was made of beside the file (written whole, then renamed over)."""
         if self.described is None:
             return
-        where = run_file(self.path)
+        where = run_file(path)
         text = json.dumps(self.described, indent=1, ensure_ascii=False) + "\n"
         try:
             if where.read_text(encoding="utf-8") == text:
@@ -154,21 +159,21 @@ class Ledger:
             os.fsync(file.fileno())
         os.replace(copy, where)
 
-    def _write(self, rows: Iterable[dict]) -> None:
-        writer = csv.DictWriter(self._file, self.fields, lineterminator="\n")
+    def _write(self, file: TextIO, rows: Iterable[Row]) -> None:
+        writer = csv.DictWriter(file, self.fields, lineterminator="\n")
         writer.writerows(rows)
-        self._file.flush()
-        os.fsync(self._file.fileno())
+        file.flush()
+        os.fsync(file.fileno())
 
-    def add(self, rows: Iterable[dict]) -> list[dict]:
+    def add(self, rows: Iterable[Mapping[str, object]]) -> list[Row]:
         """Append the rows not recorded yet (durably); returns them.
 
         A replayed game keeps its recorded row; if the replay differs (only timing can
         make it: a move near the per-move limit), its key goes to ``conflicts``.
         """
         new = []
-        for row in rows:
-            row = {"run": self.run, **{column: "" if row[column] is None else str(row[column])
+        for given in rows:
+            row = {"run": self.run, **{column: "" if given[column] is None else str(given[column])
                                        for column in self.fields[1:]}}  # fmt: skip
             key = self._key(row)
             if key in self.rows:
@@ -178,7 +183,7 @@ class Ledger:
             self.rows[key] = row
             new.append(row)
         if new and self._file is not None:
-            self._write(new)
+            self._write(self._file, new)
         return new
 
     def finish(self) -> None:
@@ -201,7 +206,7 @@ class Ledger:
             self._file = None
 
 
-def _natural(key: tuple) -> tuple:
+def _natural(key: Key) -> tuple[tuple[int, int, str], ...]:
     """Numbers in ASCII digits by value, anything else as text ("²³".isdigit() is true, but not a number to int)."""
     return tuple((0, int(part), "") if part.isascii() and part.isdigit() else (1, 0, part) for part in key)
 

@@ -24,6 +24,7 @@ import sys
 import types
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from ..sandbox.core import not_a_formula, shown
 
@@ -49,7 +50,7 @@ class StudentSource:
     folder: bool = False
     """A student folder's ``strategy.py``: its folder goes last on the worker's import path (helper modules)."""
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[str, str, str, str, bool], object], tuple[str, str, str, str, bool]]:
         return load_source, (self.name, self.filename, self.source, self.function, self.folder)
 
 
@@ -64,8 +65,9 @@ def _line_of(error: BaseException, filename: str) -> int | None:
     return line
 
 
-def load_source(name: str, filename: str, source: str, function: str = "", folder: bool = False):
-    """Run a student's file as module ``student_NAME`` and return its strategy (in the worker only).
+def load_source(name: str, filename: str, source: str, function: str = "", folder: bool = False) -> object:
+    """Run a student's file as module ``student_NAME`` and return its strategy (in the worker only): whatever the
+    file names so, unchecked here (the sandbox worker's ``as_function`` refuses what is not a strategy).
 
     The source is what this worker was sent, not the file (whose folder it may not read): it is registered with
     ``linecache`` so that a message names the student's line with its text.

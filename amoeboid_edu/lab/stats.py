@@ -12,11 +12,15 @@ first use.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
 from ..engine.seeding import seed_bits
+
+if TYPE_CHECKING:  # both load on first use, not at import
+    import altair as alt
+    import pandas as pd
 
 
 def wilson_interval(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -38,7 +42,7 @@ def sign_test(better: int, worse: int) -> float:
     n, k = better + worse, min(better, worse)
     if n == 0:
         return 1.0
-    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
+    tail: float = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
     return min(1.0, 2 * tail)
 
 
@@ -85,7 +89,7 @@ def rank_ranges(low: Sequence[float], high: Sequence[float]) -> list[tuple[int, 
 # --------------------------------------------------------------------------- the tally
 
 
-def tally(frame, by: str, outcomes: Sequence[str], column: str = "result"):
+def tally(frame: pd.DataFrame, by: str, outcomes: Sequence[str], column: str = "result") -> pd.DataFrame:
     """Per group of ``by`` and per outcome: ``games, count, rate, low, high`` (95% Wilson), one row each."""
     import pandas as pd
 
@@ -103,7 +107,7 @@ def tally(frame, by: str, outcomes: Sequence[str], column: str = "result"):
 SIDE_OUTCOMES = ("win", "tie", "loss")
 
 
-def standings(frame, by: str):
+def standings(frame: pd.DataFrame, by: str) -> pd.DataFrame:
     """From per-side game rows (``result`` win/tie/loss): wins, ties, losses and the win rate's interval per ``by``.
 
     Also the mean length and the forfeits by that side (``forfeit == "player"``).
@@ -123,7 +127,7 @@ def standings(frame, by: str):
                                        "mean_turns", "forfeits"])  # fmt: skip
 
 
-def pairwise_scores(frame):
+def pairwise_scores(frame: pd.DataFrame) -> pd.DataFrame:
     """Mean score (win 1, tie 1/2) per ``(player, opponent)`` from per-side rows: ``player, opponent, games, score``."""
     points = frame["result"].map({"win": 1.0, "tie": 0.5, "loss": 0.0})
     grouped = frame.assign(points=points).groupby(["player", "opponent"], sort=True)["points"]
@@ -161,14 +165,16 @@ def bradley_terry(score: np.ndarray, games: np.ndarray, prior: float = 1.0, tole
             theta -= theta.mean()
         if np.max(np.abs(step)) < tolerance:
             break
-    return np.exp(theta)
+    strengths: np.ndarray = np.exp(theta)
+    return strengths
 
 
 ELO_SCALE = 400 / math.log(10)
 RATING_REFERENCE = 1500
 
 
-def ratings(results, names: Sequence[str], *, resamples: int = 200, seed: int | str = 0):
+def ratings(results: pd.DataFrame, names: Sequence[str], *, resamples: int = 200, seed: int | str = 0
+            ) -> pd.DataFrame:
     """Bradley–Terry ratings on the Elo scale with 95% bootstrap intervals, one row per name.
 
     ``results`` has one row per game: ``first, second`` (names) and ``score`` (what
@@ -191,7 +197,8 @@ def ratings(results, names: Sequence[str], *, resamples: int = 200, seed: int | 
         np.add.at(score, (seconds, firsts), weights * (1 - scores))
         np.add.at(games, (firsts, seconds), weights)
         np.add.at(games, (seconds, firsts), weights)
-        return RATING_REFERENCE + ELO_SCALE * np.log(bradley_terry(score, games))
+        fitted: np.ndarray = RATING_REFERENCE + ELO_SCALE * np.log(bradley_terry(score, games))
+        return fitted
 
     rating = fit(np.ones(len(scores)))
     generator = np.random.default_rng(seed_bits(seed, "bootstrap", bits=128))
@@ -217,7 +224,7 @@ FORMATS = {"win_rate": "{:.3f}".format, "ci_low": "{:.3f}".format, "ci_high": "{
            "rating_high": "{:.0f}".format}  # fmt: skip
 
 
-def html_table(title: str, table, notes: Sequence[tuple[str, object]] = (), caption: str = "",
+def html_table(title: str, table: pd.DataFrame, notes: Sequence[tuple[str, pd.DataFrame]] = (), caption: str = "",
                details: str = "") -> str:
     """A titled table (``caption`` under the title, one paragraph a line), then each ``(heading, frame)`` note that
     has rows, then ``details`` folded under a "details" line (what only a teacher needs).
@@ -242,11 +249,11 @@ def html_table(title: str, table, notes: Sequence[tuple[str, object]] = (), capt
     return "\n".join(parts) + "</div>"
 
 
-def text_table(title: str, table) -> str:
+def text_table(title: str, table: pd.DataFrame) -> str:
     return "\n".join([title, table.to_string(index=False, formatters=FORMATS)])
 
 
-def rate_chart(frame, by: str, title: str, *, even: bool = False):
+def rate_chart(frame: pd.DataFrame, by: str, title: str, *, even: bool = False) -> alt.LayerChart:
     """Rates per ``by`` with their 95% intervals; ``frame`` from :func:`tally` (one bar per outcome).
 
     ``even``: a dashed line at 1/2, where a win rate against equals lies.
@@ -270,10 +277,11 @@ def rate_chart(frame, by: str, title: str, *, even: bool = False):
     layers = [bars, whiskers]
     if even:
         layers.append(alt.Chart(name="rate_even").mark_rule(strokeDash=[4, 4], color="gray").encode(x=alt.datum(0.5)))
-    return alt.layer(*layers, data=frame).properties(name="win_rates", title=title, width=420)
+    chart: alt.LayerChart = alt.layer(*layers, data=frame).properties(name="win_rates", title=title, width=420)
+    return chart
 
 
-def pairwise_chart(frame, title: str = "Score card: mean score (win 1, tie 1/2)"):
+def pairwise_chart(frame: pd.DataFrame, title: str = "Score card: mean score (win 1, tie 1/2)") -> alt.LayerChart:
     """Strategy against strategy: each cell is the row player's mean score against the column player.
 
     ``frame`` from :func:`pairwise_scores` (columns ``player, opponent, games, score``).
@@ -292,10 +300,12 @@ def pairwise_chart(frame, title: str = "Score card: mean score (win 1, tie 1/2)"
         color=alt.condition("datum.score < 0.2 || datum.score > 0.8", alt.value("#ffffff"), alt.value("#1a1a1a")),
     )  # dark text on the pale middle of the scale, white on its dark ends
     cell = {"width": alt.Step(64), "height": alt.Step(34)}  # room for "0.80" at 14 px, one number a cell
-    return alt.layer(cells, labels, data=frame).properties(name="score_card", title=title, **cell)
+    chart: alt.LayerChart = alt.layer(cells, labels, data=frame).properties(name="score_card", title=title, **cell)
+    return chart
 
 
-def rating_chart(frame, title: str = "Bradley–Terry rating (95% bootstrap interval)"):
+def rating_chart(frame: pd.DataFrame, title: str = "Bradley–Terry rating (95% bootstrap interval)"
+                 ) -> alt.LayerChart:
     """Each player's rating as a point with its interval; ``frame`` from :func:`ratings`."""
     import altair as alt
 
@@ -307,7 +317,8 @@ def rating_chart(frame, title: str = "Bradley–Terry rating (95% bootstrap inte
         x="rating_low:Q", x2="rating_high:Q", y=y
     )
     points = alt.Chart(name="rating_points").mark_point(filled=True, size=60).encode(x=x, y=y, tooltip=tooltip)
-    return alt.layer(whiskers, points, data=frame).properties(name="ratings", title=title, width=420)
+    chart: alt.LayerChart = alt.layer(whiskers, points, data=frame).properties(name="ratings", title=title, width=420)
+    return chart
 
 
 __all__ = [

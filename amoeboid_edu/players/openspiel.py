@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 import random
 from functools import lru_cache
-from typing import Callable
+from typing import Callable, Mapping, Sequence
 
 try:
     import numpy as np
@@ -56,7 +56,11 @@ from .strategy import Strategy, as_function, candidate_turns, half, smallest_cap
 from .strategy import smallest_neutralisation
 
 GAME_NAME = "python_amoeboid"
-DEFAULT_PARAMETERS = {"rows": 3, "columns": 3, "adjacency": "king", "die_sides": 6, "turn_cap": 500}
+GameParameters = Mapping[str, int | float | str]
+"""What ``pyspiel.load_game`` passes a game: each parameter's name and value."""
+
+DEFAULT_PARAMETERS: dict[str, int | float | str] = {"rows": 3, "columns": 3, "adjacency": "king", "die_sides": 6,
+                                                    "turn_cap": 500}
 SPLITS = ("whole", "half", "eat", "capture", "neutralise")
 """The split of an action, in the order :func:`~amoeboid_edu.players.strategy.candidate_turns` tries them:
 a turn whose counts two of them give is labelled with the first."""
@@ -107,8 +111,12 @@ _GAME_TYPE = pyspiel.GameType(
     parameter_specification=DEFAULT_PARAMETERS,
 )
 
+# pyspiel ships no type stubs: its classes and constants are Any to mypy, so the constants get their types here.
+_TERMINAL: int = pyspiel.PlayerId.TERMINAL
+_CHANCE: int = pyspiel.PlayerId.CHANCE
 
-class AmoeboidGame(pyspiel.Game):
+
+class AmoeboidGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no stubs: Game is Any
     """``python_amoeboid``: the rules of :mod:`amoeboid_edu.engine.rules` behind OpenSpiel's interface.
 
     Action ids: a move is ``((grow * cells + source) * degree + slot) * len(SPLITS) + split``,
@@ -117,10 +125,11 @@ class AmoeboidGame(pyspiel.Game):
     move".  3x3 king: 3,249 distinct actions; 5x5: 25,025.
     """
 
-    def __init__(self, params: dict | None = None) -> None:
+    def __init__(self, params: GameParameters | None = None) -> None:
         given = {**DEFAULT_PARAMETERS, **(params or {})}
         rules = Rules(adjacency=str(given["adjacency"]), die_sides=int(given["die_sides"]))
-        self.start = Position.start(int(given["rows"]), int(given["columns"]), rules)
+        self.rows, self.columns = int(given["rows"]), int(given["columns"])
+        self.start = Position.start(self.rows, self.columns, rules)
         self.turn_cap = int(given["turn_cap"])
         if self.turn_cap < 1:
             raise ValueError(f"turn_cap must be at least 1, not {self.turn_cap}")
@@ -152,7 +161,8 @@ class AmoeboidGame(pyspiel.Game):
             raise ValueError(f"position {position} is not on this game's {self.board.shape} board and rules")
         return AmoeboidState(self, position, roll)
 
-    def make_py_observer(self, iig_obs_type=None, params=None) -> CompositionObserver:
+    def make_py_observer(self, iig_obs_type: object = None, params: GameParameters | None = None
+                         ) -> CompositionObserver:
         return CompositionObserver(self, params)
 
     # -- the action abstraction ----------------------------------------------------------
@@ -163,13 +173,15 @@ class AmoeboidGame(pyspiel.Game):
         grown = None if turn.is_pass else grown_cells(position.cells, self.board.index[turn.grow], position.to_move, turn.roll)
         return self._encode(position, turn, grown)
 
-    def _encode(self, position: Position, turn: Turn, grown: list | None) -> int:
+    def _encode(self, position: Position, turn: Turn, grown: Sequence[Amoeba | None] | None) -> int:
         """``action_of`` for a resolved legal turn, given the cells after its grow (no checks: the hot path)."""
         index = self.board.index
-        if turn.is_pass:
+        if turn.src is None or turn.dst is None:  # a pass (a turn has both cells of its move or neither)
             return self.moves + index[turn.grow]
         src, dst = index[turn.src], index[turn.dst]
-        options = _split_options(grown[src], grown[dst], position.to_move)
+        source = None if grown is None else grown[src]
+        assert grown is not None and source is not None, "a legal move's turn grows, then moves a cell's amoeba"
+        options = _split_options(source, grown[dst], position.to_move)
         counts = (turn.a, turn.b)
         if counts not in options:
             raise ValueError(
@@ -182,8 +194,8 @@ class AmoeboidGame(pyspiel.Game):
     def legal_turns(self, position: Position, roll: int) -> dict[int, Turn]:
         """``{action: turn}`` for every candidate turn (the legal actions of a decision node)."""
         mover, index, cells = position.to_move, self.board.index, position.cells
-        grown: dict[str, list] = {}
-        actions = {}
+        grown: dict[str, list[Amoeba | None]] = {}
+        actions: dict[int, Turn] = {}
         for turn in candidate_turns(position, roll):
             after_grow = grown.get(turn.grow)
             if after_grow is None:
@@ -225,23 +237,26 @@ class _Node:
         self.game, self.position, self.roll, self.turns = game, position, roll, turns
         self.actions: dict[int, Turn] | None = None
 
-    def __deepcopy__(self, memo) -> _Node:
+    def __deepcopy__(self, memo: dict[int, object]) -> _Node:
         return self
 
-    def __reduce__(self):  # pickled states (serialisation) name their game: an unpickled Game lacks our fields
+    def __reduce__(self) -> tuple[Callable[[str, Position, int | None, int], _Node],
+                                  tuple[str, Position, int | None, int]]:
+        # pickled states (serialisation) name their game: an unpickled Game lacks our fields
         return _node, (str(self.game), self.position, self.roll, self.turns)
 
 
 @lru_cache(maxsize=None)
 def _loaded(game_string: str) -> AmoeboidGame:
-    return pyspiel.load_game(game_string)
+    game: AmoeboidGame = pyspiel.load_game(game_string)  # a python_amoeboid game string loads our class
+    return game
 
 
 def _node(game_string: str, position: Position, roll: int | None, turns: int) -> _Node:
     return _Node(_loaded(game_string), position, roll, turns)
 
 
-class AmoeboidState(pyspiel.State):
+class AmoeboidState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no stubs: State is Any
     """A position, the roll when it has been thrown, and the number of turns played."""
 
     def __init__(self, game: AmoeboidGame, position: Position | None = None, roll: int | None = None) -> None:
@@ -271,9 +286,9 @@ class AmoeboidState(pyspiel.State):
     def current_player(self) -> int:
         node = self._node
         if node.turns >= node.game.turn_cap or node.position.is_over:
-            return pyspiel.PlayerId.TERMINAL
+            return _TERMINAL
         if node.roll is None:
-            return pyspiel.PlayerId.CHANCE
+            return _CHANCE
         return 0 if node.position.to_move == "A" else 1
 
     def is_terminal(self) -> bool:
@@ -291,7 +306,7 @@ class AmoeboidState(pyspiel.State):
         """``{action: turn}`` for every legal action here (computed once: MCTS asks at every visit)."""
         node = self._node
         if node.actions is None:
-            node.actions = node.game.legal_turns(node.position, node.roll)
+            node.actions = node.game.legal_turns(node.position, self.rolled())
         return node.actions
 
     def _apply_action(self, action: int) -> None:
@@ -331,6 +346,14 @@ class AmoeboidState(pyspiel.State):
 
     # -- ours ----------------------------------------------------------------------------
 
+    def rolled(self) -> int:
+        """The mover's roll at a decision node; ValueError at a chance node, where the die is still to be thrown."""
+        roll = self._node.roll
+        if roll is None:
+            raise ValueError(f"{self} is a chance node: apply a roll (actions 0..{self.position.rules.die_sides - 1}) "
+                             "before asking for its turns")
+        return roll
+
     def turn(self, action: int) -> Turn:
         """The turn a legal action plays here."""
         turn = self.turns_by_action().get(action) if self.roll is not None else None
@@ -347,11 +370,10 @@ class CompositionObserver:
     perfect information, so both players see the same.
     """
 
-    def __init__(self, game: AmoeboidGame, params: dict | None) -> None:
+    def __init__(self, game: AmoeboidGame, params: GameParameters | None) -> None:
         if params:
             raise ValueError(f"python_amoeboid's observer takes no parameters, not {params}")
-        board = game.board
-        self.shape = (3 + game.start.rules.die_sides, board.rows, board.cols)
+        self.shape = (3 + game.start.rules.die_sides, game.rows, game.columns)
         self.tensor = np.zeros(int(np.prod(self.shape)), np.float32)
         self.dict = {"observation": self.tensor.reshape(self.shape)}
 
@@ -378,7 +400,8 @@ pyspiel.register_game(_GAME_TYPE, AmoeboidGame)
 @lru_cache(maxsize=None)
 def _game(rows: int, cols: int, adjacency: str, sides: int) -> AmoeboidGame:
     params = {"rows": rows, "columns": cols, "adjacency": adjacency, "die_sides": sides}
-    return pyspiel.load_game(GAME_NAME, params)
+    game: AmoeboidGame = pyspiel.load_game(GAME_NAME, params)  # GAME_NAME is registered to our class
+    return game
 
 
 def game_for(position: Position) -> AmoeboidGame:
@@ -392,7 +415,8 @@ def game_for(position: Position) -> AmoeboidGame:
 # --------------------------------------------------------------------------- bots both ways
 
 
-def strategy_from_bot(make_bot: Callable[[pyspiel.Game, int], pyspiel.Bot], name: str) -> Callable:
+def strategy_from_bot(make_bot: Callable[[AmoeboidGame, int], pyspiel.Bot], name: str
+                      ) -> Callable[[Position, int, random.Random], Turn]:
     """Any OpenSpiel bot as our strategy ``(position, roll, rng) -> Turn``.
 
     ``make_bot(game, seed)`` builds the bot for each move with a seed drawn from the
@@ -408,7 +432,7 @@ def strategy_from_bot(make_bot: Callable[[pyspiel.Game, int], pyspiel.Bot], name
     return strategy
 
 
-class StrategyBot(pyspiel.Bot):
+class StrategyBot(pyspiel.Bot):  # type: ignore[misc]  # pyspiel ships no stubs: Bot is Any
     """Our strategy as an OpenSpiel bot, for ``evaluate_bots`` and OpenSpiel's tools.
 
     Each move gets its own generator, ``seeded_rng(seed, move number)``.  A turn outside the
@@ -420,7 +444,7 @@ class StrategyBot(pyspiel.Bot):
         self.choose, self.seed = as_function(strategy), seed
 
     def step(self, state: AmoeboidState) -> int:
-        position, roll = state.position, state.roll
+        position, roll = state.position, state.rolled()
         turn = self.choose(position, roll, seeded_rng(self.seed, "move", state.move_number()))
         return state.game.action_of(position, turn)
 
@@ -431,7 +455,7 @@ class StrategyBot(pyspiel.Bot):
         pass
 
 
-class RandomPlayoutEvaluator(Evaluator):
+class RandomPlayoutEvaluator(Evaluator):  # type: ignore[misc]  # open_spiel ships no types: Evaluator is Any
     """Random rollouts played by the engine's random player (:func:`~amoeboid_edu.engine.game.random_playout`),
     and a prior that favours the turns greedy would like.
 
@@ -490,7 +514,7 @@ def mcts_bot(game: pyspiel.Game, seed: int, simulations: int = MCTS_SIMULATIONS,
 
 
 def mcts_strategy(simulations: int = MCTS_SIMULATIONS, uct_c: float = MCTS_UCT_C, rollouts: int = MCTS_ROLLOUTS
-                  ) -> Callable:
+                  ) -> Callable[[Position, int, random.Random], Turn]:
     """The ``mcts`` bot with another budget (the appendix lesson's question: how many does it need?)."""
     return strategy_from_bot(lambda game, seed: mcts_bot(game, seed, simulations, uct_c, rollouts),
                              f"mcts{simulations}")

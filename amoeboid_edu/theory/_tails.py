@@ -19,10 +19,15 @@ from __future__ import annotations
 
 import math
 import os
+from typing import Callable
+
 import numpy as np
 
 from ..engine.seeding import seeded_rng
 from ..engine.rules import Board
+
+Kernel = Callable[..., np.ndarray]
+"""A compiled :func:`scores_python`: the same arguments as arrays and int64 scalars, the same scores."""
 
 MASK = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
@@ -175,7 +180,7 @@ def scores_python(
 # --------------------------------------------------------------------------- the compiled kernel
 
 
-def _compile():
+def _compile() -> Kernel | None:
     """The Numba kernel (:mod:`amoeboid_edu.theory._tails_numba`), or None without Numba or with ``AMOEBOID_PURE_PYTHON=1``."""
     if os.environ.get(PURE_ENV, "") not in ("", "0"):
         return None
@@ -186,11 +191,11 @@ def _compile():
     return kernel
 
 
-_KERNEL = None
+_KERNEL: Kernel | None = None
 _KERNEL_TRIED = False
 
 
-def compiled():
+def compiled() -> Kernel | None:
     """The compiled kernel (compiled, or loaded from Numba's cache, at first use), or None when Numba is missing."""
     global _KERNEL, _KERNEL_TRIED
     if not _KERNEL_TRIED:

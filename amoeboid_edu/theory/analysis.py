@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import altair as alt
 import numpy as np
@@ -47,11 +47,13 @@ def turn_event(before: Position, turn: Turn, after: Position) -> str:
     An *eat* is a move onto an occupied cell; it is a *neutralise* when the
     amoeba it leaves there is neutral (the paper's Case III tool).
     """
-    if turn.is_pass:
+    if turn.src is None or turn.dst is None:  # a pass: a turn has both cells of its move or neither
         return "pass"
     if before[turn.dst] is None:
         return "move" if after[turn.src] is None else "split"
-    return "neutralise" if after[turn.dst].is_neutral else "eat"
+    landed = after[turn.dst]
+    assert landed is not None, "a move leaves an amoeba on its destination"
+    return "neutralise" if landed.is_neutral else "eat"
 
 
 def game_frame(game: Game, game_id: int | str = 0, *, start: bool = False) -> pd.DataFrame:
@@ -122,7 +124,7 @@ def play_games(
     ]
 
 
-def final_row(position: Position, game_id: int | str, turns: int, label: str) -> dict:
+def final_row(position: Position, game_id: int | str, turns: int, label: str) -> dict[str, object]:
     """The end of one game as a row: result and the paper's quantities in the final position."""
     return {
         "game": game_id,
@@ -184,7 +186,7 @@ def _half_round_steps(turns: int) -> list[int]:
     return [1 if t % 2 == 1 else -1 for t in range(1, turns + 1)]
 
 
-def _roll(law: dict[int, Fraction], sign: int, outcomes) -> dict[int, Fraction]:
+def _roll(law: dict[int, Fraction], sign: int, outcomes: Iterable[tuple[int, Fraction]]) -> dict[int, Fraction]:
     """The law of delta one roll later: the convolution with the die, added (+1, A) or subtracted (-1, B)."""
     step: dict[int, Fraction] = {}
     for value, p in law.items():
@@ -194,7 +196,7 @@ def _roll(law: dict[int, Fraction], sign: int, outcomes) -> dict[int, Fraction]:
     return step
 
 
-def _delta_laws(turns: int, rules: Rules):
+def _delta_laws(turns: int, rules: Rules) -> Iterator[dict[int, Fraction]]:
     """The exact law of delta after turn 0, 1, ..., ``turns`` (one convolution per turn)."""
     law = {0: Fraction(1)}
     outcomes = rules.dice_outcomes()
@@ -301,7 +303,8 @@ def dice_walks(walks: int, turns: int, *, seed: int | str = 0, rules: Rules = DE
     )
     steps[1::2] *= -1  # B's rolls count against A
     total = np.int16 if rules.die_sides * turns < np.iinfo(np.int16).max else np.int64
-    return np.cumsum(steps, axis=0, dtype=total).T
+    walked: np.ndarray = np.cumsum(steps, axis=0, dtype=total).T
+    return walked
 
 
 def exceedance_monte_carlo(
@@ -406,7 +409,8 @@ def delta_chart(frame: pd.DataFrame, title: str = "Advantage over the game") -> 
     )
     heading = alt.TitleParams(title, subtitle=DELTA_NOTE)
     layers = alt.layer(zero, lines, points, events, data=long)
-    return layers.properties(name="delta_over_game", title=heading, width=480)
+    chart: alt.LayerChart = layers.properties(name="delta_over_game", title=heading, width=480)
+    return chart
 
 
 def delta_distribution_chart(frame: pd.DataFrame, title: str = "δ after n rounds") -> alt.LayerChart:
@@ -426,7 +430,9 @@ def delta_distribution_chart(frame: pd.DataFrame, title: str = "δ after n round
         .mark_point(color="darkorange", filled=True)
         .encode(x=x, y=y, tooltip=tooltip)
     )
-    return alt.layer(exact, sampled, data=frame).properties(name="delta_distribution", title=title, width=480)
+    chart: alt.LayerChart = alt.layer(exact, sampled, data=frame).properties(name="delta_distribution", title=title,
+                                                                             width=480)
+    return chart
 
 
 def exceedance_chart(frame: pd.DataFrame, title: str = "P_M(n): δ has passed M within n turns") -> alt.LayerChart:
@@ -448,7 +454,8 @@ def exceedance_chart(frame: pd.DataFrame, title: str = "P_M(n): δ has passed M 
         .mark_point(size=20)
         .encode(x=x, y=y, color=color, tooltip=tooltip)
     )
-    return alt.layer(exact, sampled, data=frame).properties(name="exceedance", title=title, width=480)
+    chart: alt.LayerChart = alt.layer(exact, sampled, data=frame).properties(name="exceedance", title=title, width=480)
+    return chart
 
 
 def win_rate_chart(

@@ -10,6 +10,7 @@ intervals from :func:`amoeboid_edu.lab.stats.wilson_interval`.
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 import altair as alt
 import pandas as pd
@@ -23,10 +24,13 @@ from ..namesakes import nakajima, oosterwal
 from ..namesakes.bots import NAKAJIMA_BOTS, OOSTERWAL_BOTS
 
 GAMES = ("Amoeboid", "Nakajima", "Oosterwal")
+Ending = dict[str, object]
+"""How one game ended: ``plies``, ``outcome`` (first / second / draw / capped) and ``ended_by``."""
+
 CHANCE = {"Amoeboid": "a die roll every turn", "Nakajima": "none", "Oosterwal": "none"}
 
 
-def _amoeboid_game(index: int, seed: int | str) -> tuple[list[int], dict]:
+def _amoeboid_game(index: int, seed: int | str) -> tuple[list[int], Ending]:
     """A random-player Amoeboid game on 3x3: legal turns for each roll actually rolled, and how it ended."""
     branching: list[int] = []
     match = play_match(amoeboid_random_turn, amoeboid_random_turn, seed=seed_text(seed, "amoeboid"), pair=index,
@@ -35,7 +39,7 @@ def _amoeboid_game(index: int, seed: int | str) -> tuple[list[int], dict]:
     return branching, {"plies": len(match.turns), "outcome": outcome, "ended_by": "cap" if match.capped else "capture"}
 
 
-def _nakajima_game(index: int, seed: int | str, bot: str) -> tuple[list[int], dict]:
+def _nakajima_game(index: int, seed: int | str, bot: str) -> tuple[list[int], Ending]:
     game = nakajima.Game()
     choose = NAKAJIMA_BOTS[bot]
     rng = seeded_rng(seed, "nakajima", bot, index)
@@ -47,7 +51,7 @@ def _nakajima_game(index: int, seed: int | str, bot: str) -> tuple[list[int], di
     return branching, {"plies": len(game.moves), "outcome": outcome, "ended_by": game.reason}
 
 
-def _oosterwal_game(index: int, seed: int | str, bot: str) -> tuple[list[int], dict]:
+def _oosterwal_game(index: int, seed: int | str, bot: str) -> tuple[list[int], Ending]:
     game = oosterwal.Game(oosterwal.Position.start(2))
     choose = OOSTERWAL_BOTS[bot]
     rng = seeded_rng(seed, "oosterwal", bot, index)
@@ -74,7 +78,7 @@ def self_play(
     picks which of the three games to play.
     """
     ply_rows, game_rows = [], []
-    players = {
+    players: dict[str, Callable[[int], tuple[list[int], Ending]]] = {
         "Amoeboid": lambda i: _amoeboid_game(i, seed),
         "Nakajima": lambda i: _nakajima_game(i, seed, bot),
         "Oosterwal": lambda i: _oosterwal_game(i, seed, bot),
@@ -129,7 +133,7 @@ def summary(plies: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
 def branching_chart(plies: pd.DataFrame, title: str = "Legal moves at each ply (median over games)") -> alt.Chart:
     """Median legal moves by ply, one line per game, on a log scale (the games differ by orders of magnitude)."""
     frame = plies[plies["moves"] > 0].groupby(["game", "ply"], as_index=False)["moves"].median()
-    return (
+    chart: alt.Chart = (
         alt.Chart(frame, title=title)
         .mark_line()
         .encode(
@@ -139,10 +143,11 @@ def branching_chart(plies: pd.DataFrame, title: str = "Legal moves at each ply (
         )
         .properties(width=420, height=240)
     )
+    return chart
 
 
 def length_chart(games: pd.DataFrame, title: str = "Game length") -> alt.Chart:
-    return (
+    chart: alt.Chart = (
         alt.Chart(games, title=title)
         .mark_tick(thickness=2)
         .encode(
@@ -152,9 +157,11 @@ def length_chart(games: pd.DataFrame, title: str = "Game length") -> alt.Chart:
         )
         .properties(width=420, height=120)
     )
+    return chart
 
 
-def first_player_chart(games: pd.DataFrame, title: str = "How often the first player wins (95% Wilson interval)"):
+def first_player_chart(games: pd.DataFrame, title: str = "How often the first player wins (95% Wilson interval)"
+                       ) -> alt.LayerChart:
     """The first player's win rate per game with its interval: the course's one rate chart (:func:`stats.rate_chart`)."""
     return rate_chart(tally(games, "game", ("first",), column="outcome"), "game", title, even=True)
 

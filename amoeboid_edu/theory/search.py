@@ -15,22 +15,31 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable
+from typing import Callable, Iterable
 
 from ..players.bots import can_end_at_once
-from ..engine.rules import Position, apply, legal_turns
+from ..engine.rules import Amoeba, Board, Position, Turn, apply, legal_turns
+
+Line = Callable[[Position, int], Turn | str]
+"""A deterministic strategy: the turn to play in a position after a roll."""
+Options = Callable[[Position, int], Iterable[Turn | str]]
+"""The turns to consider in a position after a roll."""
+Node = tuple[tuple[Amoeba | None, ...], str, int]
+"""A memo key: the cells, the side to move and the turns left."""
 
 
 class SearchBudgetExceeded(RuntimeError):
     """The search visited more nodes than it was allowed to: the answer is unknown, not negative."""
 
 
-def grid_symmetries(board) -> list[tuple[int, ...]]:
-    """The 8 symmetries of a square grid as index permutations (king and rook moves are invariant)."""
-    if board.rows != board.cols:
-        return [tuple(range(len(board)))]
+def grid_symmetries(board: Board) -> list[tuple[int, ...]]:
+    """The 8 symmetries of a square grid as index permutations (king and rook moves are invariant); only the
+    identity for any other board."""
     n = board.rows
-    maps = [lambda r, c: (r, c), lambda r, c: (c, r), lambda r, c: (r, n - 1 - c), lambda r, c: (n - 1 - r, c),
+    if n is None or n != board.cols:
+        return [tuple(range(len(board)))]
+    maps: list[Callable[[int, int], tuple[int, int]]] = [
+            lambda r, c: (r, c), lambda r, c: (c, r), lambda r, c: (r, n - 1 - c), lambda r, c: (n - 1 - r, c),
             lambda r, c: (n - 1 - r, n - 1 - c), lambda r, c: (c, n - 1 - r), lambda r, c: (n - 1 - c, r),
             lambda r, c: (n - 1 - c, n - 1 - r)]  # fmt: skip
     return [tuple(f(i // n, i % n)[0] * n + f(i // n, i % n)[1] for i in range(n * n)) for f in maps]
@@ -51,15 +60,15 @@ class ForcedWinSearch:
     ``budget`` caps the B replies visited (:class:`SearchBudgetExceeded`).
     """
 
-    a_options: Callable[[Position, int], object]
-    b_replies: Callable[[Position, int], object] = legal_turns
+    a_options: Options
+    b_replies: Options = legal_turns
     budget: int = 2_000_000
     symmetric: bool = True
     nodes: int = 0
-    memo: dict = field(default_factory=dict)
-    symmetries: list = field(default_factory=list, repr=False)  # index permutations, filled from the first board
+    memo: dict[tuple[tuple[tuple[int, int], ...], str, int], bool] = field(default_factory=dict)
+    symmetries: list[tuple[int, ...]] = field(default_factory=list, repr=False)  # permutations, from the first board
 
-    def _key(self, position: Position, a_turns: int) -> tuple:
+    def _key(self, position: Position, a_turns: int) -> tuple[tuple[tuple[int, int], ...], str, int]:
         board = position.board
         if not self.symmetries:
             use = self.symmetric and board.is_grid
@@ -99,7 +108,7 @@ class ForcedWinSearch:
         Returns the rolls and turns in notation (``A 3 a1 a1-b2 ...``, ``B ...``)
         and the position where it ends (the game over, or A's turns used up).
         """
-        path = []
+        path: list[str] = []
         while True:
             roll = next(r for r, _ in position.dice_outcomes() if not self._some_option_wins(position, r, a_turns))
             turn = next(iter(self.a_options(position, roll)))
@@ -108,17 +117,19 @@ class ForcedWinSearch:
             if position.is_over or a_turns == 1:
                 return path, position
             a_turns -= 1
+            reply: Turn | str | None = None
             for b_roll, _ in position.dice_outcomes():
                 replies = self.b_replies(position, b_roll)
                 reply = next((reply for reply in replies if self._survives(position, reply, a_turns)), None)
                 if reply is not None:
                     break
+            assert reply is not None, "A's first option does not force the win, so some roll has a reply that survives"
             position = apply(position, reply)
             path.append(f"B {reply}")
             if position.is_over:
                 return path, position
 
-    def _survives(self, position: Position, reply, a_turns: int) -> bool:
+    def _survives(self, position: Position, reply: Turn | str, a_turns: int) -> bool:
         after = apply(position, reply)
         return after.result != "A" and (after.is_over or not self.wins(after, a_turns))
 
@@ -147,13 +158,14 @@ class LineOutcomes:
     ``goal`` is ``"B wins"`` or ``"A has not won"``.  Memoised; ``budget`` caps B replies.
     """
 
-    a_line: Callable[[Position, int], object]
+    a_line: Line
     goal: str = "B wins"
-    b_replies: Callable[[Position, int], object] = legal_turns
+    b_replies: Options = legal_turns
     budget: int = 2_000_000
     nodes: int = 0
-    memo: dict = field(default_factory=dict)
-    reached: dict = field(default_factory=dict)  # results of the ended games found: {result: distinct positions}
+    memo: dict[Node, Fraction] = field(default_factory=dict)
+    reached: dict[str, set[tuple[Amoeba | None, ...]]] = field(default_factory=dict)
+    """The results of the ended games found: ``{result: distinct positions}``."""
 
     def _score(self, position: Position) -> Fraction:
         if position.is_over:
@@ -186,8 +198,8 @@ class LineOutcomes:
         return total
 
 
-def line_counterexample(position: Position, a_line: Callable[[Position, int], object], turns: int,
-                        b_replies: Callable[[Position, int], object] = legal_turns,
+def line_counterexample(position: Position, a_line: Line, turns: int,
+                        b_replies: Options = legal_turns,
                         budget: int = 2_000_000) -> list[str] | None:  # fmt: skip
     """A line of play, within ``turns`` turns, on which B wins against ``a_line``; None if there is none.
 
@@ -198,7 +210,7 @@ def line_counterexample(position: Position, a_line: Callable[[Position, int], ob
     when ``b_replies`` gives every legal turn.  Memoised per (position, turns
     left).  ``budget`` caps the turns visited (:class:`SearchBudgetExceeded`).
     """
-    no_win: set = set()
+    no_win: set[Node] = set()
     visited = [0]
     exact_last_turn = b_replies is legal_turns
 
@@ -214,6 +226,7 @@ def line_counterexample(position: Position, a_line: Callable[[Position, int], ob
         for roll, _ in position.dice_outcomes():
             if last_b_turn and exact_last_turn and not can_end_at_once(position, roll, ties=False):
                 continue
+            moves: Iterable[Turn | str]
             moves = [a_line(position, roll)] if position.to_move == "A" else b_replies(position, roll)
             for turn in moves:
                 visited[0] += 1

@@ -26,6 +26,7 @@ import json
 import re
 from importlib.util import find_spec
 from pathlib import Path
+from typing import Any
 
 import altair as alt
 
@@ -96,7 +97,7 @@ def _name_tooltip_layers(spec: dict) -> tuple[dict, set[str]]:
     """A copy of ``spec`` in which every unit with a tooltip has a name, and the set of those names."""
     names: set[str] = set()
 
-    def visit(node: object) -> object:
+    def visit(node: Any) -> Any:  # the spec is JSON: any of its values
         if isinstance(node, list):
             return [visit(item) for item in node]
         if not isinstance(node, dict):

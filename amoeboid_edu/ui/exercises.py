@@ -89,17 +89,17 @@ class _WrongKind(ValueError):
 
 def _as_position(text: str, answer: Position) -> Position:
     """Notation for a position; without slashes, the cells are cut into the answer's rows (not read as one row)."""
-    board = answer.board
-    if "/" in text or not board.is_grid or board.rows == 1:
+    rows, cols = answer.board.rows, answer.board.cols
+    if "/" in text or rows is None or cols is None or rows == 1:  # a graph board has no rows
         return Position.parse(text, answer.rules)
     tokens = re.findall(r"\([^)]*\)|\S+", text)
-    cells = board.rows * board.cols
+    cells = rows * cols
     if tokens and tokens[-1] not in PLAYERS and len(tokens) == cells:
         raise NotationError("the side to move is missing: end the position with A or B")
     if len(tokens) != cells + 1:
         raise NotationError(f"expected {cells} cells and the side to move, found {len(tokens)} items")
-    rows = [" ".join(tokens[r * board.cols : (r + 1) * board.cols]) for r in range(board.rows)]
-    return Position.parse(" / ".join(rows) + " " + tokens[-1], answer.rules)
+    lines = [" ".join(tokens[r * cols : (r + 1) * cols]) for r in range(rows)]
+    return Position.parse(" / ".join(lines) + " " + tokens[-1], answer.rules)
 
 
 def _squash(value: object) -> str:
@@ -132,7 +132,7 @@ def _same_number(prediction: object, answer: object) -> bool:
     typed, expected = _as_number(prediction), _as_number(answer)
     if isinstance(typed, Fraction) and isinstance(expected, Fraction):
         return typed == expected
-    return abs(typed - expected) < ROUNDING
+    return abs(float(typed) - float(expected)) < ROUNDING  # what Fraction - float computes
 
 
 def _as_items(prediction: object) -> list | Set:
@@ -229,7 +229,7 @@ def check(
     answer, not "your turn").  A ``prediction`` function that runs longer than ``seconds`` (an endless loop) is
     stopped, and the verdict says where.
     """
-    if isinstance(prediction, Callable) and not isinstance(prediction, type):
+    if callable(prediction) and not isinstance(prediction, type):
         try:
             prediction = _call_bounded(prediction, seconds)
         except _TooLong as stopped:
@@ -295,9 +295,9 @@ def _same_body(function: Callable, starting: str) -> bool:
     import inspect
     import textwrap
 
-    def statements(body: list) -> str:
-        if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant) \
-                and isinstance(body[0].value.value, str):
+    def statements(body: list[ast.stmt]) -> str:
+        first = body[0] if body else None
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
             body = body[1:]
         return "\n".join(ast.unparse(node) for node in body)
 

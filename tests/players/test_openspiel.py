@@ -152,6 +152,17 @@ def test_an_illegal_action_is_refused_and_the_state_is_unchanged():
     assert str(state) == "(1,0) . . / . . . / . . (0,1) A\nroll 1"
 
 
+@needs_extra
+def test_asking_a_chance_node_for_turns_says_to_roll_first():
+    from amoeboid_edu.players.registry import BOTS
+
+    state = aos.game_for(Position.start(3)).new_initial_state()
+    with pytest.raises(ValueError, match="is a chance node: apply a roll"):
+        state.turns_by_action()
+    with pytest.raises(ValueError, match="is a chance node"):
+        aos.StrategyBot(BOTS["greedy"]).step(state)
+
+
 # --------------------------------------------------------------------------- bots both ways
 
 
