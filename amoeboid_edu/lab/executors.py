@@ -131,7 +131,7 @@ def _processes(function: Callable, batches: Sequence, workers: int, skip: Callab
     import os
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-    from ..sandbox.core import die_with_parent
+    from ..sandbox.processes import die_with_parent
     from ..sandbox.importpath import children_without_their_folder
 
     upcoming = collections.deque(enumerate(batches))

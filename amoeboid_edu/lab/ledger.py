@@ -22,7 +22,7 @@ import os
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..sandbox.core import shown
+from ..sandbox.text import shown
 
 SHOWN_DIFFERENCES = 4
 """A refusal names at most this many differences, then says how many more."""

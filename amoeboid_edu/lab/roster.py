@@ -25,7 +25,7 @@ import types
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..sandbox.core import not_a_formula, shown
+from ..sandbox.text import not_a_formula, shown
 
 NAME_WIDTH = 60
 """A student's name (from the file name) is cut to this many characters."""

@@ -61,7 +61,7 @@ GIVEN = []
 def strategy(position, roll, rng):
     """Looks everywhere in its process for the harness's dice (hostile.snoops_for_dice, as a student file)."""
     GIVEN.append(rng)
-    stand_ins = {id(getattr(sys.modules.get(name), "_entropy", None)) for name in ("__main__", "amoeboid_edu.sandbox.core")}
+    stand_ins = {id(getattr(sys.modules.get(name), "_entropy", None)) for name in ("__main__", "amoeboid_edu.sandbox.worker")}
     own = {id(generator) for generator in GIVEN} | {id(random._inst)} | stand_ins  # OS entropy's stand-in
     found = [obj for obj in gc.get_objects()  # a SystemRandom (NumPy's secrets) has no seed: not the dice
              if isinstance(obj, random.Random) and not isinstance(obj, random.SystemRandom) and id(obj) not in own]
