@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import collections
 import io
+import unicodedata
 
 KEEP_LINES = 20
 """Lines of a strategy's printed output kept per move (and per game on the card)."""
@@ -19,11 +20,36 @@ VALUE_WIDTH = 300
 """Characters of a returned value or an error message shown before "… (N more)"."""
 
 
+INVISIBLE_NAMES = ("VARIATION SELECTOR", "FILLER", "COMBINING GRAPHEME JOINER", "KHMER VOWEL INHERENT",
+                   "BRAILLE PATTERN BLANK")
+"""Words in the Unicode names of printable characters that show nothing: variation selectors (U+FE0F, and
+Mongolian's), the Hangul fillers (U+3164, U+115F, U+1160, U+FFA0), the grapheme joiner, the Khmer inherent vowels
+and the blank Braille pattern.  Letters and marks (``Lo``, ``Mn``, ``So``) by category, so they are looked up by
+name; everything else invisible is in a category :meth:`str.isprintable` refuses."""
+
+
+def visible(char: str) -> bool:
+    """Whether ``char`` shows as itself: not a control, format (zero-width, bidi), surrogate, private-use,
+    unassigned or separator character other than the space (the categories :meth:`str.isprintable` refuses), nor
+    a printable character that shows nothing (:data:`INVISIBLE_NAMES`)."""
+    if not char.isprintable():
+        return False
+    if char.isascii() or unicodedata.category(char) not in ("Lo", "Mn", "So"):
+        return True
+    name = unicodedata.name(char, "")
+    return not any(word in name for word in INVISIBLE_NAMES)
+
+
 def printable(text: str) -> str:
-    """``text`` with control and format characters (ANSI escapes, bidi overrides) written as ``\\xNN``/``\\uNNNN``."""
-    if text.isprintable():
+    """``text`` with every character that does not show as itself written as ``\\xNN``/``\\uNNNN``/``\\UNNNNNNNN``.
+
+    Control characters (ANSI escapes) could act on a terminal, bidi overrides reorder what is shown, and invisible
+    ones (zero-width, variation selectors, fillers) make two different names look alike on a leaderboard: each is
+    written out, so what is shown is what was sent.
+    """
+    if text.isascii() and text.isprintable():
         return text
-    return "".join(char if char.isprintable() else char.encode("unicode_escape").decode("ascii") for char in text)
+    return "".join(char if visible(char) else char.encode("unicode_escape").decode("ascii") for char in text)
 
 
 def cut(text: str, width: int = VALUE_WIDTH) -> str:

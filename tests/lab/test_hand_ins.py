@@ -86,6 +86,16 @@ def test_a_tournament_with_odd_files_goes_on_and_writes_its_leaderboard(odd_clas
     assert "\x1b" not in str(result)
 
 
+def test_names_that_look_alike_are_told_apart_on_the_leaderboard(tmp_path):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name in ("alice", "alice\ufe0f", "alice\u3164", "al\u200bice"):
+        (folder / f"{name}.py").write_text(GOOD)
+    sources, unread = read_folder(folder)
+    names = [source.name for source in sources]
+    assert not unread and sorted(names) == ["al\\u200bice", "alice", "alice\\u3164", "alice\\ufe0f"]
+
+
 def test_natural_order_takes_numbers_in_ascii_digits_only():
     assert sorted([("10",), ("²³",), ("9",), ("b",)], key=_natural) == [("9",), ("10",), ("b",), ("²³",)]
 
