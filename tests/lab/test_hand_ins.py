@@ -86,6 +86,64 @@ def test_a_tournament_with_odd_files_goes_on_and_writes_its_leaderboard(odd_clas
     assert "\x1b" not in str(result)
 
 
+@pytest.fixture
+def skipped_class(tmp_path) -> Path:
+    """One good student, and every thing that looks like a hand-in but is none: a file named only ``.py``, a named
+    pipe, a folder named like a file, a link to a folder, student folders that are empty, hold another file, or
+    whose ``strategy.py`` is a folder or a pipe.  The class's own (``_helpers.py``, ``__pycache__``,
+    ``.ipynb_checkpoints``, ``notes.txt``) stays out of it."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "alice.py").write_text(GOOD)
+    (folder / ".py").write_text(GOOD)
+    os.mkfifo(folder / "piped.py")
+    (folder / "boxed.py").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    (folder / "linked").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    (folder / "empty").mkdir()
+    (folder / "misnamed").mkdir()
+    (folder / "misnamed" / "misnamed.py").write_text(GOOD)
+    (folder / "nested").mkdir()
+    (folder / "nested" / "strategy.py").mkdir()
+    (folder / "plumber").mkdir()
+    os.mkfifo(folder / "plumber" / "strategy.py")
+    (folder / "_helpers.py").write_text(GOOD)
+    (folder / "__pycache__").mkdir()
+    (folder / ".ipynb_checkpoints").mkdir()
+    (folder / "notes.txt").write_text("not a hand-in\n")
+    return folder
+
+
+SKIPPED = {
+    ".py": "a file with no name before .py",
+    "piped": "a named pipe, not read",
+    "boxed": "a folder, not read",
+    "linked": "a link, not read",
+    "empty": "a folder without strategy.py",
+    "misnamed": "a folder without strategy.py",
+    "nested": "its strategy.py is a folder, not read",
+    "plumber": "its strategy.py is a named pipe, not read",
+}
+
+
+def test_everything_skipped_gets_one_did_not_load_line_with_its_own_reason(skipped_class):
+    sources, unread = read_folder(skipped_class)
+    assert [source.name for source in sources] == ["alice"]
+    reasons = dict(unread)
+    assert sorted(reasons) == sorted(SKIPPED) and len(unread) == len(SKIPPED)
+    for name, start in SKIPPED.items():
+        assert reasons[name].startswith(start), (name, reasons[name])
+    assert not [reason for reason in reasons.values() if "hard link" in reason]
+
+
+def test_a_tournament_with_skipped_things_goes_on(skipped_class, tmp_path):
+    result = lab.tournament(skipped_class, games=2, seed=1, opponents=["random"], out=tmp_path / "r.csv",
+                            progress=False)
+    assert list(result.names) == ["alice", "random"] and result.forfeits().empty
+    assert sorted(name for name, _ in result.not_loaded) == sorted(SKIPPED)
+    assert "did not load" in str(result) and ".py" in str(result)
+
+
 def test_names_that_look_alike_are_told_apart_on_the_leaderboard(tmp_path):
     folder = tmp_path / "class"
     folder.mkdir()

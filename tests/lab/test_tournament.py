@@ -182,8 +182,9 @@ def test_read_folder_names_students_by_file_and_reports_unreadable_ones(classroo
     sources, unread = read_folder(classroom)
     assert [s.name for s in sources] == ["alice", "bob", "broken", "carol", "looper"]
     assert unread == [("dave", "no code cell tagged 'strategy' in dave.ipynb")]
+    (classroom / ".." / "empty").mkdir()
     with pytest.raises(ValueError, match="holds no strategy files"):
-        read_folder(classroom / "..")
+        read_folder(classroom / ".." / "empty")
 
 
 def test_ledger_cuts_a_torn_line_and_refuses_another_run(tmp_path):
