@@ -15,7 +15,7 @@ This process only reads the files as text (a notebook as JSON): the source trave
 :class:`StudentSource` and is compiled and run there, on whatever host the worker is, so no student code runs here.
 A single file's worker reads no folder of the class (a classmate's code stays private); a student folder is
 readable to its own worker only, and comes last on its import path, so no file in it replaces a module of Python
-or the libraries.
+or the libraries.  A class folder this process could import from is refused (:func:`read_folder`).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ import types
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..sandbox.importpath import refuse_importable
 from ..sandbox.text import not_a_formula, shown
 
 NAME_WIDTH = 60
@@ -204,11 +205,12 @@ def read_folder(folder: str | Path) -> tuple[list[StudentSource], list[tuple[str
     Returns the sources, and ``(name, reason)`` for each hand-in that cannot even be read (not UTF-8, any
     notebook that is not one with a tagged cell, a link, a named pipe, a folder without ``strategy.py``, a file
     named only ``.py``), both escaped; a source that fails to run is found out by its worker.  ValueError when
-    ``folder`` holds no hand-in.
+    ``folder`` holds no hand-in, or when this process could import from it (:func:`refuse_importable`).
     """
     folder = Path(folder)
     if not folder.is_dir():
         raise ValueError(f"{shown(folder)} is not a folder of strategies")
+    refuse_importable(folder)
     files = _hand_ins(folder)
     if not files:
         raise ValueError(f"{shown(folder)} holds no strategy files (NAME.py, NAME.ipynb or NAME/strategy.py)")
