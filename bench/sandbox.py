@@ -23,7 +23,8 @@ import time
 from pathlib import Path
 
 from amoeboid_edu import Position
-from amoeboid_edu.sandbox.core import Sandbox, sweep
+from amoeboid_edu.sandbox.harness import Sandbox
+from amoeboid_edu.sandbox.processes import sweep
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "strategies"))
 WANDER = {"load": "import", "module": "student", "name": "wander"}

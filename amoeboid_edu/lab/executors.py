@@ -141,7 +141,7 @@ def _processes(function: Callable[[Batch], Result], batches: Sequence[Batch], wo
     import os
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-    from ..sandbox.core import die_with_parent
+    from ..sandbox.processes import die_with_parent
     from ..sandbox.importpath import children_without_their_folder
 
     upcoming = collections.deque(enumerate(batches))

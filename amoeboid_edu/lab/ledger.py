@@ -22,7 +22,7 @@ import os
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence, TextIO
 
-from ..sandbox.core import shown
+from ..sandbox.text import shown
 
 Key = tuple[str, ...]
 """A row's key: its ``key`` columns' values, as text."""

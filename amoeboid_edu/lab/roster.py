@@ -7,11 +7,15 @@ What a hand-in may be:
 - ``NAME.ipynb``, whose code cell(s) tagged ``strategy`` hold it;
 - ``NAME/strategy.py``, a folder of the student's own: ``strategy.py`` may import helper modules next to it.
 
-The student's name is the file's (or the folder's) name.  This process only reads the files as text (a
-notebook as JSON): the source travels to the worker inside a :class:`StudentSource` and is compiled and run
-there, on whatever host the worker is, so no student code runs here.  A single file's worker reads no folder
-of the class (a classmate's code stays private); a student folder is readable to its own worker only, and
-comes last on its import path, so no file in it replaces a module of Python or the libraries.
+The student's name is the file's (or the folder's) name.  Anything else that looks like a hand-in (a link, a named
+pipe, a file named only ``.py``, a folder without ``strategy.py``) gets one "did not load" line saying why; names
+starting with ``_`` or ``.`` and files of other kinds are the class's own and are passed over.
+
+This process only reads the files as text (a notebook as JSON): the source travels to the worker inside a
+:class:`StudentSource` and is compiled and run there, on whatever host the worker is, so no student code runs here.
+A single file's worker reads no folder of the class (a classmate's code stays private); a student folder is
+readable to its own worker only, and comes last on its import path, so no file in it replaces a module of Python
+or the libraries.  A class folder this process could import from is refused (:func:`read_folder`).
 """
 
 from __future__ import annotations
@@ -26,7 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from ..sandbox.core import not_a_formula, shown
+from ..sandbox.importpath import refuse_importable
+from ..sandbox.text import not_a_formula, shown
 
 NAME_WIDTH = 60
 """A student's name (from the file name) is cut to this many characters."""
@@ -144,53 +149,89 @@ def _link_in(folder: Path) -> str | None:
     return None
 
 
+HAND_IN_SUFFIXES = (".py", ".ipynb")
+
+
+def _not_a_file(status: os.stat_result) -> str | None:
+    """Why a hand-in's path is not one plain file that only it names (never followed, never opened), or None."""
+    mode = status.st_mode
+    if stat.S_ISLNK(mode):
+        return "a link"
+    if stat.S_ISREG(mode):
+        return "a file with other names (a hard link)" if status.st_nlink > 1 else None
+    kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"),
+             (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
+    return next((what for test, what in kinds if test(mode)), "not a regular file")
+
+
 def _hand_ins(folder: Path) -> list[Path]:
-    """The hand-ins in ``folder``: ``*.py``, ``*.ipynb`` and student folders (names starting with ``_`` or ``.``
-    skipped)."""
+    """What in ``folder`` is, or looks like, a hand-in: ``*.py`` and ``*.ipynb`` of any kind (a link, a pipe...),
+    and every folder; names starting with ``_`` or ``.`` are the class's own (``__pycache__``,
+    ``.ipynb_checkpoints``), except a file named only ``.py`` or ``.ipynb``, which is a hand-in without a name."""
     found = []
     for path in folder.iterdir():
-        if path.name.startswith(("_", ".")):
+        if path.name.startswith(("_", ".")) and path.name not in HAND_IN_SUFFIXES:
             continue
-        if path.suffix in (".py", ".ipynb") and (path.is_symlink() or path.is_file()):
-            found.append(path)
-        elif not path.is_symlink() and path.is_dir() and (path / STUDENT_FOLDER_FILE).exists():
+        if path.suffix in HAND_IN_SUFFIXES or path.name in HAND_IN_SUFFIXES or path.is_dir():
             found.append(path)
     return sorted(found)
+
+
+def _why_not_read(path: Path) -> str | None:
+    """Why a hand-in (``NAME.py``, ``NAME.ipynb`` or a folder ``NAME/``) is not read at all, or None: one reason,
+    saying what to hand in instead."""
+    status = path.lstat()
+    if path.name in HAND_IN_SUFFIXES:
+        return f"a file with no name before {path.name}, not read: name it after the student (NAME{path.name})"
+    if stat.S_ISDIR(status.st_mode) and path.suffix not in HAND_IN_SUFFIXES:  # a student folder
+        link = _link_in(path)
+        if link is not None:
+            return f"holds a link ({shown(link)}), not read: hand in the files themselves"
+        inside = path / STUDENT_FOLDER_FILE
+        try:
+            status = inside.lstat()
+        except FileNotFoundError:
+            return (f"a folder without {STUDENT_FOLDER_FILE}, not read: put the strategy in "
+                    f"{shown(path.name, NAME_WIDTH)}/{STUDENT_FOLDER_FILE}, or hand in one file NAME.py")
+        what = _not_a_file(status)
+        return None if what is None else f"its {STUDENT_FOLDER_FILE} is {what}, not read: hand in the file itself"
+    # never followed: a link could name the contest's seed file, whose text would come back in the load error on
+    # the leaderboard; never opened: a named pipe would block the reading for good
+    what = _not_a_file(status)
+    return None if what is None else f"{what}, not read: hand in the file itself"
 
 
 def read_folder(folder: str | Path) -> tuple[list[StudentSource], list[tuple[str, str]]]:
     """The students of ``folder`` (see the module's docstring for what a hand-in may be), sorted by name.
 
-    Returns the sources, and ``(name, reason)`` for each hand-in that cannot even be
-    read (not UTF-8, any notebook that is not one with a tagged cell, a link); a source that fails to run
-    is found out by its worker.  ValueError when ``folder`` holds no hand-in.
+    Returns the sources, and ``(name, reason)`` for each hand-in that cannot even be read (not UTF-8, any
+    notebook that is not one with a tagged cell, a link, a named pipe, a folder without ``strategy.py``, a file
+    named only ``.py``), both escaped; a source that fails to run is found out by its worker.  ValueError when
+    ``folder`` holds no hand-in, or when this process could import from it (:func:`refuse_importable`).
     """
     folder = Path(folder)
     if not folder.is_dir():
         raise ValueError(f"{shown(folder)} is not a folder of strategies")
+    refuse_importable(folder)
     files = _hand_ins(folder)
     if not files:
         raise ValueError(f"{shown(folder)} holds no strategy files (NAME.py, NAME.ipynb or NAME/strategy.py)")
     stems = [p.stem for p in files]
     sources, unread = [], []
     for path in files:
-        # a file name is the student's word: escaped and cut like anything else they say (an ESC in one
-        # aborted the leaderboard's chart renderer: found by the red team)
+        # a file name is the student's word: escaped and cut like anything else they say (it reaches the terminal,
+        # the chart renderer and the results file)
         name = not_a_formula(shown(path.stem if stems.count(path.stem) == 1 else path.name, NAME_WIDTH))
+        try:
+            reason = _why_not_read(path)
+        except OSError as error:  # it vanished or cannot be looked at: the tournament goes on
+            reason = shown(f"not read ({type(error).__name__}: {error.strerror or error})")
+        if reason is not None:
+            unread.append((name, reason))
+            continue
         student_folder = path.is_dir()
         if student_folder:
-            link = _link_in(path)
-            if link is not None:
-                unread.append((name, f"holds a link ({shown(link)}), not read: hand in the files themselves"))
-                continue
             path = path / STUDENT_FOLDER_FILE
-        status = path.lstat()
-        if not stat.S_ISREG(status.st_mode) or status.st_nlink > 1:
-            # never followed: a link could name the contest's seed file, whose text would come back in the load
-            # error on the leaderboard (found by the red team)
-            what = "a link" if stat.S_ISLNK(status.st_mode) else "a file with other names (a hard link)"
-            unread.append((name, f"{what}, not read: hand in the file itself"))
-            continue
         try:  # utf-8-sig: an editor's byte-order mark is not part of the code
             text = path.read_text(encoding="utf-8-sig") if path.suffix == ".py" else _notebook_source(path)
         except UnicodeDecodeError as error:

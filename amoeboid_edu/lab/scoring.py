@@ -22,7 +22,7 @@ knew the seed could recompute the dice.  For a contest, use a long random
 seed the students cannot see: ``amoeboid score --seed-file``.)
 
 Safe: a student's strategy runs in its own worker process
-(:mod:`amoeboid_edu.sandbox.core`; docs/threat-model.md), started fresh behind
+(:mod:`amoeboid_edu.sandbox`; docs/threat-model.md), started fresh behind
 the walls the platform offers (on Linux seccomp and Landlock: it cannot
 signal, trace or read this process, open sockets or write anything), fed the
 position as text and the roll; a move that reaches the per-move limit is
@@ -58,7 +58,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Sequence
 
-from ..sandbox.core import KEEP_LINES, LINE_WIDTH, LOAD_LIMIT, SEED_BITS, Forfeit, Sandbox, not_a_formula, shown
+from ..sandbox.harness import Forfeit, Sandbox
+from ..sandbox.protocol import LOAD_LIMIT, SEED_BITS
+from ..sandbox.text import KEEP_LINES, LINE_WIDTH, not_a_formula, shown
 from ..players.registry import BOTS
 from ..engine.seeding import seeded_rng
 from ..engine.game import TURN_CAP
@@ -612,8 +614,8 @@ def _play_pairing(entries: dict, games: Sequence[tuple[str, str, int, str]], set
             sandbox.close()
 
 
-_SERVE_WITHOUT_CWD = ("import sys; sys.path[:] = [p for p in sys.path if p]; from amoeboid_edu.sandbox.core import "
-                      "die_with_parent; die_with_parent({parent}); from amoeboid_edu.lab.scoring import _serve_tasks; _serve_tasks()")
+_SERVE_WITHOUT_CWD = ("import sys; sys.path[:] = [p for p in sys.path if p]; from amoeboid_edu.sandbox.processes "
+                      "import die_with_parent; die_with_parent({parent}); from amoeboid_edu.lab.scoring import _serve_tasks; _serve_tasks()")
 """A parallel harness started without the teacher's current folder on ``sys.path`` (the sandbox opens every import
 path for reading, and the current folder may hold the contest's seed file: found by the red team), which dies
 with the process that started it (``{parent}``), before it imports anything else."""
@@ -1198,7 +1200,7 @@ def read_seed_file(path: str | os.PathLike, strategy_files: Sequence[str | None]
     resolved), and for a weak seed (fewer than ``SEED_FILE_LENGTH`` characters or ``SEED_FILE_DISTINCT``
     different ones).  ``~`` is the user's home.
     """
-    from ..sandbox.core import readable_roots
+    from ..sandbox.walls import readable_roots
 
     name = os.path.expanduser(os.fspath(path))
     try:
@@ -1222,9 +1224,9 @@ def read_seed_file(path: str | os.PathLike, strategy_files: Sequence[str | None]
         if where == root or where.startswith(root.rstrip(os.sep) + os.sep):
             raise ValueError(f"{shown(name)} lies in {shown(root)}, which strategies may read; keep the seed file "
                              "elsewhere (e.g. in your home folder)")
-    from ..sandbox import core as _sandbox
+    from ..sandbox import walls
 
-    if not _sandbox.WALLS_PLATFORM:
+    if not walls.WALLS_PLATFORM:
         warnings.warn(UNWALLED_CONTEST, stacklevel=3)
     return seed
 

@@ -8,6 +8,9 @@ tournament, ``sys.path`` holds neither ``''`` nor the current folder nor a folde
 above one); the caller's path is put back afterwards.  The same filtered path is what a worker receives, so a
 strategy cannot read the notebook's folder either (docs/threat-model.md).  Standard library only: the command
 line enters it before it imports the lab.
+
+What ran before the lab cannot be cleaned: a class folder this process can already import from is refused
+(:func:`refuse_importable`).
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ import contextlib
 import os
 import sys
 from typing import Iterable, Iterator
+
+from .text import shown
 
 _callers: list[list[str]] = []
 """The import paths the outermost :func:`trusted_imports` found, innermost last."""
@@ -82,10 +87,39 @@ def children_without_their_folder() -> Iterator[None]:
             os.environ["PYTHONSAFEPATH"] = before
 
 
+def importable_from(folder: str | os.PathLike[str], path: Iterable[str] | None = None) -> str | None:
+    """The entry of the import path ``path`` (by default the caller's, :func:`caller_path`) through which this
+    process can import a module lying in ``folder``: the folder itself, or a folder inside it (``''`` is the current
+    folder); None if there is none."""
+    inside = _real(os.fspath(folder))
+    for entry in caller_path() if path is None else path:
+        if isinstance(entry, str) and _within(_real(entry), inside):
+            return entry
+    return None
+
+
+def refuse_importable(folder: str | os.PathLike[str], path: Iterable[str] | None = None) -> None:
+    """ValueError, in one line saying what to do, when this process can import from the class folder ``folder``.
+
+    The lab keeps such a folder off the import path while it runs (:func:`trusted_imports`), but what ran before it
+    cannot be undone: ``python -m amoeboid_edu`` or a notebook kernel started in the class folder imports its
+    start-up modules and the teacher's own ``import`` lines from there first, so a hand-in named ``random.py`` or
+    ``numpy.py`` may already have run in this process.  A contest run this way could not be trusted.
+    """
+    entry = importable_from(folder, path)
+    if entry is not None:
+        where = "the current folder" if not entry or _real(entry) == _real(os.getcwd()) else repr(entry)
+        raise ValueError(
+            f"{shown(os.fspath(folder))} is on this Python's import path ({shown(where)}), so a hand-in may "
+            "already have run in it: run `amoeboid tournament FOLDER` or `python -P -m amoeboid_edu tournament "
+            "FOLDER`, or start Python (or the notebook) in another folder")
+
+
 def caller_path() -> list[str]:
     """The import path of whoever called the lab (before any :func:`trusted_imports`): where ``MODULE:FUNCTION`` is
     looked for, for the worker that imports it."""
     return list(_callers[0] if _callers else sys.path)
 
 
-__all__ = ["caller_path", "children_without_their_folder", "library_path", "trusted_imports"]
+__all__ = ["caller_path", "children_without_their_folder", "importable_from", "library_path", "refuse_importable",
+           "trusted_imports"]

@@ -167,7 +167,7 @@ def test_a_hostile_entrant_that_imports_slowly_and_crashes_costs_a_bounded_numbe
     SAME_FAILURE_STOP identical forfeits in a row, and an entrant that lost ENTRANT_BUDGET games with its import or
     game process is not played any more: its cost is bounded whatever the number of games and opponents."""
     from amoeboid_edu.lab import scoring as lab
-    from amoeboid_edu.sandbox.core import Sandbox
+    from amoeboid_edu.sandbox.harness import Sandbox
 
     folder = tmp_path / "class"
     folder.mkdir()

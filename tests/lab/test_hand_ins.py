@@ -86,6 +86,74 @@ def test_a_tournament_with_odd_files_goes_on_and_writes_its_leaderboard(odd_clas
     assert "\x1b" not in str(result)
 
 
+@pytest.fixture
+def skipped_class(tmp_path) -> Path:
+    """One good student, and every thing that looks like a hand-in but is none: a file named only ``.py``, a named
+    pipe, a folder named like a file, a link to a folder, student folders that are empty, hold another file, or
+    whose ``strategy.py`` is a folder or a pipe.  The class's own (``_helpers.py``, ``__pycache__``,
+    ``.ipynb_checkpoints``, ``notes.txt``) stays out of it."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "alice.py").write_text(GOOD)
+    (folder / ".py").write_text(GOOD)
+    os.mkfifo(folder / "piped.py")
+    (folder / "boxed.py").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    (folder / "linked").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    (folder / "empty").mkdir()
+    (folder / "misnamed").mkdir()
+    (folder / "misnamed" / "misnamed.py").write_text(GOOD)
+    (folder / "nested").mkdir()
+    (folder / "nested" / "strategy.py").mkdir()
+    (folder / "plumber").mkdir()
+    os.mkfifo(folder / "plumber" / "strategy.py")
+    (folder / "_helpers.py").write_text(GOOD)
+    (folder / "__pycache__").mkdir()
+    (folder / ".ipynb_checkpoints").mkdir()
+    (folder / "notes.txt").write_text("not a hand-in\n")
+    return folder
+
+
+SKIPPED = {
+    ".py": "a file with no name before .py",
+    "piped": "a named pipe, not read",
+    "boxed": "a folder, not read",
+    "linked": "a link, not read",
+    "empty": "a folder without strategy.py",
+    "misnamed": "a folder without strategy.py",
+    "nested": "its strategy.py is a folder, not read",
+    "plumber": "its strategy.py is a named pipe, not read",
+}
+
+
+def test_everything_skipped_gets_one_did_not_load_line_with_its_own_reason(skipped_class):
+    sources, unread = read_folder(skipped_class)
+    assert [source.name for source in sources] == ["alice"]
+    reasons = dict(unread)
+    assert sorted(reasons) == sorted(SKIPPED) and len(unread) == len(SKIPPED)
+    for name, start in SKIPPED.items():
+        assert reasons[name].startswith(start), (name, reasons[name])
+    assert not [reason for reason in reasons.values() if "hard link" in reason]
+
+
+def test_a_tournament_with_skipped_things_goes_on(skipped_class, tmp_path):
+    result = lab.tournament(skipped_class, games=2, seed=1, opponents=["random"], out=tmp_path / "r.csv",
+                            progress=False)
+    assert list(result.names) == ["alice", "random"] and result.forfeits().empty
+    assert sorted(name for name, _ in result.not_loaded) == sorted(SKIPPED)
+    assert "did not load" in str(result) and ".py" in str(result)
+
+
+def test_names_that_look_alike_are_told_apart_on_the_leaderboard(tmp_path):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name in ("alice", "alice\ufe0f", "alice\u3164", "al\u200bice"):
+        (folder / f"{name}.py").write_text(GOOD)
+    sources, unread = read_folder(folder)
+    names = [source.name for source in sources]
+    assert not unread and sorted(names) == ["al\\u200bice", "alice", "alice\\u3164", "alice\\ufe0f"]
+
+
 def test_natural_order_takes_numbers_in_ascii_digits_only():
     assert sorted([("10",), ("²³",), ("9",), ("b",)], key=_natural) == [("9",), ("10",), ("b",), ("²³",)]
 
@@ -108,7 +176,8 @@ RUN = textwrap.dedent('''
     import json, sys
     from amoeboid_edu import lab
     before = set(sys.modules)
-    result = lab.tournament(".", games=2, seed=1, out="results.csv", progress=False, executor=sys.argv[1])
+    result = lab.tournament(["alice.py:strategy", "bob.py:strategy"], games=2, seed=1, out="results.csv",
+                            progress=False, executor=sys.argv[1])
     str(result); result._repr_html_(); result.chart(); result.rating_chart(); result.pairwise_chart()
     print(json.dumps(sorted(name for name in set(sys.modules) - before if "." not in name)))
 ''')
@@ -123,7 +192,8 @@ def _class_with_two(folder: Path) -> None:
 
 
 def _in_the_class_folder(folder: Path, executor: str) -> subprocess.CompletedProcess:
-    """A teacher's notebook kept in the class folder: ``python -c`` puts '' first on the import path, as a kernel."""
+    """A notebook kept in the folder of the files it plays: ``python -c`` puts '' first on the import path, as a
+    kernel does."""
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     return subprocess.run([sys.executable, "-c", RUN, executor], cwd=folder, capture_output=True, text=True, env=env,
                           timeout=600)
@@ -151,18 +221,46 @@ def test_no_module_the_lab_imports_while_it_runs_is_taken_from_the_class_folder(
     assert not mark.exists(), mark.read_text()
 
 
-def test_python_m_from_the_class_folder_imports_nothing_from_it(tmp_path):
+def test_python_m_in_the_class_folder_is_refused_and_python_p_m_imports_nothing_from_it(tmp_path):
     folder, mark = tmp_path / "class", tmp_path / "ran.txt"
     _class_with_two(folder)
     for name in ("tqdm", "pandas", "numpy", "vl_convert", "altair", "cloudpickle", "jinja2", "scipy"):
         (folder / name).mkdir()
         (folder / name / "__init__.py").write_text(TRAP.format(mark=str(mark)))
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    done = subprocess.run([sys.executable, "-m", "amoeboid_edu", "tournament", ".", "--games", "2", "--seed", "1",
-                           "--out", str(tmp_path / "r.csv"), "-q"], cwd=folder, capture_output=True, text=True,
-                          env=env, timeout=600)
+    command = ["-m", "amoeboid_edu", "tournament", ".", "--games", "2", "--seed", "1", "--out", str(tmp_path / "r.csv"),
+               "-q"]
+    refused = subprocess.run([sys.executable, *command], cwd=folder, capture_output=True, text=True, env=env,
+                             timeout=600)
+    assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1, refused.stderr
+    assert "import path (the current folder)" in refused.stderr and "python -P -m amoeboid_edu" in refused.stderr
+    assert not (tmp_path / "r.csv").exists()
+    done = subprocess.run([sys.executable, "-P", *command], cwd=folder, capture_output=True, text=True, env=env,
+                          timeout=600)
     assert done.returncode == 0, done.stderr
     assert not mark.exists(), mark.read_text()
+
+
+def test_a_tournament_on_a_folder_this_process_can_import_from_is_refused(tmp_path, monkeypatch):
+    """What ran before the lab (a kernel's start-up, the teacher's own imports) may have come from such a folder."""
+    folder = tmp_path / "class"
+    _class_with_two(folder)
+    (folder / "nina").mkdir()
+    (folder / "nina" / "strategy.py").write_text(GOOD)
+    out = tmp_path / "r.csv"
+    for entry, cwd in ((str(folder), tmp_path), ("", folder), (".", folder), (str(folder / "nina"), tmp_path)):
+        monkeypatch.chdir(cwd)
+        monkeypatch.setattr(sys, "path", [entry, *sys.path])
+        with pytest.raises(ValueError, match="is on this Python's import path .*: run `amoeboid tournament FOLDER`"):
+            lab.tournament(folder, games=2, seed=1, out=out, progress=False)
+        with pytest.raises(ValueError, match="import path"):
+            read_folder(folder)
+        monkeypatch.undo()
+    assert not out.exists()
+    monkeypatch.chdir(tmp_path)  # the folder that holds the class folder may be on the path: nothing imports from it
+    monkeypatch.setattr(sys, "path", ["", *sys.path])
+    result = lab.tournament("class", games=2, seed=1, progress=False)
+    assert set(result.names) == {"alice", "bob", "nina"} and not result.not_loaded
 
 
 # --------------------------------------------------------------------------- a classmate's files
@@ -188,22 +286,22 @@ def strategy(position, roll, rng):
 
 
 def test_a_strategy_reads_neither_the_notebooks_folder_nor_a_classmates_file(tmp_path):
-    # found by the red team: from a notebook in the class folder, one forfeit put a classmate's source in the CSV
-    folder = tmp_path / "class"
+    # from a notebook (its folder on the import path), one forfeit could put a classmate's source in the CSV
+    folder, teacher = tmp_path / "class", tmp_path / "teacher"
     folder.mkdir()
+    teacher.mkdir()
     (folder / "carol.py").write_text(GOOD + "\n# SECRET-OF-CAROL\n")
     (folder / "notes.txt").write_text("SECRET-OF-THE-TEACHER\n")
-    paths = [str(folder / "carol.py"), str(folder / "notes.txt")]
+    (teacher / "notes.txt").write_text("SECRET-OF-THE-TEACHER\n")
+    paths = [str(folder / "carol.py"), str(folder / "notes.txt"), str(teacher / "notes.txt")]
     (folder / "eve.py").write_text(SNOOP.format(paths=paths))
-    run = textwrap.dedent('''
-        import sys
-        from amoeboid_edu import lab
-        lab.tournament(".", games=2, seed=1, out="../results.csv", progress=False)
-        lab.tournament(["carol.py:strategy", "eve.py:strategy"], games=2, seed=1, out="../listed.csv", progress=False)
-    ''')
-    done = subprocess.run([sys.executable, "-c", run], cwd=folder, capture_output=True, text=True, timeout=600,
-                          env={**os.environ, "PYTHONPATH": str(REPO)})
-    assert done.returncode == 0, done.stderr
+    from_the_teachers_folder = 'lab.tournament("../class", games=2, seed=1, out="../results.csv", progress=False)'
+    from_the_class_folder = ('lab.tournament(["carol.py:strategy", "eve.py:strategy"], games=2, seed=1, '
+                             'out="../listed.csv", progress=False)')
+    for cwd, run in ((teacher, from_the_teachers_folder), (folder, from_the_class_folder)):
+        done = subprocess.run([sys.executable, "-c", f"from amoeboid_edu import lab; {run}"], cwd=cwd,
+                              capture_output=True, text=True, timeout=600, env={**os.environ, "PYTHONPATH": str(REPO)})
+        assert done.returncode == 0, done.stderr
     for results in ("results", "listed"):
         for suffix in (".csv", ".html"):
             text = (tmp_path / f"{results}{suffix}").read_text()

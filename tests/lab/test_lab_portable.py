@@ -1,7 +1,7 @@
 """The lab's key tests again, through the portable start that Windows gets (forced here, on Linux).
 
 Windows has no descriptor passing (``socket.send_fds``) and CPython refuses ``Popen(pass_fds=...)`` there, so a
-worker is started through a loopback connection and a token (``amoeboid_edu.sandbox.core``).  Here the test process
+worker is started through a loopback connection and a token (``amoeboid_edu.sandbox.worker``).  Here the test process
 loses ``send_fds``/``recv_fds`` and any ``pass_fds`` fails as on Windows; ``AMOEBOID_PORTABLE_SANDBOX=1`` makes the
 harness processes this one starts (``workers=2``, the CLI) take the same path.  The walls are Linux's and stay up.
 """
@@ -16,7 +16,9 @@ import warnings
 import pytest
 
 import hostile
-from amoeboid_edu.sandbox import core as _sandbox
+from amoeboid_edu.sandbox import harness as _harness
+from amoeboid_edu.sandbox import protocol as _protocol
+from amoeboid_edu.sandbox import walls as _walls
 from amoeboid_edu.lab import read_seed_file, score
 from amoeboid_edu.engine.rules import Position
 from test_lab import (  # noqa: F401 - collected here again, through the portable start
@@ -45,7 +47,7 @@ class WindowsPopen(subprocess.Popen):
 
 @pytest.fixture(autouse=True)
 def like_windows(monkeypatch):
-    monkeypatch.setenv(_sandbox.PORTABLE_ENV, "1")
+    monkeypatch.setenv(_harness.PORTABLE_ENV, "1")
     monkeypatch.delattr(socket, "send_fds")
     monkeypatch.delattr(socket, "recv_fds")
     monkeypatch.setattr(subprocess, "Popen", WindowsPopen)
@@ -53,16 +55,16 @@ def like_windows(monkeypatch):
 
 def test_the_portable_start_plays_and_a_move_that_will_not_stop_restarts_the_worker():
     position = Position.start(3)
-    honest = _sandbox.Sandbox({"load": "import", "module": "student", "name": "wander"}, b"", position.rules)
-    stubborn = _sandbox.Sandbox({"load": "import", "module": "hostile", "name": "catches_the_interrupt"}, b"",
+    honest = _harness.Sandbox({"load": "import", "module": "student", "name": "wander"}, b"", position.rules)
+    stubborn = _harness.Sandbox({"load": "import", "module": "hostile", "name": "catches_the_interrupt"}, b"",
                                 position.rules)
     try:
         assert honest.portable and not honest.fork_server
         assert isinstance(honest.ask([(1, 3, position)], 5.0)[0], dict), honest.broken
         assert honest.isolation.startswith("process")
         timeout = stubborn.ask([(1, 3, position)], 0.3)[0]
-        assert isinstance(timeout, _sandbox.Forfeit) and timeout.reason == "timeout" and stubborn.process is None
-        assert isinstance(stubborn.ask([(1, 3, position)], 0.3)[0], _sandbox.Forfeit)  # a fresh worker, same fate
+        assert isinstance(timeout, _harness.Forfeit) and timeout.reason == "timeout" and stubborn.process is None
+        assert isinstance(stubborn.ask([(1, 3, position)], 0.3)[0], _harness.Forfeit)  # a fresh worker, same fate
         assert stubborn.imports == 2
     finally:
         honest.close()
@@ -76,14 +78,14 @@ def test_a_connection_without_the_token_is_dropped(monkeypatch):
     def server_with_an_imposter(address, *args, **kwargs):
         listener = original(address, *args, **kwargs)
         imposter = socket.create_connection(listener.getsockname())
-        imposter.sendall(b"x" * (_sandbox.TOKEN_BYTES + 1))
+        imposter.sendall(b"x" * (_protocol.TOKEN_BYTES + 1))
         imposters.append(imposter)
         return listener
 
     imposters: list[socket.socket] = []
     monkeypatch.setattr(socket, "create_server", server_with_an_imposter)
     position = Position.start(3)
-    honest = _sandbox.Sandbox({"load": "import", "module": "student", "name": "wander"}, b"", position.rules)
+    honest = _harness.Sandbox({"load": "import", "module": "student", "name": "wander"}, b"", position.rules)
     try:
         assert isinstance(honest.ask([(1, 3, position)], 5.0)[0], dict), honest.broken
         assert imposters and imposters[0].recv(1) == b""  # the harness closed it
@@ -95,13 +97,13 @@ def test_a_connection_without_the_token_is_dropped(monkeypatch):
 
 def test_a_platform_without_walls_says_so_and_warns_about_a_contest_seed(monkeypatch, tmp_path):
     monkeypatch.setattr(sys, "platform", "win32")
-    assert _sandbox.process_only_label() == "process only (Windows: no walls)"
+    assert _walls.process_only_label() == "process only (Windows: no walls)"
     seed = tmp_path / "contest.seed"
     seed.write_text("0123456789abcdef0123\n")
-    monkeypatch.setattr(_sandbox, "WALLS_PLATFORM", False)
+    monkeypatch.setattr(_walls, "WALLS_PLATFORM", False)
     with pytest.warns(UserWarning, match="can read the seed file and kill the scorer; run a contest on Linux"):
         read_seed_file(seed)
-    monkeypatch.setattr(_sandbox, "WALLS_PLATFORM", True)
+    monkeypatch.setattr(_walls, "WALLS_PLATFORM", True)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert read_seed_file(seed) == "0123456789abcdef0123"

@@ -61,7 +61,7 @@ GIVEN = []
 def strategy(position, roll, rng):
     """Looks everywhere in its process for the harness's dice (hostile.snoops_for_dice, as a student file)."""
     GIVEN.append(rng)
-    stand_ins = {id(getattr(sys.modules.get(name), "_entropy", None)) for name in ("__main__", "amoeboid_edu.sandbox.core")}
+    stand_ins = {id(getattr(sys.modules.get(name), "_entropy", None)) for name in ("__main__", "amoeboid_edu.sandbox.worker")}
     own = {id(generator) for generator in GIVEN} | {id(random._inst)} | stand_ins  # OS entropy's stand-in
     found = [obj for obj in gc.get_objects()  # a SystemRandom (NumPy's secrets) has no seed: not the dice
              if isinstance(obj, random.Random) and not isinstance(obj, random.SystemRandom) and id(obj) not in own]
@@ -182,8 +182,9 @@ def test_read_folder_names_students_by_file_and_reports_unreadable_ones(classroo
     sources, unread = read_folder(classroom)
     assert [s.name for s in sources] == ["alice", "bob", "broken", "carol", "looper"]
     assert unread == [("dave", "no code cell tagged 'strategy' in dave.ipynb")]
+    (classroom / ".." / "empty").mkdir()
     with pytest.raises(ValueError, match="holds no strategy files"):
-        read_folder(classroom / "..")
+        read_folder(classroom / ".." / "empty")
 
 
 def test_ledger_cuts_a_torn_line_and_refuses_another_run(tmp_path):

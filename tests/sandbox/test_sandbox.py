@@ -22,7 +22,11 @@ from pathlib import Path
 import pytest
 
 import hostile
-from amoeboid_edu.sandbox import core as _sandbox
+from amoeboid_edu.sandbox import harness as _harness
+from amoeboid_edu.sandbox import processes as _processes
+from amoeboid_edu.sandbox import protocol as _protocol
+from amoeboid_edu.sandbox import text as _text
+from amoeboid_edu.sandbox import walls as _walls
 from amoeboid_edu.lab import score, tournament, wilson_interval
 from amoeboid_edu.engine.rules import Position
 
@@ -194,7 +198,7 @@ def test_the_scorer_opens_no_file_a_worker_names(tmp_path, monkeypatch):
 def test_what_a_worker_says_of_where_it_raised_is_escaped_and_cut():
     card = score(hostile.raises_with_a_nasty_name, **QUICK)
     messages = card.forfeits()["message"].tolist()
-    assert messages and all(len(m) <= 2 * _sandbox.LINE_WIDTH and "\x1b" not in m and "\u202e" not in m for m in messages)
+    assert messages and all(len(m) <= 2 * _text.LINE_WIDTH and "\x1b" not in m and "\u202e" not in m for m in messages)
     assert all("\\x1b" in m for m in messages), messages
 
 
@@ -252,7 +256,7 @@ def test_the_worker_gets_a_scrubbed_environment_and_no_stray_file_descriptors():
     environment = set(value.split("env ")[1].strip("[]").replace("'", "").split(", "))
     assert environment <= {"PATH", "PYTHONPATH", "PYTHONHASHSEED", "PYTHONDONTWRITEBYTECODE", "HOME", "TMPDIR",
                            "LC_ALL", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
-                           _sandbox.HARNESS_MARK}, value  # the harness's pid, in its command line already
+                           _harness.HARNESS_MARK}, value  # the harness's pid, in its command line already
 
 
 def test_no_network_and_no_writes_anywhere_and_the_run_leaves_no_folder():
@@ -340,48 +344,48 @@ def test_huge_values_are_cut_with_a_count(strategy, reason):
     frame = score(strategy, **QUICK).to_frame()
     assert set(frame["reason"]) == {reason}
     value = frame["value"].iloc[0]
-    assert len(value) < _sandbox.VALUE_WIDTH + 30 and value.endswith(" more)") and "… (" in value
+    assert len(value) < _text.VALUE_WIDTH + 30 and value.endswith(" more)") and "… (" in value
 
 
 # --------------------------------------------------------------------------- the protocol's small parts
 
 
 def test_output_tail_keeps_every_line_of_one_write_and_the_last_ones():
-    tail = _sandbox.OutputTail()
+    tail = _text.OutputTail()
     tail.write("a\nb\nc\n")
     assert tail.tail() == ["a", "b", "c"]
     tail.write("d")
     tail.write("e\n" + "".join(f"{n}\n" for n in range(30)) + "partial")
     lines = tail.tail()
-    assert len(lines) == _sandbox.KEEP_LINES + 1 and lines[-1] == "partial" and lines[-2] == "29"
+    assert len(lines) == _text.KEEP_LINES + 1 and lines[-1] == "partial" and lines[-2] == "29"
     assert tail.printed == len("a\nb\nc\n") + 1 + len("e\n" + "".join(f"{n}\n" for n in range(30)) + "partial")
     tail.reset()
     assert tail.tail() == [] and tail.printed == 0
 
 
 def test_cut_keeps_text_up_to_the_width_and_counts_the_rest():
-    width = _sandbox.VALUE_WIDTH
-    assert _sandbox.cut("x" * width) == "x" * width
-    assert _sandbox.cut("x" * (width + 1)) == "x" * width + "… (1 more)"
-    assert _sandbox.cut("abcdef", 4) == "abcd… (2 more)"
-    assert _sandbox.printable("ok\ttab\x1b") == "ok\\ttab\\x1b"
+    width = _text.VALUE_WIDTH
+    assert _text.cut("x" * width) == "x" * width
+    assert _text.cut("x" * (width + 1)) == "x" * width + "… (1 more)"
+    assert _text.cut("abcdef", 4) == "abcd… (2 more)"
+    assert _text.printable("ok\ttab\x1b") == "ok\\ttab\\x1b"
 
 
 def test_a_move_sent_to_a_dead_game_process_or_template_is_a_crash_forfeit_then_play_resumes():
     position = Position.start(3)
-    sandbox = _sandbox.Sandbox({"load": "import", "module": "student", "name": "wander"}, b"", position.rules)
+    sandbox = _harness.Sandbox({"load": "import", "module": "student", "name": "wander"}, b"", position.rules)
     try:
         first = sandbox.ask([(1, 3, position)], 5.0)
         assert isinstance(first[0], dict) and first[0]["kind"] == "text"
         assert f"isolation: {sandbox.isolation};" in WALLS + ";"
-        _sandbox.sweep(sandbox.process.pid, keep=[sandbox.template])  # the game process dies between moves
+        _processes.sweep(sandbox.process.pid, keep=[sandbox.template])  # the game process dies between moves
         crashed = sandbox.ask([(1, 3, position), (2, 3, position)], 5.0)
-        assert isinstance(crashed[0], _sandbox.Forfeit) and crashed[0].reason == "crash" and crashed[1] is None
+        assert isinstance(crashed[0], _harness.Forfeit) and crashed[0].reason == "crash" and crashed[1] is None
         template = sandbox.template
         assert isinstance(sandbox.ask([(1, 3, position)], 5.0)[0], dict) and sandbox.template == template
-        _sandbox.sweep(sandbox.process.pid)  # now the template too
+        _processes.sweep(sandbox.process.pid)  # now the template too
         crashed = sandbox.ask([(1, 3, position)], 5.0)
-        assert isinstance(crashed[0], _sandbox.Forfeit) and crashed[0].reason == "crash"
+        assert isinstance(crashed[0], _harness.Forfeit) and crashed[0].reason == "crash"
         assert isinstance(sandbox.ask([(1, 3, position)], 5.0)[0], dict)  # a fresh worker
     finally:
         sandbox.close()
@@ -426,19 +430,19 @@ def test_without_walls_or_fork_server_the_worker_still_plays_and_says_process_on
     """What a platform without seccomp, Landlock or /proc gets: one plain process, interrupted at the per-move
     limit and kept, or restarted when the move does not stop."""
     position = Position.start(3)
-    honest = _sandbox.Sandbox({"load": "import", "module": "student", "name": "wander"}, b"", position.rules,
+    honest = _harness.Sandbox({"load": "import", "module": "student", "name": "wander"}, b"", position.rules,
                               walls=False, fork_server=False)
-    looping = _sandbox.Sandbox({"load": "import", "module": "hostile", "name": "loops_forever"}, b"",
+    looping = _harness.Sandbox({"load": "import", "module": "hostile", "name": "loops_forever"}, b"",
                                position.rules, walls=False, fork_server=False)
-    stubborn = _sandbox.Sandbox({"load": "import", "module": "hostile", "name": "catches_the_interrupt"}, b"",
+    stubborn = _harness.Sandbox({"load": "import", "module": "hostile", "name": "catches_the_interrupt"}, b"",
                                 position.rules, walls=False, fork_server=False)
     try:
         assert isinstance(honest.ask([(1, 3, position)], 5.0)[0], dict) and honest.isolation == "process"
         timeouts = looping.ask([(1, 3, position), (2, 3, position)], 0.3)
         assert [answer["kind"] for answer in timeouts] == ["timeout", "timeout"] and looping.process is not None
         timeout = stubborn.ask([(1, 3, position)], 0.3)[0]
-        assert isinstance(timeout, _sandbox.Forfeit) and timeout.reason == "timeout" and stubborn.process is None
-        assert isinstance(stubborn.ask([(1, 3, position)], 0.3)[0], _sandbox.Forfeit)  # a fresh worker, same fate
+        assert isinstance(timeout, _harness.Forfeit) and timeout.reason == "timeout" and stubborn.process is None
+        assert isinstance(stubborn.ask([(1, 3, position)], 0.3)[0], _harness.Forfeit)  # a fresh worker, same fate
         assert stubborn.imports == 2 and looping.imports == 1
     finally:
         honest.close()
@@ -457,7 +461,7 @@ def test_answers_sent_as_a_batch_still_name_the_move_that_would_not_stop():
     stuck in C kills it with earlier answers unsent, so the round is asked again answer by answer, and only
     the stuck move forfeits."""
     position = Position.start(3)
-    sandbox = _sandbox.Sandbox({"load": "import", "module": "hostile", "name": "stuck_in_c_on_a_five"}, b"",
+    sandbox = _harness.Sandbox({"load": "import", "module": "hostile", "name": "stuck_in_c_on_a_five"}, b"",
                                position.rules)
     moves = [(1, 3, position), (2, 4, position), (3, 5, position), (4, 2, position)]
     try:
@@ -479,7 +483,7 @@ def test_a_strategy_that_dies_only_when_batched_loses_the_batching_and_then_its_
     """After one careful round that answered everything, every round is answered one by one, so a later death
     falls on the move it happened in (it had re-imported for free every other round: red team)."""
     position = Position.start(3)
-    sandbox = _sandbox.Sandbox({"load": "import", "module": "crashes_when_batched", "name": "strategy"}, b"",
+    sandbox = _harness.Sandbox({"load": "import", "module": "crashes_when_batched", "name": "strategy"}, b"",
                                position.rules)
     moves = [(seed, 3, position) for seed in range(4)]
     try:
@@ -498,7 +502,7 @@ def test_a_strategy_that_blocks_its_alarm_is_timed_by_the_harness():
     """The game process is the student's: its own timer can be blocked (it gave the limit plus a second), so the
     harness times each answer and one later than the limit (plus LATE_AFTER) forfeits."""
     position = Position.start(3)
-    sandbox = _sandbox.Sandbox({"load": "import", "module": "hostile", "name": "blocks_the_alarm_and_thinks"}, b"",
+    sandbox = _harness.Sandbox({"load": "import", "module": "hostile", "name": "blocks_the_alarm_and_thinks"}, b"",
                                position.rules)
     try:
         answers = sandbox.ask([(1, 3, position), (2, 4, position)], 0.2)
@@ -513,12 +517,12 @@ def test_a_game_process_that_stops_reading_cannot_freeze_the_harness():
     """A strategy that stops its worker reading: the harness's send of a large round would wait for ever
     (a frozen run, found by the red team); it gives up at the limit plus the grace and the move forfeits."""
     big = Position.start(26)
-    sandbox = _sandbox.Sandbox({"load": "import", "module": "hostile", "name": "stops_reading_its_moves"}, b"",
+    sandbox = _harness.Sandbox({"load": "import", "module": "hostile", "name": "stops_reading_its_moves"}, b"",
                                big.rules)
     try:
         assert sandbox.ask([(1, 3, big)], 0.3)[0]["kind"] == "text"
         answers = sandbox.ask([(seed, 3, big) for seed in range(4000)], 0.3)  # megabytes: more than any buffer
-        assert isinstance(answers[0], _sandbox.Forfeit) and answers[0].reason == "timeout", answers[0]
+        assert isinstance(answers[0], _harness.Forfeit) and answers[0].reason == "timeout", answers[0]
         assert "stopped reading its moves" in answers[0].message
         assert set(map(type, answers[1:])) == {type(None)}  # asked again on a fresh game process
     finally:
@@ -535,11 +539,11 @@ def test_a_game_process_gets_no_cpu_between_its_rounds():
     """A strategy that busy-polls between moves took the CPU its opponent's moves were timed on (red team): the
     harness stops its game process between rounds."""
     position = Position.start(3)
-    sandbox = _sandbox.Sandbox({"load": "import", "module": "hostile", "name": "spins_between_its_moves"}, b"",
+    sandbox = _harness.Sandbox({"load": "import", "module": "hostile", "name": "spins_between_its_moves"}, b"",
                                position.rules)
     try:
         assert sandbox.ask([(1, 3, position)], 1.0)[0]["kind"] == "text"
-        games = [pid for pid in _sandbox.descendants(sandbox.process.pid) if pid != sandbox.template]
+        games = [pid for pid in _processes.descendants(sandbox.process.pid) if pid != sandbox.template]
         assert len(games) == 1
         before = _cpu_seconds(games[0])
         time.sleep(1.0)  # the opponent thinks
@@ -554,10 +558,10 @@ def test_a_game_process_gets_no_cpu_between_its_rounds():
 def test_an_answer_keeps_only_what_the_harness_reads():
     """Junk keys are dropped as the answer is read, and ``printed`` is clamped (a 4,300-digit count made the
     card's table impossible to show: red team)."""
-    answer = _sandbox.untrusted_answer(json.dumps({"kind": "text", "value": "3 a1 a1-b2", "junk": [[]] * 1000,
+    answer = _protocol.untrusted_answer(json.dumps({"kind": "text", "value": "3 a1 a1-b2", "junk": [[]] * 1000,
                                                    "printed": 10**4000, "where": "not a list"}).encode())
     assert answer == {"kind": "text", "value": "3 a1 a1-b2", "printed": 1 << 40}
-    assert _sandbox.untrusted_answer(b'{"kind": "text", "printed": true}') == {"kind": "text"}
+    assert _protocol.untrusted_answer(b'{"kind": "text", "printed": true}') == {"kind": "text"}
 
 
 def test_a_module_next_to_the_teacher_outside_the_package_is_importable_behind_the_walls(tmp_path):
@@ -646,7 +650,7 @@ def test_parallel_harnesses_do_not_open_the_teachers_current_folder(tmp_path):
 
 
 def test_an_echo_stays_short_after_escaping():
-    from amoeboid_edu.sandbox.core import VALUE_WIDTH, shown
+    from amoeboid_edu.sandbox.text import VALUE_WIDTH, shown
 
     text = shown("\U000e0001" * 5000)  # each one escapes to ten characters
     assert len(text) < VALUE_WIDTH + 30 and "more)" in text
@@ -659,7 +663,7 @@ SYSCALL_PROBES = r'''
 but no Landlock (or with Landlock before its signal scope, Linux 5.13-6.11) leaves standing. Then try each
 attack on a sacrificial child and files of the test, and print what each call returned."""
 import ctypes, errno, json, os, signal, socket, sys, time
-from amoeboid_edu.sandbox import core as _sandbox
+from amoeboid_edu.sandbox import walls as _walls
 
 kind, scratch = sys.argv[1], sys.argv[2]
 libc = ctypes.CDLL(None, use_errno=True)
@@ -672,7 +676,7 @@ if victim == 0:
 victim_file = os.path.join(scratch, "victim.txt")
 open(victim_file, "w").write("x")
 signal.signal(signal.SIGALRM, lambda *_: None)  # as a game process does before its filter
-assert _sandbox._seccomp(game=(kind == "game")), "seccomp is not available"
+assert _walls.load_seccomp(game=(kind == "game")), "seccomp is not available"
 
 def raw(number, *args):
     args = [ctypes.c_ulong(a) if isinstance(a, int) else a for a in args]
@@ -980,7 +984,7 @@ def ours(mark: str) -> dict[int, bytes]:
             continue
         if state != b"Z":
             harness = next((item.partition(b"=")[2] for item in environment
-                            if item.startswith(_sandbox.HARNESS_MARK.encode() + b"=")), b"")
+                            if item.startswith(_harness.HARNESS_MARK.encode() + b"=")), b"")
             marked = b"AMOEBOID_TEST_MARK=" + mark.encode() in environment
             processes[int(name)] = (marked, int(harness) if harness.isdigit() else None)
     helpers = HELPERS_SEEN.setdefault(mark, set())
@@ -990,9 +994,9 @@ def ours(mark: str) -> dict[int, bytes]:
 
 
 def test_the_leak_scan_is_not_fooled_by_another_program_naming_the_sandbox():
-    """The scan crashed (ValueError) when another program had amoeboid_edu.sandbox.core in its command line, as a
+    """The scan crashed (ValueError) when another program had amoeboid_edu.sandbox.worker in its command line, as a
     teacher's contest running beside the tests has."""
-    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", "amoeboid_edu.sandbox.core", "x"])
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", "amoeboid_edu.sandbox.worker", "x"])
     try:
         time.sleep(0.3)
         assert other.pid not in ours(f"amoeboid-test-{os.getpid()}-{time.monotonic_ns()}")
@@ -1039,7 +1043,7 @@ def test_a_strategy_file_given_through_a_symbolic_link_loads(tmp_path):
 def test_the_isolation_line_names_what_this_kernels_landlock_covers():
     """On an older ABI the card said "landlock" although Landlock had no network or signal rules there."""
     program = ("import sys, landlockpy._syscall as s; s.abi_version = lambda: int(sys.argv[1]); "
-               "from amoeboid_edu.sandbox import core as _sandbox; print(_sandbox._landlock([sys.prefix]))")
+               "from amoeboid_edu.sandbox import walls as _walls; print(_walls._landlock([sys.prefix]))")
     named = {abi: subprocess.run([sys.executable, "-c", program, str(abi)], capture_output=True, text=True,
                                  timeout=60).stdout.strip() for abi in (3, 4, 6)}
     assert named == {3: "landlock (files)", 4: "landlock (files, tcp)", 6: "landlock (files, tcp, signals)"}, named

@@ -7,7 +7,7 @@ import sys
 
 from student import wander
 
-WORKER = sys.modules["__main__"]  # the game process's copy of the worker (python -m amoeboid_edu.sandbox.core)
+WORKER = sys.modules["__main__"]  # the game process's copy of the worker (python -m amoeboid_edu.sandbox.worker)
 STATE = {"careful": False, "moves": 0, "size": 0}
 _read = WORKER.receive_message
 

@@ -69,8 +69,8 @@ GIVEN = []
 def snoops_for_dice(position, roll, rng):
     """Looks everywhere in its process for the harness's dice; plays on only if it finds them."""
     GIVEN.append(rng)  # every generator the lab ever handed us is ours, not the harness's
-    # The worker's stand-in for OS entropy (in ``python -m amoeboid_edu.sandbox.core``) is seeded from the move too.
-    stand_ins = {id(getattr(sys.modules.get(name), "_entropy", None)) for name in ("__main__", "amoeboid_edu.sandbox.core")}
+    # The worker's stand-in for OS entropy (in ``python -m amoeboid_edu.sandbox.worker``) is seeded from the move too.
+    stand_ins = {id(getattr(sys.modules.get(name), "_entropy", None)) for name in ("__main__", "amoeboid_edu.sandbox.worker")}
     own = {id(generator) for generator in GIVEN} | {id(random._inst)} | stand_ins
     found = [obj for obj in gc.get_objects()  # a SystemRandom (NumPy's secrets) has no seed: not the dice
              if isinstance(obj, random.Random) and not isinstance(obj, random.SystemRandom) and id(obj) not in own]
@@ -477,7 +477,7 @@ def raises_with_a_nasty_name(position, roll, rng):
 
 
 def _worker_module():
-    """The game process's copy of the worker (``python -m amoeboid_edu.sandbox.core`` runs it as ``__main__``)."""
+    """The game process's copy of the worker (``python -m amoeboid_edu.sandbox.worker`` runs it as ``__main__``)."""
     return sys.modules["__main__"]
 
 

@@ -1,0 +1,429 @@
+"""The harness: the lab's end of one untrusted strategy's worker (:class:`Sandbox`).
+
+It starts ``python -m amoeboid_edu.sandbox.worker`` (:mod:`.worker`) in a scrubbed environment, in ``/``, with
+``-P`` (nothing of the teacher's folders on its import path), sends it the load request, then each round's moves,
+and reads every answer as untrusted (:mod:`.protocol`): by its own clock, bounded in size, escaped before it is
+shown (:mod:`.text`).  A move that does not stop costs the game process: the harness kills every descendant of the
+worker's supervisor except the template (:mod:`.processes`), and the next game process imports the strategy again
+within the load limit.  See docs/threat-model.md.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from ..engine.rules import Position, Rules
+from .processes import descendants, sweep
+from .protocol import (
+    GAME,
+    LOAD_LIMIT,
+    MAX_ANSWER,
+    MAX_MESSAGE,
+    TOKEN_BYTES,
+    MessageReader,
+    read_exactly,
+    receive_message,
+    send_message,
+    untrusted_answer,
+    untrusted_object,
+)
+from .text import LINE_WIDTH, shown
+
+WORKER = "amoeboid_edu.sandbox.worker"
+"""The module a worker runs (``python -m``)."""
+FORK_SERVER = sys.platform == "linux"
+"""Supervisor, import template and game processes: needs fork, prctl and /proc (Linux)."""
+PORTABLE_ENV = "AMOEBOID_PORTABLE_SANDBOX"
+"""``AMOEBOID_PORTABLE_SANDBOX=1``: start every worker the portable way (as on Windows), to test that path on Linux."""
+_SIGSTOP, _SIGCONT = getattr(signal, "SIGSTOP", None), getattr(signal, "SIGCONT", None)
+"""None on Windows, where there is no game process to stop (the worker is one plain process)."""
+
+
+def portable_start() -> bool:
+    """Whether workers are started the portable way: no descriptor passing here (Windows), or forced by the env."""
+    return not hasattr(socket, "send_fds") or os.environ.get(PORTABLE_ENV, "") not in ("", "0")
+
+
+NO_HOME = "/nonexistent/amoeboid-strategy"
+"""``HOME`` and ``TMPDIR`` of a worker: a fixed path that does not exist (a game process may write nothing)."""
+MOVE_GRACE = 1.0
+"""Seconds a game process has to answer once its move was interrupted at the per-move limit; then it is killed."""
+LATE_AFTER = 0.25
+"""Seconds past the per-move limit after which an answer is late by the harness's own clock and forfeits.  The game
+process's alarm is a courtesy to honest strategies; a hostile one can block or rewrite it in its own process (and
+think for the limit plus ``MOVE_GRACE`` that way), so the harness times every answer."""
+
+
+class Forfeit(Exception):
+    """Why a move (and so the game) is lost: ``reason`` is one of the lab's FORFEIT_REASONS."""
+
+    def __init__(self, reason: str, value: str, message: str = "") -> None:
+        super().__init__(reason)
+        self.reason, self.value, self.message = reason, value, message
+
+
+HARNESS_MARK = "AMOEBOID_HARNESS"
+"""The environment variable that names a sandbox's harness process."""
+
+
+def _worker_environment() -> dict[str, str]:
+    """A scrubbed environment: nothing of the teacher's (tokens, seeds, paths) reaches the strategy.
+
+    ``HOME`` and ``TMPDIR`` name a path that does not exist: a game process may write nothing, and a fixed
+    path keeps a strategy that looks at it deterministic.
+    """
+    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    # Windows: Python cannot start its sockets (nor seed its hashes) without SYSTEMROOT
+    system_root = {"SYSTEMROOT": os.environ["SYSTEMROOT"]} if sys.platform == "win32" and "SYSTEMROOT" in os.environ else {}
+    return {
+        **system_root,
+        "PATH": os.defpath,
+        "PYTHONPATH": package_parent,
+        "PYTHONHASHSEED": "0",  # set and dict order of strings is the same on every run
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "HOME": NO_HOME,
+        "TMPDIR": NO_HOME,
+        "LC_ALL": "C.UTF-8",
+        # one thread for NumPy's BLAS: a worker may not start threads (seccomp), and needs none
+        "OPENBLAS_NUM_THREADS": "1",
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+        # which harness started it (its pid is in the command line too): lets a test or an administrator find a
+        # run's sandboxes without parsing other programs' command lines
+        HARNESS_MARK: str(os.getpid()),
+    }
+
+
+
+def _pidfd(pid: int) -> int | None:
+    """A pidfd for ``pid``, or None where the kernel has none (before 5.3): its game processes are then not
+    stopped between rounds, as off Linux."""
+    try:
+        return os.pidfd_open(pid) if hasattr(os, "pidfd_open") else None
+    except OSError as error:  # ESRCH: it died already, and the import's answer says why
+        if error.errno in (errno.ESRCH, errno.ENOSYS, errno.EPERM, errno.EINVAL):
+            return None
+        raise
+
+
+@dataclass
+class Sandbox:
+    """The harness's end of one untrusted strategy's worker: started on first use, restarted after a crash."""
+
+    load: dict[str, Any]
+    payload: bytes
+    rules: Rules
+    load_limit: float = LOAD_LIMIT
+    import_seed: int = 0
+    walls: bool = True
+    """False: no seccomp or Landlock (to measure their cost, or to see what "process only" means)."""
+    fork_server: bool = FORK_SERVER
+    """False: one plain process, killed and re-imported after a timeout it does not stop at (the fallback off Linux)."""
+    portable: bool = field(default_factory=portable_start)
+    """True: started the portable way (loopback connections and a token, no descriptor passing), always with one
+    plain process; the default on Windows, and wherever ``AMOEBOID_PORTABLE_SANDBOX=1``."""
+    broken: str | None = None
+    """Why the strategy cannot be loaded at all (every game then forfeits with reason "load")."""
+    isolation: str = ""
+    """The walls the worker reported, e.g. "process + seccomp + landlock"."""
+    process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
+    template: int | None = None
+    control: socket.socket | None = field(default=None, repr=False)
+    game: socket.socket | None = field(default=None, repr=False)
+    answers: MessageReader | None = field(default=None, repr=False)
+    heard: float = 0.0
+    """When the game process last sent something (or was sent its round): the harness's clock for each answer."""
+    game_pidfd: int | None = None
+    """The game process (a pidfd, from the pid its trusted template reports), stopped between rounds."""
+    careful: bool = False
+    """The next round's answers are sent one by one: the last round lost its game process with several moves
+    unanswered, and the move that did it is found by asking them again."""
+    one_by_one: bool = False
+    """Every round's answers are sent one by one from now on: a careful round answered everything that had cost a
+    game process, so the strategy chose when to die (and could re-import for free that way); now every loss of
+    the game process falls on the move it happened in."""
+    imports: int = 0
+    """Games sockets handed to the worker: each is a game process that imports the strategy (a plain worker imports
+    once per process).  A move interrupted at its limit keeps its process, and so the count."""
+    spare_game: socket.socket | None = field(default=None, repr=False)
+    """A portable start's game connection, until the first game takes it."""
+
+    def __post_init__(self) -> None:
+        if self.portable:
+            self.fork_server = False
+
+    def _start_portably(self, deadline: float) -> socket.socket:
+        """Start a plain worker without descriptor passing; its control connection (its game's is kept spare)."""
+        token = os.urandom(TOKEN_BYTES)
+        with socket.create_server(("127.0.0.1", 0)) as listener:
+            port = listener.getsockname()[1]
+            safe_path = ["-P"] if sys.version_info >= (3, 11) else []
+            self.process = subprocess.Popen(
+                [sys.executable, *safe_path, "-m", WORKER, f"127.0.0.1:{port}", str(os.getpid()),
+                 "portable"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                env=_worker_environment(),
+                cwd=os.sep,
+                start_new_session=True,  # (POSIX only; ignored on Windows)
+            )
+            assert self.process.stdin is not None
+            self.process.stdin.write(token.hex().encode() + b"\n")
+            self.process.stdin.flush()
+            found: dict[bytes, socket.socket] = {}
+            while len(found) < 2:  # anything else that connects without the token is dropped
+                listener.settimeout(max(deadline - time.monotonic(), 0.001))
+                connection, _ = listener.accept()
+                try:
+                    hello = read_exactly(connection, TOKEN_BYTES + 1, deadline)
+                except (EOFError, OSError):
+                    hello = b""
+                finally:
+                    connection.settimeout(None)
+                if hello[:TOKEN_BYTES] == token and hello[TOKEN_BYTES:] in (b"C", b"G") and hello[TOKEN_BYTES:] not in found:
+                    found[hello[TOKEN_BYTES:]] = connection
+                else:
+                    connection.close()
+        self.spare_game = found[b"G"]
+        return found[b"C"]
+
+    def _start(self) -> None:
+        if self.portable:
+            self._start_and_load(None)
+            return
+        mine, theirs = socket.socketpair()
+        safe_path = ["-P"] if sys.version_info >= (3, 11) else []  # not "/" (its folder) on the import path
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, *safe_path, "-m", WORKER, str(theirs.fileno()), str(os.getpid()),
+                 "fork" if self.fork_server else "plain"],
+                pass_fds=(theirs.fileno(),),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                env=_worker_environment(),
+                cwd=os.sep,  # the same on every run and machine; nothing of the teacher's
+                start_new_session=True,  # away from the harness's process group and terminal
+            )
+        finally:
+            theirs.close()
+        self._start_and_load(mine)
+
+    def _start_and_load(self, mine: socket.socket | None) -> None:
+        """Send the load request over the control connection (``None``: start portably first) and read the walls."""
+        deadline = time.monotonic() + self.load_limit
+        request = dict(self.load, path=[os.path.abspath(entry) for entry in sys.path], adjacency=self.rules.adjacency,
+                       die_sides=self.rules.die_sides, import_seed=self.import_seed, walls=self.walls)
+        try:
+            if mine is None:
+                mine = self._start_portably(deadline)
+            self.control = mine
+            if self.fork_server:
+                self.template = int(self._line_from_supervisor(deadline))
+            send_message(mine, json.dumps(request).encode())
+            if request["load"] == "pickle":
+                send_message(mine, self.payload)
+            walls = untrusted_object(receive_message(mine, deadline, MAX_MESSAGE))["isolation"]
+            self.isolation = " + ".join(str(wall) for wall in walls)
+            self._new_game()  # the first game process imports the strategy now: a broken one is known at once
+        except (socket.timeout, TimeoutError):
+            self.broken = f"no answer within {self.load_limit:g} s while starting the worker (the load limit)"
+        except (EOFError, OSError, ValueError, KeyError, TypeError) as error:
+            self.broken = shown(f"the worker failed while starting ({error})")
+        if self.broken:
+            self.kill()
+
+    def _line_from_supervisor(self, deadline: float) -> bytes:
+        assert self.process is not None and self.process.stdout is not None
+        pipe = self.process.stdout
+        if not select.select([pipe], [], [], max(deadline - time.monotonic(), 0))[0]:
+            raise TimeoutError
+        return pipe.readline()
+
+    def _new_game(self) -> socket.socket | None:
+        """A fresh game process (forked from the template) on a fresh socket, once it has imported the strategy.
+
+        None if the import failed or took longer than the load limit (``broken`` says why; the worker is
+        stopped); OSError if the template is gone.
+        """
+        assert self.control is not None
+        if self.portable:  # its one game connection was made at start
+            if self.spare_game is None:
+                raise OSError("a portably started worker plays one game connection")
+            mine, self.spare_game = self.spare_game, None
+            self.control.sendall(GAME)
+            self.imports += 1
+        else:
+            mine, theirs = socket.socketpair()
+            try:
+                socket.send_fds(self.control, [GAME], [theirs.fileno()])
+                self.imports += 1
+            finally:
+                theirs.close()
+        try:
+            if self.fork_server:  # the template's word (it runs no student code): the game process's pid
+                pid = int(receive_message(self.control, time.monotonic() + self.load_limit, 32))
+                self._forget_game_process()
+                self.game_pidfd = _pidfd(pid)
+            answer = untrusted_object(receive_message(mine, time.monotonic() + self.load_limit, MAX_MESSAGE))
+            if not answer.get("ok"):
+                self.broken = shown(answer.get("error", "the strategy could not be loaded"))
+        except (socket.timeout, TimeoutError):
+            self.broken = f"no answer within {self.load_limit:g} s while loading the strategy (the load limit)"
+        except (EOFError, OSError, ValueError, UnicodeDecodeError) as error:
+            self.broken = shown(f"the worker failed while loading the strategy ({error})")
+        if self.broken is not None:
+            mine.close()
+            self.kill()
+            return None
+        self.game, self.answers = mine, MessageReader(mine)
+        return mine
+
+    def _receive(self, limit: float) -> dict[str, Any]:
+        """The game's next answer within ``limit`` seconds plus ``MOVE_GRACE``, or a forfeit (the game process is killed).
+
+        The game process interrupts a move itself at ``limit`` and answers ``{"kind": "timeout"}`` (it keeps its
+        import); the grace is for a move that does not stop when interrupted (it caught the exception, blocked
+        the signal, or runs in C).
+        """
+        assert self.game is not None and self.answers is not None
+        try:
+            answer = untrusted_answer(self.answers.next(time.monotonic() + limit + MOVE_GRACE, MAX_ANSWER))
+        except (socket.timeout, TimeoutError):
+            self._end_game()
+            raise Forfeit("timeout", f"no answer within {limit:g} s (the per-move limit)",
+                          "the move did not stop when interrupted: its game process was stopped") from None
+        except (EOFError, ConnectionError):
+            self._end_game()
+            raise Forfeit("crash", "the worker exited (its game process died)") from None
+        except (OSError, ValueError, UnicodeDecodeError) as error:
+            self._end_game()
+            raise Forfeit("malformed", "an unreadable answer from the worker", shown(error, LINE_WIDTH)) from None
+        gap = 0.0
+        if self.answers.waited:  # an answer that came in with the one before took no time of its own
+            arrived = time.monotonic()
+            gap, self.heard = arrived - self.heard, arrived
+        late = gap > limit + LATE_AFTER
+        if answer.get("kind") == "timeout" or late:  # the harness's own words; only the printed output is the worker's
+            message = ("the move was interrupted; its game process and import were kept" if not late else
+                       f"the answer came {gap:.2f} s after the one before, by the harness's clock (the game "
+                       "process did not stop the move itself)")
+            return {"kind": "timeout", "value": f"no answer within {limit:g} s (the per-move limit)",
+                    "message": message, **{key: answer[key] for key in ("output", "printed", "lines") if key in answer},
+                    **({"where": answer["where"]} if "where" in answer and not late else {})}
+        return answer
+
+    def ask(self, moves: Sequence[tuple[int, int, Position]], limit: float) -> list[dict[str, Any] | Forfeit | None]:
+        """Answers for several ``(seed, roll, position)`` moves, each within ``limit`` seconds of the previous one.
+
+        Each item is the worker's answer (a dict; ``{"kind": "timeout", ...}`` for a move the game process
+        interrupted at the limit), a forfeit (a move that did not stop, a crash, a load failure, an unreadable
+        answer), or None for a move left unanswered because an earlier one ended the game process: ask for it
+        again.
+        """
+        if self.broken is None and self.process is None:
+            self._start()
+        if self.broken is not None:
+            return [Forfeit("load", self.broken, "the strategy could not be loaded")] * len(moves)
+        try:
+            game = self.game or self._new_game()
+        except OSError:
+            self.kill()  # the template is gone: start afresh next time
+            return [Forfeit("crash", "the worker exited")] + [None] * (len(moves) - 1)
+        if game is None:
+            return [Forfeit("load", str(self.broken), "the strategy could not be loaded")] * len(moves)
+        careful, self.careful = self.careful or self.one_by_one, False
+        round_ = [f"{float(limit)!r} {careful:d}"] + [f"{seed} {roll} {position}" for seed, roll, position in moves]
+        self._signal_game(_SIGCONT)
+        try:  # one message for the round: on a busy or single core, a message per move costs a context switch each
+            game.settimeout(limit + MOVE_GRACE)  # a game process that stops reading must not block the harness
+            send_message(game, "\n".join(round_).encode())  # (it could freeze the run for good)
+            game.settimeout(None)
+        except (socket.timeout, TimeoutError):
+            self._end_game()
+            return [Forfeit("timeout", f"no answer within {limit:g} s (the per-move limit)",
+                            "the game process stopped reading its moves: it was stopped")] + [None] * (len(moves) - 1)
+        except OSError:  # the game process died between two moves
+            self._end_game()
+            return [Forfeit("crash", "the worker exited (its game process died)")] + [None] * (len(moves) - 1)
+        self.heard = time.monotonic()
+        answers: list[dict[str, Any] | Forfeit | None] = []
+        for _ in moves:
+            try:
+                answers.append(self._receive(limit))
+            except Forfeit as forfeit:
+                if forfeit.reason in ("timeout", "crash") and not careful and len(answers) < len(moves) - 1:
+                    # answers the game process held back died with it: which move stopped it is not known,
+                    # so every unanswered move is asked again, each answer sent at once
+                    self.careful = True
+                    break
+                answers.append(forfeit)
+                break
+        if careful and not self.one_by_one and not any(isinstance(answer, Forfeit) for answer in answers):
+            self.one_by_one = True
+        self._signal_game(_SIGSTOP)  # no CPU between its rounds (it could spin while others move)
+        return answers + [None] * (len(moves) - len(answers))
+
+    def _signal_game(self, signum: int | None) -> None:
+        """Stop or continue the game process, through a pidfd (never another process that took its pid)."""
+        if self.game_pidfd is not None and signum is not None:
+            try:
+                signal.pidfd_send_signal(self.game_pidfd, signum)
+            except OSError:  # it has died: the next read says so
+                pass
+
+    def _end_game(self) -> None:
+        """Kill the game process (and anything else but the template); the import survives."""
+        if self.game is not None:
+            self.game.close()
+            self.game = self.answers = None
+        self._forget_game_process()
+        if not self.fork_server or self.process is None or self.template is None:
+            self.kill()
+            return
+        sweep(self.process.pid, keep=[self.template])
+        if self.template not in descendants(self.process.pid):
+            self.kill()
+
+    def kill(self) -> None:
+        """Stop the worker and everything it started (SIGKILL: no handler can refuse)."""
+        for connection in (self.game, self.control, self.spare_game):
+            if connection is not None:
+                connection.close()
+        self.game = self.control = self.answers = self.spare_game = None
+        self._forget_game_process()
+        if self.process is not None:
+            if self.fork_server:
+                sweep(self.process.pid)
+            try:
+                if hasattr(os, "killpg"):
+                    os.killpg(self.process.pid, signal.SIGKILL)
+                else:  # Windows: no process groups; a plain worker starts no processes of its own
+                    self.process.kill()
+            except (ProcessLookupError, PermissionError):
+                pass
+            self.process.wait()
+            for pipe in (self.process.stdin, self.process.stdout):
+                if pipe is not None:
+                    pipe.close()
+            self.process = None
+
+    def _forget_game_process(self) -> None:
+        if self.game_pidfd is not None:
+            os.close(self.game_pidfd)
+            self.game_pidfd = None
+
+    def close(self) -> None:
+        self.kill()
+

@@ -1,0 +1,281 @@
+"""The walls a worker puts up around a student's strategy before any of its code runs (Linux).
+
+- Landlock: read only Python, the libraries, the worker's import path and the strategy's own folder; write
+  nothing; no TCP; no signals or abstract sockets out of the worker's domain (:func:`readable_roots`).
+- seccomp: a deny-list in the template (``_DENIED``: what no worker needs and an attacker would use), inherited
+  by each game process, which adds its own allow-list (``_GAME_SYSCALLS``, ``_game_rules``).
+- resource limits: memory, no file of any size, a few descriptors (:func:`limit_resources`).
+
+Elsewhere (Windows, macOS) a strategy is kept apart by its process only, and the card says so
+(:func:`process_only_label`).  Where a binding or a kernel feature is missing, that wall is left out of the
+walls named on the card: nothing pretends.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import sys
+from typing import Any, Sequence
+
+from .processes import PR_SET_PDEATHSIG
+
+WALLS_PLATFORM = sys.platform == "linux"
+"""Whether this platform has the walls (seccomp, Landlock); elsewhere a strategy is kept apart by its process only."""
+
+
+def process_only_label() -> str:
+    """The isolation a worker reports where no wall exists, naming the platform, e.g. "process only (Windows: no walls)"."""
+    system = {"win32": "Windows", "darwin": "macOS"}.get(sys.platform, sys.platform)
+    return f"process only ({system}: no walls)"
+
+
+MEMORY_LIMIT = 4 << 30
+"""Address space a worker may use (4 GiB): a runaway allocation is a MemoryError, not a frozen machine."""
+OPEN_FILES = 128
+"""File descriptors a worker may hold (RLIMIT_NOFILE): bounds the pipe and socket buffers a game can fill."""
+_CLONE_THREAD = 0x00010000
+_CLONE_NAMESPACES = (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000, 0x00000080)
+"""CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET, NEWTIME."""
+_AF_UNIX = 1
+_INT = 0xFFFF_FFFF
+"""An ``int`` argument is compared on its low 32 bits, as the kernel reads it: a filter comparing all 64 would let
+``prctl(1 << 32 | PR_SET_PDEATHSIG, 0)`` through."""
+_DENIED = (
+    # other processes: signals through a queue or a pidfd, tracing, memory (kill/tkill/tgkill: the game's allow-list)
+    "rt_sigqueueinfo", "rt_tgsigqueueinfo", "pidfd_open", "pidfd_send_signal", "pidfd_getfd",
+    "ptrace", "process_vm_readv", "process_vm_writev", "process_madvise", "kcmp",
+    # the network (socketpair(AF_UNIX) stays: it reaches nobody)
+    "socket", "connect", "bind", "listen", "accept", "accept4",
+    # leaving the session, namespaces, mounts, the kernel's bypasses of this filter
+    "setsid", "unshare", "setns", "mount", "umount2", "pivot_root", "chroot", "fsopen", "fsmount", "fspick",
+    "fsconfig", "move_mount", "open_tree", "mount_setattr", "io_uring_setup", "io_uring_enter",
+    "io_uring_register", "bpf", "perf_event_open", "userfaultfd", "keyctl", "add_key", "request_key",
+    "open_by_handle_at", "name_to_handle_at", "init_module", "finit_module", "delete_module", "kexec_load",
+    "kexec_file_load", "reboot", "swapon", "swapoff", "iopl", "ioperm", "acct", "syslog", "settimeofday",
+    "clock_settime", "clock_adjtime", "adjtimex", "quotactl", "mknod", "mknodat", "setrlimit",
+    # what Landlock does not cover: file metadata, watching folders, memory outside RLIMIT_AS, other processes'
+    # scheduling, the host's name
+    "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat", "utime", "utimes",
+    "futimesat", "utimensat", "setxattr", "lsetxattr", "fsetxattr", "setxattrat", "removexattr", "lremovexattr",
+    "fremovexattr", "removexattrat", "inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_init",
+    "fanotify_mark", "memfd_create", "memfd_secret", "sched_setaffinity", "sched_setscheduler", "sched_setparam",
+    "sched_setattr", "setpriority", "ioprio_set", "sethostname", "setdomainname",
+)
+"""Refused with EPERM in every worker process after its walls (the template's filter, which its games inherit):
+syscalls no worker needs and an attacker would use.  A game process adds its own allow-list (``_GAME_SYSCALLS``)."""
+
+
+def _readable_roots(request: dict[str, Any]) -> list[str]:
+    """What a strategy may read: Python, the libraries, its import path and its own folder; not /proc, /etc, /tmp.
+
+    Symbolic links are resolved (Landlock follows them to the folder it then opens): a strategy file given through
+    a link is readable where it really lies, and a seed file is compared with where the roots really are.
+    The root folder itself is never a root (a worker's import path could name it: everything would be readable).
+    """
+    roots = [sys.prefix, sys.base_prefix, sys.exec_prefix, "/usr", "/lib", "/lib64", "/bin",
+             "/etc/ld.so.cache", "/etc/localtime", "/dev/null", "/dev/zero"]
+    roots += [entry for entry in [*request.get("path", ()), *sys.path, request.get("root")] if entry]
+    if request.get("file"):
+        roots += [os.path.dirname(os.path.abspath(request["file"])), os.path.dirname(os.path.realpath(request["file"]))]
+    resolved = dict.fromkeys(os.path.realpath(os.path.abspath(root)) for root in roots)
+    return [root for root in resolved if root != os.path.realpath(os.sep) and os.path.exists(root)]
+
+
+def readable_roots(path: Sequence[str], file: str | None = None) -> list[str]:
+    """The folders and files a worker started with this import ``path`` may read (when Landlock is active)."""
+    return _readable_roots({"path": list(path), "file": file})
+
+
+def _landlock(readable: Sequence[str]) -> str | None:
+    """Filesystem: read only ``readable``, write nothing; no TCP; no signals or abstract sockets out of the domain.
+
+    The wall's name says what this kernel's Landlock ABI covers: ``landlock (files, tcp, signals)`` from ABI 6
+    (Linux 6.12), ``landlock (files, tcp)`` on ABI 4-5, ``landlock (files)`` before; None without Landlock.
+    """
+    try:
+        import landlockpy as landlock  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    except ImportError:
+        return None
+    if landlock.abi_version() < 1:
+        return None
+    access = landlock.AccessFS
+    read = access.READ_FILE | access.READ_DIR | access.EXECUTE
+    with landlock.Ruleset(scoped=landlock.Scope.SIGNAL | landlock.Scope.ABSTRACT_UNIX_SOCKET) as ruleset:
+        for root in readable:
+            ruleset.allow_path(root, read if os.path.isdir(root) else access.READ_FILE)
+        ruleset.restrict()
+        net, scoped = ruleset.handled_net, ruleset.scoped
+    covers = ["files"]
+    covers += [name for flag, name in (("BIND_TCP", "tcp"), ("BIND_UDP", "udp")) if net & getattr(landlock.AccessNet, flag, 0)]
+    covers += ["signals"] if scoped & landlock.Scope.SIGNAL else []
+    return f"landlock ({', '.join(covers)})"
+
+
+_GAME_SYSCALLS = (
+    # files Landlock lets it open (open and openat are allowed read-only, below), and the descriptors it holds
+    "read", "pread64", "readv", "preadv", "preadv2", "write", "writev", "close", "close_range", "lseek",
+    "fstat", "stat", "lstat", "newfstatat", "statx", "statfs", "fstatfs", "getdents64", "readlink", "readlinkat",
+    "getcwd", "access", "faccessat", "faccessat2", "dup", "dup2", "dup3", "pipe", "pipe2",
+    "poll", "ppoll", "select", "pselect6", "epoll_create", "epoll_create1", "epoll_ctl", "epoll_wait",
+    "epoll_pwait", "epoll_pwait2",
+    # its sockets: receive, and send only to the connected peer (sendto with an address is below)
+    "recvfrom", "recvmsg", "shutdown", "getsockopt", "getsockname", "getpeername",
+    # memory (madvise below)
+    "mmap", "mprotect", "munmap", "mremap", "brk",
+    # what the interpreter does for itself in its one thread
+    "futex", "set_robust_list", "rseq", "set_tid_address", "arch_prctl", "restart_syscall", "exit", "exit_group",
+    # its own signal mask and timers (rt_sigaction below: SIGALRM's handler is the lab's)
+    "rt_sigprocmask", "rt_sigreturn", "rt_sigpending", "sigaltstack", "setitimer", "getitimer",
+    # the clock
+    "clock_gettime", "clock_getres", "gettimeofday", "time", "nanosleep", "clock_nanosleep",
+    # about itself
+    "getpid", "gettid", "getppid", "getuid", "geteuid", "getgid", "getegid", "getresuid", "getresgid",
+    "getgroups", "getpgrp", "uname", "times", "sched_yield", "getrlimit",
+)
+"""Syscalls a game process may make with any arguments: what CPython, NumPy (imported before the walls) and
+pure-Python strategies need to compute and to import modules.  Everything not allowed here or in
+``_game_rules`` is refused with EPERM: processes, programs, threads, the network, signals to anyone else,
+file metadata, folder watches, memfds, scheduling, ``getrandom`` (a game's entropy is the move's stream;
+refusing the raw syscall makes a strategy that goes around it fail the same way on every run), and readings that
+differ from run to run with nothing to seed them: ``sysinfo`` (uptime, load, free memory), ``getrusage`` (page
+faults, context switches) and ``getcpu`` (the processor it runs on).  Refused, they fail the same way every time,
+so a strategy that chose its moves from them still gets one card for one seed; nothing CPython needs after its
+start calls them."""
+
+_FCNTL_COMMANDS = (0, 1, 2, 3, 4, 1030)
+"""F_DUPFD, F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_DUPFD_CLOEXEC: never F_SETOWN(_EX)/F_SETSIG (a signal to any
+process the file's owner names), F_SETLEASE, F_NOTIFY or locks."""
+_PRCTL_OPTIONS = (2, 3, 7, 13, 15, 16, 21, 23, 30, 37, 39, 42, 0x53564D41)
+"""PR_GET_PDEATHSIG, GET_DUMPABLE, GET_KEEPCAPS, GET_TIMING, SET_NAME, GET_NAME, GET_SECCOMP, CAPBSET_READ,
+GET_TIMERSLACK, GET_CHILD_SUBREAPER, GET_NO_NEW_PRIVS, GET_THP_DISABLE, SET_VMA: getters and names only."""
+_MADVICE = (0, 1, 2, 3, 4, 8, 10, 11, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 25)
+"""madvise advice about its own pages; never MADV_HWPOISON or MADV_SOFT_OFFLINE (root: pages taken out of service)."""
+_SOCKET_OPTIONS = (7, 8, 18, 19, 20, 21, 66, 67)
+"""SOL_SOCKET options it may set: buffer sizes within the system's maximum, low-water marks and timeouts
+(never SO_SNDBUFFORCE/SO_RCVBUFFORCE, which root could use to pin memory)."""
+_SIGALRM = 14
+
+
+def _game_rules(seccomp: Any, pid: int) -> list[tuple[str, tuple[Any, ...]]]:
+    """The allow-list's rules with arguments; several rules for one syscall allow it if any matches.
+
+    ``int`` arguments are compared on their low 32 bits (``_INT``), pointers on all 64.
+    """
+    import termios
+
+    def int_is(arg: int, value: int, mask: int = _INT) -> Any:
+        return seccomp.Arg(arg, seccomp.MASKED_EQ, mask, value & mask)
+
+    def null(arg: int) -> Any:
+        return seccomp.Arg(arg, seccomp.EQ, 0)
+
+    writes = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND | (os.O_TMPFILE & ~os.O_DIRECTORY)
+    ioctls = (termios.TCGETS, termios.FIONREAD, termios.FIONBIO, termios.FIOCLEX, termios.FIONCLEX)
+    yourself = (0, pid)  # 0: the caller (or its own process group, which is itself alone)
+    rules: list[tuple[str, tuple[Any, ...]]] = [
+        ("open", (int_is(1, 0, writes),)),  # read-only, even where Landlock is missing: it may write nothing
+        ("openat", (int_is(2, 0, writes),)),
+        ("sendto", (null(4),)),  # to the connected peer only, never to a named socket
+        ("socketpair", (int_is(0, _AF_UNIX),)),
+        ("tkill", (int_is(0, pid),)),
+        ("tgkill", (int_is(0, pid), int_is(1, pid))),
+        ("rt_sigaction", (null(1),)),  # reading any disposition
+    ]
+    rules += [("kill", (int_is(0, who),)) for who in yourself]
+    rules += [(name, (int_is(0, who),)) for name in ("sched_getaffinity", "getpgid", "getsid") for who in yourself]
+    rules += [("prlimit64", (int_is(0, who), null(2))) for who in yourself]  # a getter on itself
+    rules += [("rt_sigaction", (int_is(0, signum),)) for signum in range(1, 65) if signum != _SIGALRM]
+    rules += [("fcntl", (int_is(1, command),)) for command in _FCNTL_COMMANDS]
+    rules += [("ioctl", (int_is(1, request),)) for request in ioctls]
+    rules += [("prctl", (int_is(0, option),)) for option in _PRCTL_OPTIONS]
+    rules += [("madvise", (int_is(2, advice),)) for advice in _MADVICE]
+    rules += [("setsockopt", (int_is(1, 1), int_is(2, option))) for option in _SOCKET_OPTIONS]  # SOL_SOCKET
+    return rules
+
+
+def load_seccomp(game: bool) -> bool:
+    """Load this process's seccomp filter (no_new_privs is set with it); False if seccomp is not available.
+
+    ``game=False`` (the template's, inherited by every game process): refuse with EPERM what no worker needs and
+    an attacker would use (``_DENIED``), raising rlimits, new threads (a thread started by the import would live
+    on in the template, outside every game's seeding and walls, and could take the game sockets) and namespaces.  ``game=True``: an allow-list (``_GAME_SYSCALLS``, ``_game_rules``), default EPERM.
+    The template runs no student code; it signals nobody, so the rules on signals are the game's.
+    """
+    try:
+        import pyseccomp as seccomp  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    except (ImportError, OSError, RuntimeError):  # the binding, or libseccomp.so.2, is missing
+        return False
+    refuse = seccomp.ERRNO(errno.EPERM)
+    arch = seccomp.system_arch()
+    try:
+        if game:
+            syscalls = seccomp.SyscallFilter(refuse)
+            rules = [(name, ()) for name in _GAME_SYSCALLS] + _game_rules(seccomp, os.getpid())
+            actions = [(seccomp.ALLOW, name, args) for name, args in rules]
+        else:
+            syscalls = seccomp.SyscallFilter(seccomp.ALLOW)
+
+            def int_is(arg: int, value: int) -> Any:
+                return seccomp.Arg(arg, seccomp.MASKED_EQ, _INT, value)
+
+            actions = [
+                (refuse, "setpgid", (seccomp.Arg(1, seccomp.NE, 0),)),  # may lead a new group, not join another
+                (refuse, "socketpair", (seccomp.Arg(0, seccomp.NE, _AF_UNIX),)),
+                # the parent-death signal may be set to SIGKILL (as a game process does), never cleared or softened
+                (refuse, "prctl", (int_is(0, PR_SET_PDEATHSIG), seccomp.Arg(1, seccomp.NE, signal.SIGKILL))),
+                (refuse, "prlimit64", (seccomp.Arg(2, seccomp.NE, 0),)),
+                (seccomp.ERRNO(errno.ENOSYS), "clone3", ()),  # its flags are out of a filter's reach; libc falls back
+            ]
+            actions += [(refuse, name, ()) for name in _DENIED]
+            actions += [(refuse, "clone", (seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag),))
+                        for flag in (*_CLONE_NAMESPACES, _CLONE_THREAD)]
+        try:
+            syscalls.set_attr(seccomp.Attr.CTL_OPTIMIZE, 2)  # a binary tree of syscalls, not a list (libseccomp >= 2.5)
+        except (OSError, AttributeError):
+            pass
+        for action, name, args in actions:
+            if seccomp.resolve_syscall(arch, name) < 0:
+                continue  # a syscall this architecture does not have
+            syscalls.add_rule(action, name, *args)
+        syscalls.load()
+    except OSError:
+        return False
+    return True
+
+
+def put_up_walls(request: dict[str, Any]) -> list[str]:
+    """Put up every wall this platform offers; the names of those that went up ("process" always)."""
+    if not WALLS_PLATFORM:
+        return [process_only_label()]
+    walls = ["process"]
+    if not request.get("walls", True):
+        return walls
+    import termios  # noqa: F401 - for the game's filter, imported while /etc and ldconfig are in reach
+
+    try:  # find and load libseccomp now: Landlock will hide ldconfig and /etc
+        import pyseccomp  # type: ignore[import-untyped, import-not-found, unused-ignore]  # noqa: F401
+    except (ImportError, OSError, RuntimeError):
+        pass
+    landlocked = _landlock(_readable_roots(request))
+    if load_seccomp(game=False):
+        walls.append("seccomp")
+    return walls + ([landlocked] if landlocked else [])
+
+def limit_resources() -> None:
+    """Memory (4 GiB of address space), no file of any size (nor a core dump), ``OPEN_FILES`` descriptors.
+
+    RLIMIT_FSIZE = 0 keeps a worker from filling a disk even where no Landlock or seccomp does (macOS too).
+    """
+    try:
+        import resource
+    except ImportError:  # not on this platform
+        return
+    for name, value in (("RLIMIT_AS", MEMORY_LIMIT), ("RLIMIT_FSIZE", 0), ("RLIMIT_CORE", 0),
+                        ("RLIMIT_NOFILE", OPEN_FILES)):
+        try:
+            resource.setrlimit(getattr(resource, name), (value, value))
+        except (AttributeError, ValueError, OSError):  # not on this platform, or already lower
+            pass
+

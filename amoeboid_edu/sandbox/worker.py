@@ -1,0 +1,497 @@
+"""The worker: ``python -m amoeboid_edu.sandbox.worker``, the process that loads one student's strategy behind the
+walls and plays its moves.
+
+A strategy is hostile code running as the teacher's user (docs/threat-model.md).  On Linux three processes hold
+one strategy::
+
+    harness ── life pipe ── supervisor  trusted code only: a subreaper; when the pipe closes
+                              │          (the harness ended or was killed) it kills every descendant
+                              └── template  walls up (Landlock, seccomp deny-list); runs no student code
+                                    └── game  forked per generation; its own seccomp allow-list;
+                                              imports the strategy, then plays moves
+
+No student code runs outside a game process, behind all its walls: an import in the template could rewrite the
+code that puts up the game's own wall.  A game process writes nothing (Landlock grants no write right, its
+filter opens files read-only), so there is no private folder to fill or to leave behind.  A move that reaches
+the per-move limit is interrupted inside the game process (SIGALRM, whose handler the strategy may not change)
+and forfeits; the process and its import stay.  Elsewhere (no ``/proc``, no ``prctl``) the supervisor, template
+and game are one process, restarted after a kill: "process only".
+
+How it is started: on Linux and macOS the harness (:mod:`.harness`) hands it one end of a socket pair
+(``pass_fds``) and each game's socket over it (SCM_RIGHTS).  Windows has neither, so there (or wherever
+``AMOEBOID_PORTABLE_SANDBOX=1`` forces it) it is started *portably*: it reads a one-time token from stdin and
+opens two loopback connections to the harness (control, then its one game) with that token.
+
+It imports only the sandbox's protocol (:mod:`.protocol`, :mod:`.text`), its walls (:mod:`.walls`,
+:mod:`.processes`), the engine and the players' helpers, so that a strategy starts in a small, known process;
+never the harness, the lab or anything that starts programs.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import linecache
+import os
+import random
+import signal
+import socket
+import sys
+import time
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any, Callable, Sequence
+
+from ..engine.rules import Amoeba, Board, Position, Rules, Turn
+from ..players.strategy import StrategyFunction, as_function
+from ..players.tracebacks import student_frame
+from .processes import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, die_with, prctl, sweep
+from .protocol import GAME, HEADER, LOAD_LIMIT, SEED_BITS, receive_message, send_message
+from .text import LINE_WIDTH, OutputTail, cut
+from .walls import limit_resources, load_seccomp, put_up_walls
+
+FLUSH_AFTER = 0.01
+"""Seconds a game process may hold a round's answers before sending what it has: a round's answers go back in
+a message or a few (a message each would make the two processes take turns on one core, a context switch an
+answer), and the harness still hears from it at least once per move's time plus this."""
+
+
+_entropy = random.Random(0)
+"""Stands in for the operating system's entropy in a game process; reseeded with every move, when first drawn from."""
+_entropy_seed: list[int | None] = [None]
+"""The seed ``_entropy`` takes before its next draw (None: it already has): most moves never draw."""
+
+
+def _entropy_bits(bits: int) -> int:
+    pending = _entropy_seed[0]
+    if pending is not None:
+        _entropy_seed[0] = None
+        _entropy.seed(pending)
+    return _entropy.getrandbits(bits)
+
+
+def _entropy_bytes(size: int) -> bytes:
+    if not isinstance(size, int) or size < 0:
+        raise ValueError(f"negative or non-integer size: {size!r}")
+    return _entropy_bits(size * 8).to_bytes(size, "little")
+
+
+def _seeded_from_entropy(seed: Callable[..., None]) -> Callable[..., None]:
+    def seed_method(self: random.Random, a: object = None, version: int = 2) -> None:
+        seed(self, _entropy_bits(128) if a is None else a, version)
+
+    return seed_method
+
+
+def _entropy_getrandom(size: int, flags: int = 0) -> bytes:
+    return _entropy_bytes(size)
+
+
+def _entropy_from_the_move() -> None:
+    """Generators a strategy seeds from the operating system draw from the move's seed instead.
+
+    ``random.Random()``, ``random.seed()``, ``SystemRandom``, ``secrets``, ``os.urandom``, ``os.getrandom``,
+    ``uuid.uuid4``, the C generator ``_random.Random()`` and NumPy's ``default_rng()`` / ``SeedSequence()`` would
+    otherwise make a card change from run to run.  Done in the game process only, before the import.  The raw
+    ``getrandom`` syscall is refused by the game's filter and ``/dev/urandom`` is out of Landlock's reach, so
+    what goes around these (a C generator reached through ``random.Random.__mro__`` then seeds from the clock)
+    is outside the promise with the clock, object addresses and pids.
+    """
+    import _random
+
+    os.urandom = _entropy_bytes
+    if hasattr(os, "getrandom"):
+        os.getrandom = _entropy_getrandom
+    random._urandom = _entropy_bytes  # type: ignore[attr-defined]  # SystemRandom and secrets
+    random.Random.seed = _seeded_from_entropy(random.Random.seed)  # type: ignore[method-assign]
+
+    class Random(_random.Random):
+        """The C generator, seeded from the move's stand-in entropy when given no seed."""
+
+        def __init__(self, *args: object) -> None:
+            self.seed(_entropy_bits(128) if not args or args[0] is None else args[0])
+
+    setattr(_random, "Random", Random)
+    try:
+        import numpy.random.bit_generator as bit_generator
+    except ImportError:
+        return
+    setattr(bit_generator, "randbits", _entropy_bits)  # SeedSequence() without entropy (not in its stubs)
+
+
+def _seed_globals(seed: int) -> None:
+    """Module-level ``random``, NumPy's global generator and the stand-in entropy, from the move's (or import's) seed."""
+    numpy = sys.modules.get("numpy")
+    try:
+        _entropy_seed[0] = seed + (2 << SEED_BITS)
+        random.seed(seed + (1 << SEED_BITS))  # not the rng's own stream
+        if numpy is not None:
+            numpy.random.seed(seed % (1 << 32))
+    except Exception:  # noqa: BLE001 - a strategy that replaced them loses its own determinism, not ours
+        pass
+
+
+def _load(request: dict[str, Any], payload: bytes) -> StrategyFunction:
+    for entry in reversed(request.get("path", [])):
+        if entry not in sys.path:
+            sys.path.insert(0, entry)
+    kind = request["load"]
+    if kind == "pickle":
+        import pickle
+
+        import cloudpickle  # type: ignore[import-untyped, unused-ignore]  # noqa: F401 - registers by-value pickling
+
+        strategy = pickle.loads(payload)
+    elif kind == "import":
+        if request.get("root"):  # where the caller found the module: last, like a student's folder below
+            sys.path.append(request["root"])
+        strategy = getattr(importlib.import_module(request["module"]), request["name"])
+    else:
+        # a file: its folder comes *last* on the import path, so a helper module next to it imports, but no
+        # file there (a classmate's heapq.py in a shared folder) replaces a module of Python or of the libraries
+        sys.path.append(os.path.dirname(os.path.realpath(request["file"])))
+        spec = importlib.util.spec_from_file_location("student_strategy", request["file"])
+        if spec is None or spec.loader is None:
+            raise ImportError(f"cannot load {request['file']}")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["student_strategy"] = module
+        spec.loader.exec_module(module)
+        strategy = getattr(module, request["name"])
+    return as_function(strategy)
+
+
+def _describe(value: object) -> str:
+    """``repr(value)``, shortened, and never failing (a student's ``__repr__`` may raise)."""
+    try:
+        return cut(repr(value))
+    except BaseException:  # noqa: BLE001 - anything the student's __repr__ does
+        return f"<unprintable {type(value).__name__}>"
+
+
+def _where(tb: TracebackType | None) -> list[Any] | None:
+    """``[file, line, function, source line]`` of the student's frame, the line read here, behind the walls."""
+    frame = student_frame(tb)
+    if frame is None:
+        return None
+    try:
+        source = linecache.getline(*frame[:2])
+    except BaseException:  # noqa: BLE001 - a file the walls refuse, or a loader the student replaced
+        source = ""
+    return [cut(frame[0], LINE_WIDTH), frame[1], cut(frame[2], LINE_WIDTH), cut(source, LINE_WIDTH)]
+
+
+class MoveInterrupted(BaseException):
+    """Raised inside a strategy whose move reached the per-move limit (SIGALRM); not an ``Exception``, so that
+    ``except Exception`` in a strategy does not swallow it."""
+
+
+@dataclass
+class _MoveClock:
+    """The per-move timer of a game process: SIGALRM at the limit interrupts the move, which then forfeits.
+
+    One syscall a move: each move's ``setitimer`` replaces the previous one's timer, which is never disarmed; an
+    alarm that still arrives from an earlier move (or between moves) is told apart by the current deadline.
+    """
+
+    running: bool = False
+    rang: bool = False
+    deadline: float = 0.0
+    outbox: _Outbox | None = None
+
+    def ring(self, signum: int, frame: object) -> None:
+        if self.running and time.monotonic() >= self.deadline:
+            self.rang, self.running = True, False  # once: a strategy that catches it and goes on is killed
+            if self.outbox is not None:  # the answers before this move reach the harness, whatever it does next
+                self.outbox.flush()
+            raise MoveInterrupted("the move reached the per-move limit")
+
+    def call(self, choose: StrategyFunction, position: Position, roll: int, rng: random.Random, limit: float) -> object:
+        self.rang = False
+        if not hasattr(signal, "setitimer"):
+            return choose(position, roll, rng)
+        self.deadline = time.monotonic() + limit
+        signal.setitimer(signal.ITIMER_REAL, limit)
+        self.running = True
+        try:
+            return choose(position, roll, rng)
+        finally:
+            self.running = False
+
+
+_clock = _MoveClock()
+
+
+def _answer(choose: StrategyFunction, position: Position, roll: int, rng: random.Random,
+            limit: float) -> dict[str, Any]:
+    try:
+        value = _clock.call(choose, position, roll, rng, limit)
+    except BaseException as error:  # noqa: BLE001 - SystemExit and KeyboardInterrupt forfeit too
+        if _clock.rang:  # where the move was when the limit stopped it: the student's line, to say where it was stuck
+            return {"kind": "timeout", "where": _where(error.__traceback__)}
+        try:
+            message = f"{type(error).__name__}: {error}"
+        except BaseException:  # noqa: BLE001
+            message = type(error).__name__
+        return {"kind": "error", "value": cut(message), "where": _where(error.__traceback__)}
+    if _clock.rang:  # interrupted, and the strategy caught it: the move is lost all the same
+        return {"kind": "timeout"}
+    if isinstance(value, Turn):
+        try:
+            return {"kind": "turn", "value": cut(Turn.__str__(value))}
+        except BaseException:  # noqa: BLE001 - a Turn built with nonsense fields
+            return {"kind": "other", "value": _describe(value)}
+    if isinstance(value, str):
+        return {"kind": "text", "value": cut(str.__str__(value))}
+    return {"kind": "other", "value": _describe(value)}
+
+
+_AMOEBAE: dict[str, Amoeba | None] = {}
+"""Cell tokens read so far (``"."``, ``"(3,1)"``) and what they stand for: a move's position is mostly old tokens."""
+
+
+def position_from_harness(text: str, rules: Rules) -> Position:
+    """Read back the harness's own ``str(position)`` of a grid: the hot path of every move.
+
+    The text comes from the trusted side, made by ``Position.__str__``, so the cells are looked up by
+    token and the position is built unchecked; a token not seen before is read by the parser (and a text
+    the harness did not make is then refused as any position is).  Bounded: the table starts again when full.
+    """
+    tokens = text.split(" ")
+    cells = []
+    for token in tokens[:-1]:
+        if token == "/":
+            continue
+        try:
+            cells.append(_AMOEBAE[token])
+        except KeyError:
+            if len(_AMOEBAE) >= 1 << 16:
+                _AMOEBAE.clear()
+            cell = _AMOEBAE[token] = Position.parse(f"{token} . A", rules).cells[0]
+            cells.append(cell)
+    rows = len(tokens) - len(cells)  # the slashes between rows, and the side to move
+    if not cells or len(cells) % rows or tokens[-1] not in ("A", "B"):
+        return Position.parse(text, rules)
+    return Position.unchecked(Board.grid(rows, len(cells) // rows, rules.adjacency), tuple(cells), tokens[-1], rules)
+
+
+@dataclass
+class _Outbox:
+    """A game process's answers on their way: sent when the round is answered, when ``FLUSH_AFTER`` has passed
+    since the last send, or when a move is interrupted (so the harness can tell which move did not stop);
+    with ``each``, after every answer (the harness asks so when it must find a move that stopped the process)."""
+
+    sock: socket.socket
+    each: bool = False
+    frames: list[bytes] = field(default_factory=list)
+    sent: float = 0.0
+
+    def add(self, answer: dict[str, Any], began: float) -> None:
+        """Queue the answer to a move that began at ``began``; a slow move's answer goes at once."""
+        data = json.dumps(answer).encode()
+        self.frames.append(HEADER.pack(len(data)) + data)
+        now = time.monotonic()
+        if self.each or now - self.sent >= FLUSH_AFTER or now - began >= FLUSH_AFTER:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.frames:
+            frames, self.frames = self.frames, []
+            self.sock.sendall(b"".join(frames))
+        self.sent = time.monotonic()
+
+
+def _play(sock: socket.socket, choose: StrategyFunction, rules: Rules, tail: OutputTail) -> None:
+    """Answer each round's moves on ``sock``, a message per answer, until the harness hangs up.
+
+    A round is ``LIMIT EACH`` on its first line (EACH ``1``: send every answer at once), then a
+    ``SEED ROLL POSITION`` line per move.
+    """
+    outbox = _clock.outbox = _Outbox(sock)
+    while True:
+        try:
+            message = receive_message(sock).decode()
+        except (EOFError, OSError):
+            return
+        header, *moves = message.split("\n")
+        limit, each = header.split(" ")
+        outbox.each = each == "1"
+        outbox.flush()  # starts the clock of the round
+        for move in moves:
+            seed, roll, text = move.split(" ", 2)
+            began = time.monotonic()
+            tail.reset()
+            _seed_globals(int(seed))
+            answer = _answer(choose, position_from_harness(text, rules), int(roll), random.Random(int(seed)),
+                             float(limit))
+            answer["took"] = time.monotonic() - began
+            if tail.printed:
+                answer["output"] = tail.tail()
+                answer["printed"] = tail.printed
+                answer["lines"] = tail.line_count + (1 if tail.partial else 0)
+            outbox.add(answer, began)
+        outbox.flush()
+
+
+def _game_walls(walls: Sequence[str]) -> None:
+    """A game process's own walls, before any student code: the move timer's handler, then its filter.
+
+    The filter refuses changing SIGALRM's handler afterwards; if it cannot be loaded where the card says
+    "seccomp", the process exits rather than play without it.
+    """
+    if hasattr(signal, "setitimer"):
+        signal.signal(signal.SIGALRM, _clock.ring)
+    if "seccomp" in walls and not load_seccomp(game=True):
+        os._exit(1)
+
+
+def _loaded(game: socket.socket, request: dict[str, Any], payload: bytes, tail: OutputTail) -> StrategyFunction | None:
+    """Import the strategy here and say so on ``game`` first: ``{"ok": true}``, or the error and None."""
+    sys.stdout = sys.stderr = tail
+    _entropy_from_the_move()
+    _seed_globals(int(request.get("import_seed", 0)))
+    try:
+        choose = _load(request, payload)
+    except BaseException as error:  # noqa: BLE001 - a broken student module must not kill the run silently
+        send_message(game, json.dumps({"ok": False, "error": cut(f"{type(error).__name__}: {error}")}).encode())
+        return None
+    send_message(game, json.dumps({"ok": True}).encode())
+    return choose
+
+
+def _template(control: socket.socket, fork_server: bool, games: list[socket.socket] | None = None) -> None:
+    """Put the walls up, then start a game process per socket the harness sends; it imports the strategy.
+
+    No student code ever runs in the template: an import that ran here could rewrite the code that puts up a
+    game process's own wall (no processes, no programs) and leave the card claiming it.  So each game process imports the strategy after its wall is up, and an import that forks is refused.
+    ``games``: a portable start's game socket, connected at start; the harness then sends ``GAME`` alone.
+    """
+    request = json.loads(receive_message(control))
+    payload = receive_message(control) if request["load"] == "pickle" else b""
+    # NumPy (and cloudpickle) before the walls: the game processes inherit them imported, NumPy's global
+    # generator is seeded before every move, and its BLAS may start threads, which the walls then refuse to anyone.
+    import numpy
+    import numpy.random  # noqa: F401 - NumPy 2 imports it lazily: each game process would import it again
+
+    if request["load"] == "pickle":
+        import cloudpickle  # type: ignore[import-untyped, unused-ignore]  # noqa: F401
+    walls = put_up_walls(request)
+    send_message(control, json.dumps({"isolation": walls}).encode())
+    rules = Rules(request["adjacency"], request["die_sides"])
+    tail = OutputTail()
+    choose: StrategyFunction | None = None
+    template = os.getpid()
+    while True:
+        if games is not None:
+            try:
+                if control.recv(1) != GAME or not games:
+                    return  # the harness hung up (a plain worker has one game)
+            except OSError:
+                return
+            game = games.pop()
+        else:
+            try:
+                _, fds, _, _ = socket.recv_fds(control, 1, 1)
+            except OSError:
+                return
+            if not fds:
+                return  # the harness hung up
+            game = socket.socket(fileno=fds[0])
+        if not fork_server:  # one plain process: it imports once, and is killed and restarted after a timeout
+            if choose is None:
+                _game_walls(walls)
+                choose = _loaded(game, request, payload, tail)
+                if choose is None:
+                    return
+            else:
+                send_message(game, json.dumps({"ok": True}).encode())
+            _play(game, choose, rules, tail)
+            game.close()
+            continue
+        child = os.fork()
+        if child == 0:
+            try:
+                control.close()
+                os.setpgid(0, 0)  # its own group: kill(0, ...) cannot reach the template
+                die_with(template)
+                _game_walls(walls)
+                choose = _loaded(game, request, payload, tail)
+                if choose is not None:
+                    _play(game, choose, rules, tail)
+            finally:
+                os._exit(0)
+        send_message(control, str(child).encode())  # the harness stops it between rounds
+        game.close()
+
+
+def _quiet_stdio() -> None:
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.close(null)
+
+
+def _supervise(control_fd: int, harness: int) -> None:
+    """The supervisor: fork the template, tell the harness its pid, and clean up when the harness goes."""
+    prctl(PR_SET_CHILD_SUBREAPER, 1)
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children and adopted orphans are reaped by the kernel
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    prctl(PR_SET_PDEATHSIG, signal.SIGTERM)  # the harness died: clean up, then exit
+    supervisor = os.getpid()
+    if os.getppid() != harness:
+        return
+    template = os.fork()
+    if template == 0:
+        try:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.setpgid(0, 0)  # its own group, away from the supervisor's
+            die_with(supervisor)
+            _quiet_stdio()
+            _template(socket.socket(fileno=control_fd), fork_server=True)
+        finally:
+            os._exit(0)
+    os.close(control_fd)
+    try:
+        os.write(1, f"{template}\n".encode())
+        while os.read(0, 1 << 12):  # until the harness closes the pipe or dies
+            pass
+    finally:
+        sweep(supervisor)
+
+
+
+def _connect_portably(address: str) -> tuple[socket.socket, socket.socket]:
+    """A portable start's two connections to the harness at ``HOST:PORT``, each opened with the token from stdin."""
+    token = bytes.fromhex(sys.stdin.readline().strip())
+    host, _, port = address.rpartition(":")
+    connections = []
+    for role in (b"C", b"G"):
+        connection = socket.create_connection((host, int(port)), timeout=LOAD_LIMIT)
+        connection.settimeout(None)
+        connection.sendall(token + role)
+        connections.append(connection)
+    return connections[0], connections[1]
+
+
+def main() -> None:
+    """``python -m amoeboid_edu.sandbox.worker CONTROL_FD HARNESS_PID fork|plain`` (a supervisor or a plain worker),
+    or ``python -m amoeboid_edu.sandbox.worker HOST:PORT HARNESS_PID portable`` (a plain worker started portably)."""
+    # The worker starts in "/" (see Sandbox._start): never on its import path, where the walls would open it all.
+    sys.path[:] = [entry for entry in sys.path if entry and os.path.realpath(entry) != os.path.realpath(os.sep)]
+    limit_resources()
+    mode = sys.argv[3]
+    if mode == "portable":
+        control, game = _connect_portably(sys.argv[1])
+        _quiet_stdio()
+        _template(control, fork_server=False, games=[game])
+        return
+    control_fd, harness = int(sys.argv[1]), int(sys.argv[2])
+    if mode == "fork":
+        _supervise(control_fd, harness)
+    else:
+        _quiet_stdio()
+        _template(socket.socket(fileno=control_fd), fork_server=False)
+
+
+if __name__ == "__main__":
+    main()
