@@ -26,7 +26,6 @@ from amoeboid_edu.sandbox import harness as _harness
 from amoeboid_edu.sandbox import processes as _processes
 from amoeboid_edu.sandbox import protocol as _protocol
 from amoeboid_edu.sandbox import text as _text
-from amoeboid_edu.sandbox import walls as _walls
 from amoeboid_edu.lab import score, tournament, wilson_interval
 from amoeboid_edu.engine.rules import Position
 
