@@ -24,7 +24,8 @@ def test_the_site_builds_with_every_lesson_and_its_charts(tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     lessons = sorted(path.stem for path in (ROOT / "lessons").glob("*.ipynb"))
     assert sorted(path.stem for path in (site / "lessons").glob("*.html")) == lessons
-    for page in ("index", "teachers", "students", "api", "threat-model", "contest-container"):
+    for page in ("index", "teachers", "students", "paper", "api", "platforms", "development", "threat-model",
+                 "contest-container"):
         assert (site / "docs" / f"{page}.html").is_file(), page
     index = (site / "docs" / "index.html").read_text()
     assert all(f"../lessons/{name}.html" in index for name in lessons)

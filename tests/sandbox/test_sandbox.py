@@ -405,8 +405,8 @@ def test_a_tournament_needs_two_strategies_and_no_games_give_no_information():
 
 
 def test_the_readme_contest_instructions_work_as_written(tmp_path):
-    """The README's contest block, run line by line in a class folder, with HOME as the teacher's home."""
-    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    """The students' page's contest block, run line by line in a class folder, with HOME as the teacher's home."""
+    readme = (Path(__file__).parents[2] / "docs" / "students.md").read_text()
     block = readme.split("For a class contest, keep the seed secret")[1].split("```bash\n")[1].split("```")[0]
     home, folder = tmp_path / "home", tmp_path / "class"
     home.mkdir(), folder.mkdir()

@@ -618,7 +618,7 @@ def test_cli_paper_prints_every_item_once_and_the_readme_table_has_its_words():
     assert max(map(len, lines)) <= paper.SHORT_LINE, max(lines, key=len)
     words = dict(line.split(" — ")[0].split(": ", 1) for line in lines)
     assert list(words) == list(paper.ITEMS)
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "paper.md").read_text()
     table = dict(row.split(" | ")[:2] for row in (line.strip("| ") for line in readme.splitlines())
                  if row.split(" | ")[0] in paper.ITEMS)  # fmt: skip
     assert set(table) == set(paper.ITEMS)
