@@ -65,6 +65,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
+from .. import _palette
 from ..players.bots import _ranked, greedy_choices
 from ..engine.game import TURN_CAP, Game, random_playout
 from ..engine.seeding import seeded_rng
@@ -557,8 +558,8 @@ class Review:
         curve = self.curve()
         x = alt.X("turn:Q", title="turns played", scale=alt.Scale(domain=[0, max(1, len(self.frame))]))
         y = alt.Y("A:Q", title="A's win chance", axis=alt.Axis(format=".0%"), scale=alt.Scale(domain=[0, 1]))
-        line = alt.Chart(curve).mark_line(color="#4c78a8").encode(x, y)
-        points = alt.Chart(curve).mark_point(filled=True, opacity=1, color="#4c78a8").encode(
+        line = alt.Chart(curve).mark_line(color=_palette.PLAYERS["A"]).encode(x, y)
+        points = alt.Chart(curve).mark_point(filled=True, opacity=1, color=_palette.PLAYERS["A"]).encode(
             x, y, tooltip=[alt.Tooltip("turn:Q", title="after turn"), alt.Tooltip("played:N", title="played"),
                            alt.Tooltip("A:Q", title="A's win chance", format=".0%")]
         )  # a layer of its own: a chart drawn to SVG gives the points of a tooltip layer a hover title
@@ -566,7 +567,7 @@ class Review:
         marked = curve[curve["class"].isin(MISTAKES)].merge(self.frame[["turn", "best", "drop"]], on="turn")
         marks = alt.Chart(marked).mark_point(size=160, filled=True, opacity=0.9).encode(
             x, y,
-            color=alt.Color("class:N", title="class", scale=alt.Scale(domain=list(MISTAKES), range=["#e0b000", "#e07000", "#d02020"])),
+            color=alt.Color("class:N", title="class", scale=alt.Scale(domain=list(MISTAKES), range=[_palette.CLASSES[name] for name in MISTAKES])),
             shape=alt.Shape("class:N", scale=alt.Scale(domain=list(MISTAKES), range=["circle", "diamond", "triangle-down"])),
             tooltip=[alt.Tooltip("turn:Q"), alt.Tooltip("player:N"), alt.Tooltip("played:N", title="played"),
                      alt.Tooltip("class:N"), alt.Tooltip("best:N", title="better"),
@@ -578,7 +579,7 @@ class Review:
             xOffset=alt.XOffset("part:N", sort=list(self.PARTS)),
             y=alt.Y("swing:Q", title="swing in A's chance", axis=alt.Axis(format="+.0%")),
             color=alt.Color("part:N", title="swing from", sort=list(self.PARTS),
-                            scale=alt.Scale(domain=list(self.PARTS), range=["#9a9a9a", "#4c78a8", "#d8c8a8"])),
+                            scale=alt.Scale(domain=list(self.PARTS), range=list(_palette.SWING_PARTS))),
             tooltip=[alt.Tooltip("turn:O"), alt.Tooltip("part:N", title="swing from"), alt.Tooltip("played:N"),
                      alt.Tooltip("swing:Q", title="swing in A's chance", format="+.0%")],
         ).properties(width=width, height=120)
