@@ -50,7 +50,8 @@ def _wedge(cx: float, cy: float, r: float, fraction: float, colour: str, cls: st
 def _layout(position: Position) -> list[tuple[float, float]]:
     board = position.board
     if board.is_grid:
-        return [((i % board.cols + 0.5) * CELL, (i // board.cols + 0.5) * CELL) for i in range(len(board))]
+        cols = board.cols or 1
+        return [((i % cols + 0.5) * CELL, (i // cols + 0.5) * CELL) for i in range(len(board))]
     # a graph: nodes on a circle, in board order (deterministic, good enough for small graphs), with room
     # around it for the names, which sit outside the discs
     n = len(board)
@@ -65,7 +66,7 @@ def _layout(position: Position) -> list[tuple[float, float]]:
 def _size(position: Position) -> tuple[int, int]:
     board = position.board
     if board.is_grid:
-        return board.cols * CELL, board.rows * CELL
+        return (board.cols or 1) * CELL, (board.rows or 1) * CELL
     side = int(2 * (CELL / 2 + GRAPH_LABEL_ROOM) + 2 * max(CELL, len(board) * CELL / (2 * math.pi)))
     return side, side
 
@@ -143,10 +144,11 @@ def _squares(position: Position, centres: list[tuple[float, float]], highlight: 
                     parts.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="#bbbbbb"/>')
         return parts
     parts = []
+    cols = board.cols or 1
     for i, (cx, cy) in enumerate(centres):
         lit = board.names[i] in highlight
         fill = _palette.HIGHLIGHT if lit else "#9a9a9a"
-        opacity = 0.45 if lit else 0.12 + 0.06 * ((i // board.cols + i) % 2)
+        opacity = 0.45 if lit else 0.12 + 0.06 * ((i // cols + i) % 2)
         parts.append(
             f'<rect x="{cx - CELL / 2:.0f}" y="{cy - CELL / 2:.0f}" width="{CELL}" height="{CELL}" '
             f'fill="{fill}" fill-opacity="{opacity:.2f}" stroke="#8a8a8a" stroke-opacity="0.6"/>'
@@ -218,16 +220,17 @@ def board_svg(
     if not board.is_grid:
         raise ValueError("the clickable board draws grid boards; show a graph position with its static SVG")
     marks = marks or {}
+    cols = board.cols or 1
     centres = _layout(position)
     width, height = _size(position)
     largest = max((cell.size for cell in position.cells if cell is not None), default=1)
     cells = []
     for i, (name, (cx, cy), cell) in enumerate(zip(board.names, centres, position.cells)):
         x, y = cx - CELL / 2, cy - CELL / 2
-        shade = " amb-shaded" if (i // board.cols + i) % 2 else ""
+        shade = " amb-shaded" if (i // cols + i) % 2 else ""
         parts = [
             f'<rect class="amb-square" x="{x:.0f}" y="{y:.0f}" width="{CELL}" height="{CELL}" fill="#9a9a9a" '
-            f'fill-opacity="{0.12 + 0.06 * ((i // board.cols + i) % 2):.2f}" stroke="#8a8a8a" stroke-opacity="0.6"/>',
+            f'fill-opacity="{0.12 + 0.06 * ((i // cols + i) % 2):.2f}" stroke="#8a8a8a" stroke-opacity="0.6"/>',
             f'<rect class="amb-mark" x="{x + 4:.0f}" y="{y + 4:.0f}" width="{CELL - 8}" height="{CELL - 8}" rx="6" '
             'fill="none"/>',
         ]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import pathlib
 import threading
 from collections.abc import Callable, Iterable
+from typing import Any
 
 import anywidget
 import ipywidgets as widgets
@@ -184,10 +185,11 @@ class _Coaching(traitlets.HasTraits):
     """The coach on the board (``amoeboid_edu.theory.coach``): the Hint, Review and Cancel buttons' Python side.
 
     Hints are the top 3 turns for the human's pending roll (only the grown cell's
-    turns once the student has grown), drawn by the browser as arrows and a
-    clickable list; ``hints=True`` computes them at every human turn.  Review is
-    offered when the game is over: A's win chance per turn, each turn's class, and
-    every position, so the browser can show any of them without asking again.
+    turns once the student has grown), drawn into the board's picture as numbered
+    arrows and shown as a clickable list; ``hints=True`` computes them at every human
+    turn.  Review is offered when the game is over: A's win chance per turn, each
+    turn's class, and the chart (drawn here, :func:`~amoeboid_edu.ui.render.review_chart_svg`);
+    a turn picked on it is answered with the board after that turn.
 
     The Review button's review runs on a thread of its own, turn by turn, without the
     board's lock: the board keeps answering clicks, ``review_progress`` shows how far
@@ -198,6 +200,28 @@ class _Coaching(traitlets.HasTraits):
     hints = traitlets.List(traitlets.Dict()).tag(sync=True)
     review_view = traitlets.Dict().tag(sync=True)
     review_progress = traitlets.Dict().tag(sync=True)  # {"done": turns reviewed, "total": turns} while it runs
+
+    # what the board this is mixed into provides (Board)
+    _game: Game
+    seed: int | str
+    error: str
+    _lock: threading.RLock
+    _notices: list[str]
+    _publish: Callable[[], None]
+    _play: Callable[..., None]
+    _begin_turn: Callable[[], None]
+    _phase: Callable[[], str]
+    _hinted: tuple[object, ...] | None = None  # the turn the hints shown were made for
+
+    @property
+    def _roll(self) -> int | None:
+        """The roll of the human's turn at hand (None when no human is to move)."""
+        raise NotImplementedError
+
+    @property
+    def _grow(self) -> str | None:
+        """The cell the human grew this turn, if any."""
+        raise NotImplementedError
     auto_hints = traitlets.Bool(False).tag(sync=True)
     _prefetched_start = None  # the start of the game whose first _prefetched_count turns were valued ahead
     _prefetched_count = 0
@@ -207,9 +231,10 @@ class _Coaching(traitlets.HasTraits):
         """The hints for the turn at hand (what the Hint button shows): ``coach.Hint`` objects, best first."""
         from ..theory import coach
 
-        if self._phase() not in ("grow", "source", "destination"):
+        roll = self._roll
+        if self._phase() not in PHASES or roll is None:
             raise Refused("hints are for a human's turn: there is no roll to play now")
-        found = coach.hints(self._game.position, self._roll, grow=self._grow, seed=self.seed)
+        found = coach.hints(self._game.position, roll, grow=self._grow, seed=self.seed)
         self._hinted = self._hint_key()
         self.hints = [hint.as_dict() for hint in found]
         return found
@@ -276,13 +301,13 @@ class _Coaching(traitlets.HasTraits):
                 self.review_progress = {}
                 self.error = f"the review failed: {failure}"
             return
-        with self._lock:
-            self.review_progress = {}
+        with self._lock, self.hold_sync():
             if result is None or cancel.is_set():
                 self._notices.append("The review was cancelled.")
             elif game.start == self._game.start and game.turns == self._game.turns:
                 self._show_review(game, result)
             self._publish()
+            self.review_progress = {}  # last: whoever sees the review end sees its result or its notice
 
     def _show_review(self, game: Game, result) -> None:
         self._reviewed = game
@@ -367,7 +392,7 @@ class _Coaching(traitlets.HasTraits):
         """After every change: drop hints made for another turn; with ``hints=True`` make the new ones; a game that
         is no longer over drops its review and stops a running one; at a human's turn, the review's rows for the
         turns played are computed ahead."""
-        if getattr(self, "_hinted", None) != self._hint_key():
+        if self._hinted != self._hint_key():
             self.hints = []
             self._hinted = None
             human_to_move = self._phase() in ("grow", "source", "destination")
@@ -460,8 +485,8 @@ class Board(_Coaching, _BoardWidget):
         offered after New game) goes back to its first turn.
         """
         if isinstance(turns, str):
-            turns = [line.split("#")[0] for line in turns.splitlines()]
-            turns = [line for line in turns if line.strip()]
+            lines = [line.split("#")[0] for line in turns.splitlines()]
+            turns = [line for line in lines if line.strip()]
         position, checked = self._game.position, []
         for number, turn in enumerate(turns, start=1):
             try:
@@ -499,7 +524,7 @@ class Board(_Coaching, _BoardWidget):
         self._publish()
         return self._queued()[0]
 
-    def with_chart(self, draw: Callable[[Game], object], *, presenter: bool = True):
+    def with_chart(self, draw: Callable[[Game], Any], *, presenter: bool = True) -> Any:
         """The projector layout: this board and ``draw(game)``'s chart side by side, History folded."""
         from .course import Demo  # the live chart lives with the lessons' helpers
 
@@ -548,7 +573,7 @@ class Board(_Coaching, _BoardWidget):
             raise Refused("no scripted line to restart: queue one with board.queue(...)")
         if self._script_start is None or len(self._game) < self._script_start:
             self._start_game()
-            if self._game.position != self._script_from:
+            if self._script_from is not None and self._game.position != self._script_from:
                 self._game = Game(self._script_from, rules=self._script_from.rules, seed=self._game.seed)
             self._script_start = len(self._game)
         while len(self._game) > self._script_start:
@@ -761,7 +786,7 @@ class Board(_Coaching, _BoardWidget):
 
     def _script_status(self) -> str:
         """E.g. "Scripted line, turn 4 of 11: B to move"."""
-        index = self._script_index()
+        index = self._script_index() or 0
         return f"Scripted line, turn {index + 1} of {len(self._script)}: {self._game.position.to_move} to move"
 
     def _shown_position(self) -> Position:
@@ -778,15 +803,16 @@ class Board(_Coaching, _BoardWidget):
         if builder is not None and builder.src is not None and builder.counts is not None:
             targets = builder.destinations()
             source = shown[builder.src]
+            assert source is not None  # a source holds an amoeba
             counts = {"a": builder.counts[0], "b": builder.counts[1], "max_a": source.a, "max_b": source.b}
             presets = builder.presets()
         src = None if builder is None else builder.src
         last, marked = (game.turns[-1] if len(game) else None), self._marked
         index = self._script_index()
-        move = None if marked is None or marked.is_pass else [marked.src, marked.dst]
+        move = None if marked is None or marked.src is None or marked.dst is None else [marked.src, marked.dst]
         marks = _marks(
             (selectable, "amb-selectable"), (targets, "amb-target"), ([self._grow], "amb-grow"),
-            ([src], "amb-source"), ((move or [None])[:1], "amb-last-src"), ((move or [None, None])[1:], "amb-last-dst"),
+            ([src], "amb-source"), (move[:1] if move else [], "amb-last-src"), (move[1:] if move else [], "amb-last-dst"),
             ([None if marked is None else marked.grow], "amb-last-grow"),
         )
         hints = self.hints if phase in ("grow", "source", "destination") else []
@@ -871,9 +897,9 @@ class Replay(_BoardWidget):
     def _update(self) -> None:
         shown, ply = self._shown_position(), self.ply
         last = self._turns[ply - 1] if ply else None
-        move = None if last is None or last.is_pass else [last.src, last.dst]
-        marks = _marks(([None if last is None else last.grow], "amb-grow"), ((move or [None])[:1], "amb-source"),
-                       ((move or [None, None])[1:], "amb-target"))
+        move = None if last is None or last.src is None or last.dst is None else [last.src, last.dst]
+        marks = _marks(([None if last is None else last.grow], "amb-grow"), (move[:1] if move else [], "amb-source"),
+                       (move[1:] if move else [], "amb-target"))
         self.view = {
             **_grid_view(shown),
             "svg": board_svg(shown, marks=marks, arrow=move),
