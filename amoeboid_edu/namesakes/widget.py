@@ -24,7 +24,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-from .._intents import Handler, IntentChannel, Refused, field
+from ..common.intents import Handler, IntentChannel, Refused, field
 from . import nakajima, oosterwal
 from .bots import NAKAJIMA_BOTS, OOSTERWAL_BOTS
 from .drawing import nakajima_svg, oosterwal_svg
@@ -58,7 +58,7 @@ def _player(opponent: str | Callable, bots: dict[str, Callable]) -> Callable | N
 class _HexBoard(IntentChannel, anywidget.AnyWidget):
     """The versioned view, the bots' turns and undo: what both boards share.
 
-    Intents arrive through the channel the Amoeboid board shares (:mod:`amoeboid_edu._intents`):
+    Intents arrive through the channel the Amoeboid board shares (:mod:`amoeboid_edu.common.intents`):
     version check, lock and refusal are written once there.
 
     ``self.game`` is a namesake ``Game`` (``positions``, ``play``, ``undo``,

@@ -2,7 +2,7 @@
 
 Each amoeba is a disc whose *area* is proportional to its size, split into A's share and B's share like a
 pie; its outline is the owner's colour (thick), and a neutral amoeba has a dashed grey outline.  Colours
-come from :mod:`amoeboid_edu._palette` (Okabe-Ito: A blue, B orange).  The output is a pure function of
+come from :mod:`amoeboid_edu.common.palette` (Okabe-Ito: A blue, B orange).  The output is a pure function of
 its arguments, so notebook outputs reproduce exactly.
 
 :func:`position_svg` is the static picture.  JupyterLab shows it as an image, which cannot see the page's
@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from .. import _palette
+from ..common import palette as _palette
 from ..engine.rules import Amoeba, Position
 
 COLOURS = {"A": _palette.PLAYERS["A"], "B": _palette.PLAYERS["B"], "neutral": _palette.NEUTRAL}

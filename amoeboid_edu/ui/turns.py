@@ -4,7 +4,7 @@ The clickable board (:mod:`amoeboid_edu.ui.widget`) holds one :class:`TurnBuilde
 move and passes it the clicks; the builder says which cells may be clicked, checks every click with the
 engine, and hands back the finished :class:`~amoeboid_edu.engine.rules.Turn` (a move, or a pass when no
 move is left after the grow).  A click that cannot be carried out raises
-:class:`~amoeboid_edu._intents.Refused` with one line saying why and what to click instead.
+:class:`~amoeboid_edu.common.intents.Refused` with one line saying why and what to click instead.
 
 >>> from amoeboid_edu import Position
 >>> builder = TurnBuilder(Position.parse("(4,0) . . / . . . / . . (0,2) A"), roll=2)
@@ -19,7 +19,7 @@ move is left after the grow).  A click that cannot be carried out raises
 
 from __future__ import annotations
 
-from .._intents import Refused
+from ..common.intents import Refused
 from ..engine.rules import IllegalTurnError, Position, Turn, is_legal, legal_move_pairs
 from ..players.strategy import grown, half, smallest_capture, smallest_eat, smallest_neutralisation
 

@@ -24,8 +24,8 @@ import anywidget
 import ipywidgets as widgets
 import traitlets
 
-from .. import _palette
-from .._intents import Handler, IntentChannel, Refused, field, one_at_a_time
+from ..common import palette as _palette
+from ..common.intents import Handler, IntentChannel, Refused, field, one_at_a_time
 from ..engine.game import TURN_CAP, Game
 from ..engine.seeding import seed_text, seeded_rng
 from .render import board_svg, position_svg, review_chart_svg
@@ -113,7 +113,7 @@ def _marks(*groups: tuple[Iterable[str | None], str]) -> dict[str, str]:
 
 class _BoardWidget(IntentChannel, anywidget.AnyWidget):
     """What both widgets share: the ES module, the versioned view, and the intent channel
-    (:mod:`amoeboid_edu._intents`, shared with the namesakes' boards: version check, lock, refusal)."""
+    (:mod:`amoeboid_edu.common.intents`, shared with the namesakes' boards: version check, lock, refusal)."""
 
     _esm = STATIC / "board.js"
     _css = _palette.css_variables() + (STATIC / "board.css").read_text(encoding="utf-8")  # the one palette first

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from amoeboid_edu import _palette
-from amoeboid_edu._intents import IntentChannel
+from amoeboid_edu.common import palette as _palette
+from amoeboid_edu.common.intents import IntentChannel
 from amoeboid_edu.namesakes.widget import NakajimaBoard, OosterwalBoard
 from amoeboid_edu.ui import render
 from amoeboid_edu.ui.widget import STATIC, Board, Replay

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from amoeboid_edu import Game, Position, random_turn, seeded_rng
-from amoeboid_edu._intents import Refused
+from amoeboid_edu.common.intents import Refused
 from amoeboid_edu.engine.rules import apply, legal_move_pairs
 from amoeboid_edu.ui.turns import TurnBuilder
 

@@ -15,9 +15,9 @@ view it was made on.  :class:`IntentChannel` is the Python half, written once fo
   the channel puts it in ``error`` and changes nothing else.  An accepted intent republishes the view
   with a new version and clears ``error``.
 
-It lives at the top of the package, importing nothing of Amoeboid's, because the namesakes may import
-nothing of Amoeboid's (import-linter's independence contract) while the Amoeboid board sits in ``ui/``;
-both import it from here.
+It lives in ``common/``, importing nothing of Amoeboid's, because the namesakes may import nothing of
+Amoeboid's (import-linter's independence contract) while the Amoeboid board sits in ``ui/``; both import
+it from here.
 
 >>> class Counter(IntentChannel):
 ...     def __init__(self):
