@@ -62,7 +62,7 @@ from __future__ import annotations
 import math
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -702,7 +702,6 @@ def review(
     :class:`ReviewCancelled`.
     """
     import pandas as pd
-    from tqdm.auto import tqdm
 
     if isinstance(game, str):
         game = Game.parse(game)
@@ -711,7 +710,11 @@ def review(
     steps = list(zip(game.turns, game.positions, game.positions[1:]))
     start = win_chance(game.start, rollouts=rollouts, seed=seed)
     rows = []
-    bar = tqdm(steps, desc="review", unit="turn", disable=not progress, leave=False)
+    bar: Iterable[tuple[Turn, Position, Position]] = steps
+    if progress:  # tqdm only when asked for: it takes a while to import
+        from tqdm.auto import tqdm
+
+        bar = tqdm(steps, desc="review", unit="turn", leave=False)
     for number, (turn, before, after) in enumerate(bar, start=1):
         if cancel is not None and cancel.is_set():
             raise ReviewCancelled(f"the review was cancelled after {number - 1} of {len(steps)} turns")
