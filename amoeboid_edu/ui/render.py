@@ -73,7 +73,8 @@ def _size(position: Position) -> tuple[int, int]:
 
 def _amoeba(cx: float, cy: float, cell: Amoeba, largest: int, live: bool) -> list[str]:
     """The disc (A's and B's shares), its owner's ring and its ``(a,b)`` label (with CSS classes when ``live``)."""
-    r = max(CELL * 0.24, CELL * 0.42 * math.sqrt(cell.size / largest))  # room for the label inside
+    # room for the label inside; on the clickable board the largest disc leaves the cell's name in its corner free
+    r = max(CELL * 0.24, CELL * (0.36 if live else 0.42) * math.sqrt(cell.size / largest))
     parts = [_wedge(cx, cy, r, 1.0, COLOURS["B"], "amb-b" if live else "") if cell.b else ""]
     if cell.a:
         parts.append(_wedge(cx, cy, r, cell.a / cell.size, COLOURS["A"], "amb-a" if live else ""))
@@ -255,7 +256,7 @@ def board_svg(
     # cell names last, over a diagonal arrow's ends; clicks go through to the cell
     names = "".join(
         f'<text class="amb-name{" amb-last-grow" if "amb-last-grow" in marks.get(name, "") else ""}" '
-        f'x="{cx - CELL / 2 + 5:.0f}" y="{cy - CELL / 2 + 16:.0f}" font-size="14" fill="#8a8a8a">{name}</text>'
+        f'x="{cx - CELL / 2 + 5:.0f}" y="{cy - CELL / 2 + 17:.0f}" font-size="16" fill="#8a8a8a">{name}</text>'
         for name, (cx, cy) in named.items()
     )
     return (
