@@ -12,12 +12,21 @@ game (what ``amoeboid review`` does); and a hint for every position of those gam
 Goals (issue 24): a 100-turn review under 5 s, two seeds agreeing on at least 90% of
 turns, a hint under 0.3 s, the paper's game under 3 s.  Pin the run to one core with
 ``taskset -c 0`` to see the Binder figure.
+
+``--cold N`` first reviews an N-turn game in fresh processes, as a class's first Review does: the CPU time of
+the whole process (imports, the kernel, the review), once with Numba's cache as installed and once with an
+empty cache (the kernel compiled on the spot); set ``AMOEBOID_PURE_PYTHON=1`` for the figures without Numba.
+The machine's load average is printed: CPU seconds grow with it on a shared machine.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 
 from amoeboid_edu import Game, random_turn, seeded_rng
@@ -51,13 +60,41 @@ def timed_review(game: Game, seed) -> tuple[float, coach.Review]:
     return time.process_time() - began, review
 
 
+COLD = """
+import sys, time
+sys.path.insert(0, {bench!r})
+from coach import games_of
+from amoeboid_edu.theory import _tails, coach
+(game,) = games_of({length}, 1, "0")
+coach.review(game, seed=0)
+print(f"{{time.process_time():.2f}} {{_tails.implementation()}}")
+"""
+
+
+def cold_review(length: int, empty_cache: bool) -> str:
+    """The CPU time of a fresh process that imports the coach and reviews one ``length``-turn game."""
+    env = dict(os.environ)
+    with tempfile.TemporaryDirectory() as cache:
+        if empty_cache:
+            env["NUMBA_CACHE_DIR"] = cache
+        script = COLD.format(bench=os.path.dirname(os.path.abspath(__file__)), length=length)
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
+    seconds, kernel = done.stdout.split()
+    return f"{seconds} s CPU ({kernel})"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lengths", type=int, nargs="+", default=[10, 30, 60, 100, 200])
     parser.add_argument("--games", type=int, default=2, help="games timed per length")
     parser.add_argument("--agreement", type=int, default=3, help="games per length (up to 100 turns) for seed agreement")
     parser.add_argument("--seed", default="0")
+    parser.add_argument("--cold", type=int, default=100, help="turns of the game reviewed in fresh processes (0: none)")
     args = parser.parse_args()
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    if args.cold:
+        print(f"cold review of {args.cold} turns in a fresh process: {cold_review(args.cold, False)} with Numba's cache, "
+              f"{cold_review(args.cold, True)} with an empty cache (the kernel compiled)")
     began = time.process_time()
     _tails.compiled()
     coach.win_chance("(3,0) . . / . . . / . . (0,3) A", seed="bench-warm-up")  # the kernel loaded before timing

@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import pathlib
 import random
-import threading
 from collections.abc import Callable
 from typing import Any
 
 import anywidget
 import traitlets
 
+from ..common.intents import Handler, IntentChannel, Refused, field
 from . import nakajima, oosterwal
 from .bots import NAKAJIMA_BOTS, OOSTERWAL_BOTS
 from .drawing import nakajima_svg, oosterwal_svg
@@ -43,10 +43,6 @@ def _static_dir() -> pathlib.Path:
 STATIC = _static_dir()
 
 
-class _Refused(ValueError):
-    """An intent that cannot be carried out: its message is shown under the board."""
-
-
 def _player(opponent: str | Callable, bots: dict[str, Callable]) -> Callable | None:
     if opponent == HUMAN:
         return None
@@ -59,8 +55,11 @@ def _player(opponent: str | Callable, bots: dict[str, Callable]) -> Callable | N
     return opponent
 
 
-class _HexBoard(anywidget.AnyWidget):
-    """The intent channel, the versioned view, the bots' turns and undo: what both boards share.
+class _HexBoard(IntentChannel, anywidget.AnyWidget):
+    """The versioned view, the bots' turns and undo: what both boards share.
+
+    Intents arrive through the channel the Amoeboid board shares (:mod:`amoeboid_edu.common.intents`):
+    version check, lock and refusal are written once there.
 
     ``self.game`` is a namesake ``Game`` (``positions``, ``play``, ``undo``,
     ``is_over``); ``self._bots`` maps each seat to its bot, ``None`` for a human.
@@ -77,35 +76,18 @@ class _HexBoard(anywidget.AnyWidget):
     def __init__(self, seed: int | str) -> None:
         super().__init__()
         self.seed = seed
-        # The kernel may carry out two of the board's messages at once, on two threads (ipykernel 7's subshells):
-        # the version check and the change it guards are one step.
-        self._lock = threading.Lock()
-        self.on_msg(lambda _widget, content, _buffers: self.handle_intent(content))
+        self._init_channel()
 
-    def handle_intent(self, content: object) -> bool:
-        """Carry out ``{"kind": "cell"|"button", "cell"|"button": ..., "version": N}``; False if refused."""
-        with self._lock:
-            return self._carry_out(content)
+    def _intents(self) -> dict[str, Handler]:
+        return {
+            "cell": lambda content: self._on_cell(field(content, "cell", str)),
+            "button": lambda content: self._on_button(field(content, "button", str)),
+        }
 
-    def _carry_out(self, content: object) -> bool:
-        try:
-            if not isinstance(content, dict) or type(content.get("version")) is not int:
-                raise _Refused("ignored a malformed intent (no board version)")
-            if content["version"] != self.version:
-                raise _Refused(
-                    f"ignored a click made on an older board (version {content['version']}, now {self.version})"
-                )
-            kind = content.get("kind")
-            value = content.get(kind) if kind in ("cell", "button") else None
-            if not isinstance(value, str):
-                raise _Refused(f"ignored an intent of unknown kind {kind!r}")
-            (self._on_cell if kind == "cell" else self._on_button)(value)
-        except _Refused as refusal:
-            self.error = str(refusal)
-            self._publish(keep_error=True)
-            return False
-        self._publish()
-        return True
+    def _refused(self, message: str) -> None:
+        """A refusal is shown with the view redrawn (a bot's failure may have changed it)."""
+        self.error = message
+        self._publish(keep_error=True)
 
     def click(self, cell: str) -> bool:
         """Click a cell as the browser would."""
@@ -129,7 +111,7 @@ class _HexBoard(anywidget.AnyWidget):
         """Let a bot holding the first seat move, then show the board (with the bot's failure, if it failed)."""
         try:
             self._let_bots_move()
-        except _Refused as refusal:
+        except Refused as refusal:
             self.error = str(refusal)
         self._publish(keep_error=True)
 
@@ -140,7 +122,7 @@ class _HexBoard(anywidget.AnyWidget):
             try:
                 game.play(bot(game.position, self._bot_rng(len(game.positions) - 1)))
             except Exception as error:  # noqa: BLE001 - a student's bot may fail in any way; the board must survive
-                raise _Refused(
+                raise Refused(
                     f"the bot playing {seat} could not move ({type(error).__name__}: {error}): press Undo or New game"
                 ) from None
 
@@ -166,7 +148,7 @@ class _HexBoard(anywidget.AnyWidget):
         """Refuse a move on the board unless a human holds the seat to move."""
         if self._bot_is_stuck():
             seat = self._seat(self.game.position)
-            raise _Refused(f"it is {seat}'s turn and a bot plays {seat}, not you: press Undo or New game")
+            raise Refused(f"it is {seat}'s turn and a bot plays {seat}, not you: press Undo or New game")
 
     def _human_plies(self) -> list[int]:
         """The plies a human played: what Undo can take back."""
@@ -181,7 +163,7 @@ class _HexBoard(anywidget.AnyWidget):
         """
         plies = self._human_plies()
         if not plies:
-            raise _Refused("nothing to undo: you have not moved yet")
+            raise Refused("nothing to undo: you have not moved yet")
         while len(self.game.positions) - 1 > plies[-1]:
             self.game.undo()
 
@@ -253,9 +235,9 @@ class NakajimaBoard(_HexBoard):
 
     def _on_cell(self, cell: str) -> None:
         if cell not in nakajima.NAME_INDEX:
-            raise _Refused(f"ignored a click on {cell!r}: no such point")
+            raise Refused(f"ignored a click on {cell!r}: no such point")
         if self.game.is_over:
-            raise _Refused("the game is over: press New game or Undo")
+            raise Refused("the game is over: press New game or Undo")
         self._check_seat()
         index = nakajima.NAME_INDEX[cell]
         targets = self._targets()
@@ -268,7 +250,7 @@ class NakajimaBoard(_HexBoard):
         elif self.game.position.controller(index) == self.game.position.to_move:
             self.selected = index
         else:
-            raise _Refused(
+            raise Refused(
                 f"{cell}: choose a stack with a {self.game.position.to_move} piece on top, then where it goes"
             )
 
@@ -283,7 +265,7 @@ class NakajimaBoard(_HexBoard):
             self.selected, self.sow = None, False
             self._let_bots_move()
         else:
-            raise _Refused(f"ignored an unknown button {button!r}")
+            raise Refused(f"ignored an unknown button {button!r}")
 
     def _view(self) -> dict:
         game, position = self.game, self.game.position
@@ -371,16 +353,16 @@ class OosterwalBoard(_HexBoard):
         try:
             where = oosterwal.parse_cell(cell)
         except oosterwal.NotationError as error:
-            raise _Refused(f"ignored a click: {error}") from None
+            raise Refused(f"ignored a click: {error}") from None
         position = self.game.position
         if self.game.is_over:
-            raise _Refused("the game is over: press New game or Undo")
+            raise Refused("the game is over: press New game or Undo")
         self._check_seat()
         if self.placed is None:
             if position.board.get(where, None) != "":
-                raise _Refused(f"{cell}: place your pyramid on an empty chip")
+                raise Refused(f"{cell}: place your pyramid on an empty chip")
             if position.hand(position.to_move, self.pips) == 0:
-                raise _Refused(f"no {self.pips}-pip pyramid left: choose another size")
+                raise Refused(f"no {self.pips}-pip pyramid left: choose another size")
             self.placed = where
         elif where == self.placed:
             self.placed = None  # a second click on the pyramid takes it back
@@ -389,12 +371,12 @@ class OosterwalBoard(_HexBoard):
             self.placed = None
             self._let_bots_move()
         else:
-            raise _Refused(f"{cell}: the new chip goes on a dashed spot (touching at least two chips)")
+            raise Refused(f"{cell}: the new chip goes on a dashed spot (touching at least two chips)")
 
     def _on_button(self, button: str) -> None:
         if button in ("1", "2", "3"):
             if self.placed is not None:
-                raise _Refused("the pyramid is placed: click it again to take it back, then change its size")
+                raise Refused("the pyramid is placed: click it again to take it back, then change its size")
             self.pips = int(button)
         elif button == "undo":
             if self.placed is not None:
@@ -406,7 +388,7 @@ class OosterwalBoard(_HexBoard):
             self.placed = None
             self._let_bots_move()
         else:
-            raise _Refused(f"ignored an unknown button {button!r}")
+            raise Refused(f"ignored an unknown button {button!r}")
 
     def _view(self) -> dict:
         """The view; a pyramid size the mover has run out of gives way to the largest size left."""

@@ -219,6 +219,23 @@ def scores(
     return kernel(*arrays, np.int64(sides), np.int64(max_turns))
 
 
+def warm() -> str:
+    """Compile the kernel for the one signature :func:`scores` uses (or load it from Numba's cache), so the first
+    estimate does not pay it (about 2 s to compile, 0.3 s to load); returns :func:`implementation`.
+
+    ``python -m amoeboid_edu.theory._tails`` calls it: run it once after installing (Binder's ``postBuild``,
+    ``./dev.sh course``), where the package's folder is writable, to leave the compiled kernel in Numba's cache.
+    """
+    cells = np.array([[1, 0]], dtype=np.int64)  # a two-cell board, A's amoeba beside B's: one turn ends it
+    scores(cells, cells[:, ::-1].copy(), np.array([True]), np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.uint64),
+           np.array([[1], [0]], dtype=np.int64), np.array([1, 1], dtype=np.int64), 6, 1)
+    return implementation()
+
+
 def implementation() -> str:
     """``"numba"`` or ``"python"``: which kernel :func:`scores` uses here."""
     return "python" if compiled() is None else "numba"
+
+
+if __name__ == "__main__":
+    print(f"the coach's random tails: {warm()}")

@@ -61,15 +61,25 @@ from __future__ import annotations
 
 import math
 import random
+import threading
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
+from ..common import palette as _palette
 from ..players.bots import _ranked, greedy_choices
 from ..engine.game import TURN_CAP, Game, random_playout
 from ..engine.seeding import seeded_rng
-from ..engine.rules import Position, Turn, apply, cells_after_legal, count_legal_turns, other
+from ..engine.rules import Board, Position, Turn, apply, cells_after_legal, count_legal_turns, other
 from ..players.strategy import candidate_turns
+
+if TYPE_CHECKING:  # imported where they are used: pandas and Altair take a while to import
+    import altair as alt
+    import pandas as pd
 
 POLICY = "greedy for two turns, then random"
 """The policy, both sides: ``bots.greedy`` for ``GREEDY_PLIES`` turns, then ``game.random_turn``."""
@@ -184,7 +194,7 @@ def rollout(
 
 
 @lru_cache(maxsize=8)
-def _dice_states(seed: int | str, rollouts: int) -> tuple[object, ...]:
+def _dice_states(seed: int | str, rollouts: int) -> tuple[tuple[Any, ...], ...]:
     return tuple(seeded_rng(seed, "coach", i).getstate() for i in range(rollouts))
 
 
@@ -254,8 +264,6 @@ def stratified_estimate(position: Position, *, rollouts: int = ROLLOUTS, seed: i
     allocation allows (each tail's variance at most 1/4); with every stratum filled in proportion it is at most
     1.96 * 0.5 / sqrt(rollouts), the plain mean's.
     """
-    import numpy as np
-
     from . import _tails
 
     if rollouts < 1:
@@ -277,7 +285,7 @@ def stratified_estimate(position: Position, *, rollouts: int = ROLLOUTS, seed: i
         if child.is_over:
             value += weight * _score(child)
     if live:
-        starts = {}
+        starts: dict[Position, int] = {}
         for _, child, _, _ in live:
             starts.setdefault(child, len(starts))
         a0 = np.array([[0 if c is None else c.a for c in child.cells] for child in starts], dtype=np.int64)
@@ -301,7 +309,7 @@ def stratified_estimate(position: Position, *, rollouts: int = ROLLOUTS, seed: i
 
 
 @lru_cache(maxsize=16)
-def _board_arrays(board) -> tuple:
+def _board_arrays(board: Board) -> tuple[np.ndarray, np.ndarray]:
     from . import _tails
 
     return _tails.board_arrays(board)
@@ -394,7 +402,7 @@ class Hint:
     Delta: int  # noqa: N815 - the paper's Advantage 2 after the turn, from the mover's side
     estimate: Estimate
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         """What the board's JavaScript draws: an arrow from src to dst and a clickable line."""
         turn = self.turn
         return {
@@ -433,12 +441,11 @@ def hints(
     if position.is_over:
         raise ValueError(f"the game is over ({position.result}): there is nothing to hint")
     mover = position.to_move
-    options = {"rollouts": rollouts, "seed": seed}
-    policy = roll_chance(position, roll, **options).for_player(mover)
+    policy = roll_chance(position, roll, rollouts=rollouts, seed=seed).for_player(mover)
     found = []
     for index, turn in enumerate(_candidates(position, roll, HINT_CANDIDATES, grow)):
         after = apply(position, turn)
-        estimate = win_chance(after, greedy_turns=GREEDY_PLIES - 1, **options)
+        estimate = win_chance(after, greedy_turns=GREEDY_PLIES - 1, rollouts=rollouts, seed=seed)
         win = estimate.for_player(mover)
         sign = 1 if mover == "A" else -1
         found.append((-win, index, Hint(turn, win, win - policy, sign * after.Delta, estimate)))
@@ -473,7 +480,7 @@ class Review:
     """A reviewed game: ``frame`` (one row per turn), ``accuracy`` per side, ``chart()``; :func:`amoeboid_edu.ui.widget.explore` walks it on a board."""
 
     game: Game
-    frame: object  # pandas.DataFrame
+    frame: pd.DataFrame
     start: Estimate
     seed: int | str
     rollouts: int
@@ -487,7 +494,7 @@ class Review:
             result[player] = None if rows.empty else round(float(rows["accuracy"].mean()), 1)
         return result
 
-    def mistakes(self):
+    def mistakes(self) -> pd.DataFrame:
         """The rows classed inaccuracy, mistake or blunder."""
         return self.frame[self.frame["class"].isin(MISTAKES)]
 
@@ -521,7 +528,7 @@ class Review:
         marks = ", ".join(f"{counts[name]} {name}" for name in MISTAKES if name in counts) or "no mistakes"
         return f"<Review: {len(self.frame)} turns, {marks}; accuracy A {self.accuracy['A']}, B {self.accuracy['B']}>"
 
-    def curve(self):
+    def curve(self) -> pd.DataFrame:
         """A's win chance at the start of every turn (``turn`` = turns played so far: 0 is the start), then at the
         end: the result if the game is over.  Each step is the turn's luck + choice + horizon (A's side)."""
         import pandas as pd
@@ -533,7 +540,7 @@ class Review:
     PARTS = ("dice (luck)", "choice (skill)", "horizon (neither)")
     """The parts of a turn's swing in :meth:`swings`."""
 
-    def swings(self):
+    def swings(self) -> pd.DataFrame:
         """Long frame for the luck/skill chart: each turn's swing in A's win chance, from the roll (luck), from the
         choice (skill), and from valuing the position after the turn with a fresh two-turn window (neither)."""
         import pandas as pd
@@ -547,7 +554,7 @@ class Review:
             base.assign(part=horizon, swing=frame["A_next"] - frame["A_after"]),
         ], ignore_index=True)
 
-    def chart(self, title: str = "A's win chance over the game", width: int = 560):
+    def chart(self, title: str = "A's win chance over the game", width: int = 560) -> alt.VConcatChart:
         """Altair: A's win chance at the start of every turn and at the end, with marks at inaccuracies, mistakes and
         blunders (tooltips give the turn, the move played and the better move); below, each turn's swing split into
         luck, choice and the estimate's horizon.  A static chart: to see a position, use :func:`amoeboid_edu.ui.widget.explore`."""
@@ -557,8 +564,8 @@ class Review:
         curve = self.curve()
         x = alt.X("turn:Q", title="turns played", scale=alt.Scale(domain=[0, max(1, len(self.frame))]))
         y = alt.Y("A:Q", title="A's win chance", axis=alt.Axis(format=".0%"), scale=alt.Scale(domain=[0, 1]))
-        line = alt.Chart(curve).mark_line(color="#4c78a8").encode(x, y)
-        points = alt.Chart(curve).mark_point(filled=True, opacity=1, color="#4c78a8").encode(
+        line = alt.Chart(curve).mark_line(color=_palette.PLAYERS["A"]).encode(x, y)
+        points = alt.Chart(curve).mark_point(filled=True, opacity=1, color=_palette.PLAYERS["A"]).encode(
             x, y, tooltip=[alt.Tooltip("turn:Q", title="after turn"), alt.Tooltip("played:N", title="played"),
                            alt.Tooltip("A:Q", title="A's win chance", format=".0%")]
         )  # a layer of its own: a chart drawn to SVG gives the points of a tooltip layer a hover title
@@ -566,7 +573,7 @@ class Review:
         marked = curve[curve["class"].isin(MISTAKES)].merge(self.frame[["turn", "best", "drop"]], on="turn")
         marks = alt.Chart(marked).mark_point(size=160, filled=True, opacity=0.9).encode(
             x, y,
-            color=alt.Color("class:N", title="class", scale=alt.Scale(domain=list(MISTAKES), range=["#e0b000", "#e07000", "#d02020"])),
+            color=alt.Color("class:N", title="class", scale=alt.Scale(domain=list(MISTAKES), range=[_palette.CLASSES[name] for name in MISTAKES])),
             shape=alt.Shape("class:N", scale=alt.Scale(domain=list(MISTAKES), range=["circle", "diamond", "triangle-down"])),
             tooltip=[alt.Tooltip("turn:Q"), alt.Tooltip("player:N"), alt.Tooltip("played:N", title="played"),
                      alt.Tooltip("class:N"), alt.Tooltip("best:N", title="better"),
@@ -578,18 +585,21 @@ class Review:
             xOffset=alt.XOffset("part:N", sort=list(self.PARTS)),
             y=alt.Y("swing:Q", title="swing in A's chance", axis=alt.Axis(format="+.0%")),
             color=alt.Color("part:N", title="swing from", sort=list(self.PARTS),
-                            scale=alt.Scale(domain=list(self.PARTS), range=["#9a9a9a", "#4c78a8", "#d8c8a8"])),
+                            scale=alt.Scale(domain=list(self.PARTS), range=list(_palette.SWING_PARTS))),
             tooltip=[alt.Tooltip("turn:O"), alt.Tooltip("part:N", title="swing from"), alt.Tooltip("played:N"),
                      alt.Tooltip("swing:Q", title="swing in A's chance", format="+.0%")],
         ).properties(width=width, height=120)
-        return alt.vconcat(top, bars).resolve_scale(color="independent", shape="independent")
+        chart: alt.VConcatChart = alt.vconcat(top, bars).resolve_scale(color="independent", shape="independent")
+        return chart
 
 
 class ReviewCancelled(Exception):
     """Raised by :func:`review` when its ``cancel`` event is set between two turns."""
 
 
-def _refined(before: Position, turn: Turn, after: Position, candidates: list[Turn], seed: int | str, rollouts: int):
+def _refined(
+    before: Position, turn: Turn, after: Position, candidates: list[Turn], seed: int | str, rollouts: int
+) -> tuple[Turn, Estimate, Estimate, int]:
     """The turn played and the best turn found, valued with more tails until the drop's class is clear.
 
     Level k uses ``rollouts * REFINE_FACTOR**k`` tails per estimate (the first ``rollouts`` are the same tails as
@@ -625,13 +635,12 @@ def _refined(before: Position, turn: Turn, after: Position, candidates: list[Tur
 def review_turn(
     number: int, before: Position, turn: Turn, after: Position, *, seed: int | str = 0, rollouts: int = ROLLOUTS,
     candidates: int = REVIEW_CANDIDATES,
-) -> dict:
+) -> dict[str, object]:
     """One row of :func:`review`'s frame: the turn ``number`` played from ``before`` to ``after``."""
     mover = before.to_move
-    options = {"rollouts": rollouts, "seed": seed}
-    before_roll = win_chance(before, **options)
-    rolled = roll_chance(before, turn.roll, **options)
-    following = win_chance(after, **options)
+    before_roll = win_chance(before, rollouts=rollouts, seed=seed)
+    rolled = roll_chance(before, turn.roll, rollouts=rollouts, seed=seed)
+    following = win_chance(after, rollouts=rollouts, seed=seed)
     forced = _is_forced(before, turn.roll)
     found = [] if forced else [c for c in _candidates(before, turn.roll, candidates) if apply(before, c) != after]
     best_turn, best, played, _ = _refined(before, turn, after, found, seed, rollouts)
@@ -665,7 +674,8 @@ def review_turn(
 
 def review(
     game: Game | str, *, seed: int | str = 0, rollouts: int = ROLLOUTS, candidates: int = REVIEW_CANDIDATES,
-    progress: bool = False, on_turn=None, cancel=None,
+    progress: bool = False, on_turn: Callable[[int, int], object] | None = None,
+    cancel: threading.Event | None = None,
 ) -> Review:
     """Review every turn of ``game``: the mover's win chance before the roll, after the roll and after the turn; the
     best turn found; the class of the turn played; the luck (the roll's swing) and the choice's swing.
@@ -692,7 +702,6 @@ def review(
     :class:`ReviewCancelled`.
     """
     import pandas as pd
-    from tqdm.auto import tqdm
 
     if isinstance(game, str):
         game = Game.parse(game)
@@ -701,7 +710,11 @@ def review(
     steps = list(zip(game.turns, game.positions, game.positions[1:]))
     start = win_chance(game.start, rollouts=rollouts, seed=seed)
     rows = []
-    bar = tqdm(steps, desc="review", unit="turn", disable=not progress, leave=False)
+    bar: Iterable[tuple[Turn, Position, Position]] = steps
+    if progress:  # tqdm only when asked for: it takes a while to import
+        from tqdm.auto import tqdm
+
+        bar = tqdm(steps, desc="review", unit="turn", leave=False)
     for number, (turn, before, after) in enumerate(bar, start=1):
         if cancel is not None and cancel.is_set():
             raise ReviewCancelled(f"the review was cancelled after {number - 1} of {len(steps)} turns")

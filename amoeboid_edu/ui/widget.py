@@ -15,18 +15,21 @@ Board((4,0) . . / . . . / . . (0,2) A; A: human, B: human)
 
 from __future__ import annotations
 
-import functools
 import pathlib
 import threading
 from collections.abc import Callable, Iterable
+from typing import Any
 
 import anywidget
 import ipywidgets as widgets
 import traitlets
 
+from ..common import palette as _palette
+from ..common.intents import Handler, IntentChannel, Refused, field, one_at_a_time
 from ..engine.game import TURN_CAP, Game
 from ..engine.seeding import seed_text, seeded_rng
-from .render import position_svg
+from .render import board_svg, position_svg, review_chart_svg
+from .turns import PHASES, TurnBuilder
 from ..engine.rules import (
     DEFAULT_RULES,
     IllegalTurnError,
@@ -34,18 +37,12 @@ from ..engine.rules import (
     Position,
     Rules,
     Turn,
-    is_legal,
-    legal_move_pairs,
     resolve,
 )
 from ..players.strategy import (
     Strategy,
     as_function,
     grown,
-    half,
-    smallest_capture,
-    smallest_eat,
-    smallest_neutralisation,
     strategy_name,
 )
 
@@ -77,10 +74,6 @@ def resolve_opponent(opponent: str | Strategy) -> tuple[str, Callable | None]:
     return strategy_name(opponent), as_function(opponent)
 
 
-def _cells(position: Position) -> list:
-    return [None if cell is None else [cell.a, cell.b] for cell in position.cells]
-
-
 def _stats(position: Position) -> dict:
     names = ("sigma_A", "sigma_B", "delta", "Sigma_A", "Sigma_B", "Delta")
     return {name: getattr(position, name) for name in names}
@@ -94,43 +87,36 @@ def _grid_view(position: Position) -> dict:
 
 
 def _turn_step(before: Position, turn: Turn, player: str) -> dict:
-    """What the browser needs to show a turn in two steps: the grow, then the move."""
+    """What the browser needs to show a turn in two steps: the grow, then the move (both drawn here)."""
+    moved = {turn.src: "amb-source", turn.dst: "amb-target"} if turn.src and turn.dst else {}
     return {
         "turn": str(turn),
         "player": player,
         "grow": turn.grow,
         "src": turn.src,
         "dst": turn.dst,
-        "before": _cells(before),
-        "grown": _cells(grown(before, turn.grow, turn.roll)),
+        "before_svg": board_svg(before, marks={turn.grow: "amb-grow"}),
+        "grown_svg": board_svg(grown(before, turn.grow, turn.roll), marks={turn.grow: "amb-grow", **moved},
+                               arrow=[turn.src, turn.dst] if turn.src and turn.dst else None),
     }
 
 
-class _IntentError(ValueError):
-    """An intent that cannot be carried out: its message is shown on the board."""
+def _marks(*groups: tuple[Iterable[str | None], str]) -> dict[str, str]:
+    """Cell name -> its highlight classes, from ``(cells, class)`` pairs (``None`` cells skipped)."""
+    marks: dict[str, str] = {}
+    for cells, cls in groups:
+        for name in cells:
+            if name:
+                marks[name] = f"{marks.get(name, '')} {cls}".strip()
+    return marks
 
 
-def _one_at_a_time(method):
-    """Run ``method`` holding the widget's lock.
-
-    The kernel may carry out two widget messages at once, on two threads: with ipykernel 7 and JupyterLab 4.6 a
-    Review ran on a subshell's thread while another board's clicks ran on the main one.  A version check and the
-    change it guards must be one step, and a Hint must not read a game that a click is changing.
-    """
-
-    @functools.wraps(method)
-    def locked(self, *args, **kwargs):
-        with self._lock:
-            return method(self, *args, **kwargs)
-
-    return locked
-
-
-class _BoardWidget(anywidget.AnyWidget):
-    """What both widgets share: the ES module, the intent channel, and the versioned view."""
+class _BoardWidget(IntentChannel, anywidget.AnyWidget):
+    """What both widgets share: the ES module, the versioned view, and the intent channel
+    (:mod:`amoeboid_edu.common.intents`, shared with the namesakes' boards: version check, lock, refusal)."""
 
     _esm = STATIC / "board.js"
-    _css = STATIC / "board.css"
+    _css = _palette.css_variables() + (STATIC / "board.css").read_text(encoding="utf-8")  # the one palette first
     mode = traitlets.Unicode("play").tag(sync=True)
     view = traitlets.Dict().tag(sync=True)
     message = traitlets.Unicode("").tag(sync=True)
@@ -143,36 +129,10 @@ class _BoardWidget(anywidget.AnyWidget):
     history_open = traitlets.Bool(True).tag(sync=True)
 
     def __init__(self, **kwargs) -> None:
-        self._lock = threading.RLock()  # see _one_at_a_time; re-entrant, as Board.click goes through handle_intent
         super().__init__(**kwargs)
-        self.on_msg(lambda _widget, content, _buffers: self.handle_intent(content))
+        self._init_channel()
 
-    @_one_at_a_time
-    def handle_intent(self, content: object) -> bool:
-        """Carry out one intent from the browser; False (and ``error`` set) if it was rejected.
-
-        An intent is ``{"kind": ..., "version": N, ...}``; it must be made on the
-        current version, so a click on an out-of-date board is never applied.
-        """
-        try:
-            if not isinstance(content, dict):
-                raise _IntentError(f"ignored a malformed intent: expected an object, got {type(content).__name__}")
-            kind, version = content.get("kind"), content.get("version")
-            if type(version) is not int:
-                raise _IntentError(f"ignored a malformed {kind!r} intent: it has no board version")
-            if version != self.version:
-                raise _IntentError(f"ignored a click made on an older board (version {version}, now {self.version})")
-            handler = self._intents().get(kind) if isinstance(kind, str) else None
-            if handler is None:
-                raise _IntentError(f"ignored an intent of unknown kind {kind!r}")
-            handler(content)
-        except _IntentError as rejection:
-            self.error = str(rejection)
-            return False
-        self._publish()
-        return True
-
-    def _intents(self) -> dict[str, Callable[[dict], None]]:
+    def _intents(self) -> dict[str, Handler]:
         raise NotImplementedError
 
     def _publish(self) -> None:
@@ -203,13 +163,6 @@ class _BoardWidget(anywidget.AnyWidget):
         raise NotImplementedError
 
 
-def _field(content: dict, key: str, kind: type) -> object:
-    value = content.get(key)
-    if type(value) is not kind:
-        raise _IntentError(f"ignored a malformed {content.get('kind')!r} intent: {key!r} must be {kind.__name__}")
-    return value
-
-
 _WARMED = threading.Event()
 
 
@@ -232,10 +185,11 @@ class _Coaching(traitlets.HasTraits):
     """The coach on the board (``amoeboid_edu.theory.coach``): the Hint, Review and Cancel buttons' Python side.
 
     Hints are the top 3 turns for the human's pending roll (only the grown cell's
-    turns once the student has grown), drawn by the browser as arrows and a
-    clickable list; ``hints=True`` computes them at every human turn.  Review is
-    offered when the game is over: A's win chance per turn, each turn's class, and
-    every position, so the browser can show any of them without asking again.
+    turns once the student has grown), drawn into the board's picture as numbered
+    arrows and shown as a clickable list; ``hints=True`` computes them at every human
+    turn.  Review is offered when the game is over: A's win chance per turn, each
+    turn's class, and the chart (drawn here, :func:`~amoeboid_edu.ui.render.review_chart_svg`);
+    a turn picked on it is answered with the board after that turn.
 
     The Review button's review runs on a thread of its own, turn by turn, without the
     board's lock: the board keeps answering clicks, ``review_progress`` shows how far
@@ -246,18 +200,41 @@ class _Coaching(traitlets.HasTraits):
     hints = traitlets.List(traitlets.Dict()).tag(sync=True)
     review_view = traitlets.Dict().tag(sync=True)
     review_progress = traitlets.Dict().tag(sync=True)  # {"done": turns reviewed, "total": turns} while it runs
+
+    # what the board this is mixed into provides (Board)
+    _game: Game
+    seed: int | str
+    error: str
+    _lock: threading.RLock
+    _notices: list[str]
+    _publish: Callable[[], None]
+    _play: Callable[..., None]
+    _begin_turn: Callable[[], None]
+    _phase: Callable[[], str]
+    _hinted: tuple[object, ...] | None = None  # the turn the hints shown were made for
+
+    @property
+    def _roll(self) -> int | None:
+        """The roll of the human's turn at hand (None when no human is to move)."""
+        raise NotImplementedError
+
+    @property
+    def _grow(self) -> str | None:
+        """The cell the human grew this turn, if any."""
+        raise NotImplementedError
     auto_hints = traitlets.Bool(False).tag(sync=True)
     _prefetched_start = None  # the start of the game whose first _prefetched_count turns were valued ahead
     _prefetched_count = 0
 
-    @_one_at_a_time
+    @one_at_a_time
     def hint(self) -> list:
         """The hints for the turn at hand (what the Hint button shows): ``coach.Hint`` objects, best first."""
         from ..theory import coach
 
-        if self._phase() not in ("grow", "source", "destination"):
-            raise _IntentError("hints are for a human's turn: there is no roll to play now")
-        found = coach.hints(self._game.position, self._roll, grow=self._grow, seed=self.seed)
+        roll = self._roll
+        if self._phase() not in PHASES or roll is None:
+            raise Refused("hints are for a human's turn: there is no roll to play now")
+        found = coach.hints(self._game.position, roll, grow=self._grow, seed=self.seed)
         self._hinted = self._hint_key()
         self.hints = [hint.as_dict() for hint in found]
         return found
@@ -281,7 +258,7 @@ class _Coaching(traitlets.HasTraits):
         with self._lock:
             game = self._reviewable()
             if self.review_progress:
-                raise _IntentError("the review is already running: wait for it, or press Cancel")
+                raise Refused("the review is already running: wait for it, or press Cancel")
             cancel = self._review_cancel = threading.Event()
             self.review_progress = {"done": 0, "total": len(game)}
             worker = threading.Thread(target=self._review_worker, args=(game, cancel), name="amoeboid-review", daemon=True)
@@ -297,7 +274,7 @@ class _Coaching(traitlets.HasTraits):
 
     def _reviewable(self) -> Game:
         if not len(self._game):
-            raise _IntentError("there is nothing to review: no turn has been played")
+            raise Refused("there is nothing to review: no turn has been played")
         copy = Game(self._game.start, rules=self._game.start.rules, seed=None)  # the game as it is now, kept apart
         for turn, after in zip(self._game.turns, self._game.positions[1:]):
             copy._record(turn, after)
@@ -324,38 +301,54 @@ class _Coaching(traitlets.HasTraits):
                 self.review_progress = {}
                 self.error = f"the review failed: {failure}"
             return
-        with self._lock:
-            self.review_progress = {}
+        with self._lock, self.hold_sync():
             if result is None or cancel.is_set():
                 self._notices.append("The review was cancelled.")
             elif game.start == self._game.start and game.turns == self._game.turns:
                 self._show_review(game, result)
             self._publish()
+            self.review_progress = {}  # last: whoever sees the review end sees its result or its notice
 
     def _show_review(self, game: Game, result) -> None:
-        positions = game.positions
+        self._reviewed = game
+        rows = [
+            {key: (round(value, 4) if isinstance(value, float) else value) for key, value in row.items()}
+            for row in result.frame.drop(columns=["roll"]).to_dict("records")
+        ]
         self.review_view = {
             "start": round(result.start.value, 4),
             "accuracy": result.accuracy,
-            "rows": [
-                {key: (round(value, 4) if isinstance(value, float) else value) for key, value in row.items()}
-                for row in result.frame.drop(columns=["roll"]).to_dict("records")
-            ],
-            "plies": [_cells(position) for position in positions],
-            "moves": [None] + [None if turn.is_pass else [turn.src, turn.dst] for turn in game.turns],
+            "rows": rows,
+            "picked": -1,
+            "chart": review_chart_svg(rows),
+        }
+
+    def _pick_review_turn(self, ply: int) -> None:
+        """Show the position after turn ``ply`` of the review beside its chart (the turn's dot ringed)."""
+        review, game = self.review_view, getattr(self, "_reviewed", None)
+        if not review.get("rows") or game is None:
+            raise Refused("there is no review to pick a turn from: press Review when the game is over")
+        if not 1 <= ply <= len(game):
+            raise Refused(f"the review has turns 1 to {len(game)}, not {ply}")
+        turn = game.turns[ply - 1]
+        self.review_view = {
+            **review,
+            "picked": ply,
+            "chart": review_chart_svg(review["rows"], ply),
+            "picked_svg": board_svg(game.positions[ply], arrow=None if turn.is_pass else [turn.src, turn.dst]),
         }
 
     def _hint_key(self) -> tuple:
         return (str(self._game.position), self._roll, self._grow)
 
-    def _coach_intents(self) -> dict[str, Callable[[dict], None]]:
+    def _coach_intents(self) -> dict[str, Handler]:
         def hint(_content: dict) -> None:
             self.hint()
 
         def play_hint(content: dict) -> None:
-            turn = _field(content, "turn", str)
+            turn = field(content, "turn", str)
             if turn not in [hint["turn"] for hint in self.hints] or self._hinted != self._hint_key():
-                raise _IntentError(f"{turn!r} is not one of the hints shown for this turn")
+                raise Refused(f"{turn!r} is not one of the hints shown for this turn")
             self._play(turn, show_steps=False)
             self._begin_turn()
 
@@ -365,7 +358,11 @@ class _Coaching(traitlets.HasTraits):
         def cancel_review(_content: dict) -> None:
             self.cancel_review()
 
-        return {"hint": hint, "play_hint": play_hint, "review": review, "cancel_review": cancel_review}
+        def pick(content: dict) -> None:
+            self._pick_review_turn(field(content, "ply", int))
+
+        return {"hint": hint, "play_hint": play_hint, "review": review, "cancel_review": cancel_review,
+                "review_pick": pick}
 
     def _prefetch_rows(self) -> None:
         """While a human thinks, value the turns played so far as the review will (on a thread, without the lock),
@@ -395,7 +392,7 @@ class _Coaching(traitlets.HasTraits):
         """After every change: drop hints made for another turn; with ``hints=True`` make the new ones; a game that
         is no longer over drops its review and stops a running one; at a human's turn, the review's rows for the
         turns played are computed ahead."""
-        if getattr(self, "_hinted", None) != self._hint_key():
+        if self._hinted != self._hint_key():
             self.hints = []
             self._hinted = None
             human_to_move = self._phase() in ("grow", "source", "destination")
@@ -477,7 +474,7 @@ class Board(_Coaching, _BoardWidget):
     def unobserve_turns(self, callback: TurnObserver) -> None:
         self._observers.remove(callback)
 
-    @_one_at_a_time
+    @one_at_a_time
     def queue(self, turns: str | Iterable[Turn | str]) -> None:
         """Queue a scripted line (turns, or one turn per line) to step through with the Next button.
 
@@ -488,8 +485,8 @@ class Board(_Coaching, _BoardWidget):
         offered after New game) goes back to its first turn.
         """
         if isinstance(turns, str):
-            turns = [line.split("#")[0] for line in turns.splitlines()]
-            turns = [line for line in turns if line.strip()]
+            lines = [line.split("#")[0] for line in turns.splitlines()]
+            turns = [line for line in lines if line.strip()]
         position, checked = self._game.position, []
         for number, turn in enumerate(turns, start=1):
             try:
@@ -505,7 +502,7 @@ class Board(_Coaching, _BoardWidget):
         self._begin_turn()
         self._publish()
 
-    @_one_at_a_time
+    @one_at_a_time
     def next(self) -> Turn:
         """Play the next queued turn (what the Next button does)."""
         queued = self._queued()
@@ -515,7 +512,7 @@ class Board(_Coaching, _BoardWidget):
         self._publish()
         return queued[0]
 
-    @_one_at_a_time
+    @one_at_a_time
     def reveal(self) -> Turn:
         """Show the scripted line's next turn (what the Reveal button does): until then the board names only the mover.
 
@@ -527,7 +524,7 @@ class Board(_Coaching, _BoardWidget):
         self._publish()
         return self._queued()[0]
 
-    def with_chart(self, draw: Callable[[Game], object], *, presenter: bool = True):
+    def with_chart(self, draw: Callable[[Game], Any], *, presenter: bool = True) -> Any:
         """The projector layout: this board and ``draw(game)``'s chart side by side, History folded."""
         from .course import Demo  # the live chart lives with the lessons' helpers
 
@@ -573,10 +570,10 @@ class Board(_Coaching, _BoardWidget):
     def _restart(self, _content: dict) -> None:
         """Back to the first turn of the scripted line (a new game from its start if the game left it)."""
         if not self._script:
-            raise _IntentError("no scripted line to restart: queue one with board.queue(...)")
+            raise Refused("no scripted line to restart: queue one with board.queue(...)")
         if self._script_start is None or len(self._game) < self._script_start:
             self._start_game()
-            if self._game.position != self._script_from:
+            if self._script_from is not None and self._game.position != self._script_from:
                 self._game = Game(self._script_from, rules=self._script_from.rules, seed=self._game.seed)
             self._script_start = len(self._game)
         while len(self._game) > self._script_start:
@@ -587,8 +584,7 @@ class Board(_Coaching, _BoardWidget):
 
     def _begin_turn(self) -> None:
         """Reset the selection; let bots move; roll for a human; grow automatically when there is one choice."""
-        self._roll = self._grow = self._src = self._counts = None
-        self._auto_grow = False
+        self._builder: TurnBuilder | None = None  # a human's turn being built, while a human is to move
         self._revealed = False  # each turn of a scripted line is hidden until revealed
         self._stuck = ""
         game = self._game
@@ -600,11 +596,17 @@ class Board(_Coaching, _BoardWidget):
                 return
         if game.is_over or self._queued():
             return
-        self._roll = game.roll()
-        owned = game.position.owned()
-        if len(owned) == 1:
-            self._auto_grow = True
-            self._choose_grow(owned[0])
+        self._builder = TurnBuilder(game.position, game.roll())  # one amoeba: it grows at once
+        if self._builder.passed is not None:
+            self._pass(self._builder.passed)
+
+    @property
+    def _roll(self) -> int | None:
+        return None if self._builder is None else self._builder.roll
+
+    @property
+    def _grow(self) -> str | None:
+        return None if self._builder is None else self._builder.grow
 
     def _play_bot(self, strategy: Callable) -> bool:
         game = self._game
@@ -632,57 +634,9 @@ class Board(_Coaching, _BoardWidget):
             except Exception as error:  # noqa: BLE001 - a lesson's callback must not break the game
                 self._notices.append(f"turn observer {getattr(callback, '__name__', callback)!r} failed: {error!r}")
 
-    def _mid_position(self) -> Position:
-        return grown(self._game.position, self._grow, self._roll)
-
-    def _choose_grow(self, cell: str) -> None:
-        pairs = legal_move_pairs(self._game.position, self._roll, cell)
-        if not pairs:  # no legal move after this grow: the turn passes
-            mover = self._game.position.to_move
-            self._play(Turn(self._roll, cell), show_steps=False)
-            self._notices.append(f"{mover} grew {cell} by {self._roll} and had no legal move, so the turn passed.")
-            self._begin_turn()
-            return
-        self._grow = cell
-
-    def _sources(self) -> list[str]:
-        pairs = legal_move_pairs(self._game.position, self._roll, self._grow)
-        return list(dict.fromkeys(src for src, _ in pairs))
-
-    def _destinations(self) -> list[str]:
-        """The neighbours the current counts may move to, as the engine judges them."""
-        pairs = legal_move_pairs(self._game.position, self._roll, self._grow)
-        a, b = self._counts
-        return [
-            dst for src, dst in pairs if src == self._src and is_legal(self._game.position, self._turn_to(dst, a, b))
-        ]
-
-    def _turn_to(self, dst: str, a: int, b: int) -> Turn:
-        return Turn(self._roll, self._grow, self._src, dst, a, b)
-
-    def _presets(self) -> list[dict]:
-        """One-click counts: the whole amoeba, half, and just enough to eat, neutralise or capture a neighbour."""
-        mid, mover = self._mid_position(), self._game.position.to_move
-        source = mid[self._src]
-        options = [("whole", None, (source.a, source.b)), ("half", None, half(source))]
-        for src, dst in legal_move_pairs(self._game.position, self._roll, self._grow):
-            target = mid[dst]
-            if src != self._src or target is None or target.owner == mover:
-                continue
-            options.append(("eat", dst, smallest_eat(source, target, mover)))
-            if target.owner is not None:
-                options.append(("neutralise", dst, smallest_neutralisation(source, target)))
-                options.append(("capture", dst, smallest_capture(source, target, mover)))
-        presets: dict[tuple, dict] = {}  # one button per (target, counts): a later label wins over an equal "eat"
-        for label, dst, counts in options:
-            if counts is None or (dst is not None and not is_legal(self._game.position, self._turn_to(dst, *counts))):
-                continue
-            presets[dst, counts] = {"label": label, "target": dst, "a": counts[0], "b": counts[1]}
-        return list(presets.values())
-
     # -- intents ---------------------------------------------------------------------------
 
-    def _intents(self) -> dict[str, Callable[[dict], None]]:
+    def _intents(self) -> dict[str, Handler]:
         return {
             "cell": self._click,
             "counts": self._set_counts,
@@ -695,87 +649,47 @@ class Board(_Coaching, _BoardWidget):
             **self._coach_intents(),
         }
 
-    @_one_at_a_time
+    @one_at_a_time
     def handle_intent(self, content: object) -> bool:
         self._marked = None  # any action ends the mark on the last bot or scripted turn
         return super().handle_intent(content)
 
     def _click(self, content: dict) -> None:
-        cell = _field(content, "cell", str)
-        position = self._game.position
-        if cell not in position.board.index:
-            raise _IntentError(f"there is no cell {cell!r} on this board")
-        phase = self.view["phase"]
-        if phase in ("over", "queued", "stuck"):
-            raise _IntentError(self.view["prompt"])
-        if phase == "grow":
-            if cell not in position.owned():
-                raise _IntentError(f"{self._what_is(cell)}: click one of {position.to_move}'s amoebae "
-                                   f"({', '.join(position.owned())}) to grow it")
-            self._choose_grow(cell)
-        elif phase == "destination" and cell in self._destinations():  # a move (or a merge into your own amoeba)
-            self._play(self._turn_to(cell, *self._counts), show_steps=False)
+        cell = field(content, "cell", str)
+        if cell not in self._game.position.board.index:
+            raise Refused(f"there is no cell {cell!r} on this board")
+        if self._builder is None or self._phase() not in PHASES:
+            raise Refused(self.view["prompt"])
+        turn = self._builder.click(cell)
+        if turn is not None and turn.is_pass:
+            self._pass(turn)
+        elif turn is not None:
+            self._play(turn, show_steps=False)
             self._begin_turn()
-        elif phase == "destination" and cell == self._src:
-            self._src = self._counts = None
-        elif cell in self._sources():
-            self._src = cell
-            source = self._mid_position()[cell]
-            self._counts = (source.a, source.b)
-        elif phase == "source":
-            amoeba, mover = position[cell], position.to_move
-            if amoeba is not None and amoeba.owner == mover:
-                reason = f"{cell} has no legal move after the grow"
-            elif amoeba is not None and amoeba.owner is not None:
-                reason = f"{cell} holds {amoeba}, {amoeba.owner}'s amoeba: you move only your own ({mover}'s)"
-            else:
-                reason = self._what_is(cell)
-            raise _IntentError(f"{reason}: click a highlighted amoeba ({', '.join(self._sources())}) to move from")
-        elif position[cell] is None and cell not in self._neighbours_of_source():
-            raise _IntentError(f"{cell} is empty and not next to {self._src}: click a highlighted cell to move there")
-        else:
-            raise _IntentError(self._why_not(cell))
 
-    def _what_is(self, cell: str) -> str:
-        amoeba = self._game.position[cell]
-        if amoeba is None:
-            return f"{cell} is empty"
-        return f"{cell} holds {amoeba}, " + ("a neutral amoeba" if amoeba.owner is None else f"{amoeba.owner}'s")
-
-    def _neighbours_of_source(self) -> list[str]:
-        board = self._game.position.board
-        return [board.names[j] for j in board.neighbours[board.index[self._src]]]
-
-    def _why_not(self, cell: str) -> str:
-        """The engine's own reason a move of the current counts to ``cell`` is illegal."""
-        try:
-            self._game.position.apply(self._turn_to(cell, *self._counts))
-        except IllegalTurnError as error:
-            return error.rule
-        return f"{cell} is not a legal destination"
+    def _pass(self, turn: Turn) -> None:
+        """Play the pass a grow made (no legal move was left after it), say so, and go on to the next turn."""
+        mover = self._game.position.to_move
+        self._play(turn, show_steps=False)
+        self._notices.append(f"{mover} grew {turn.grow} by {turn.roll} and had no legal move, so the turn passed.")
+        self._begin_turn()
 
     def _set_counts(self, content: dict) -> None:
-        a, b = _field(content, "a", int), _field(content, "b", int)
-        if self.view["phase"] != "destination":
-            raise _IntentError("choose an amoeba to move from before choosing counts")
-        source = self._mid_position()[self._src]
-        if 0 <= a <= source.a and 0 <= b <= source.b and a + b < 1:
-            raise _IntentError("a move takes at least 1 unit: press + to move more")
-        if not (0 <= a <= source.a and 0 <= b <= source.b):
-            sides = [f"0..{count} of {side}'s units" for side, count in (("A", source.a), ("B", source.b)) if count]
-            raise _IntentError(f"{self._src} holds {source}: move {' and '.join(sides)}")
-        self._counts = (a, b)
+        a, b = field(content, "a", int), field(content, "b", int)
+        if self._builder is None:
+            raise Refused("choose an amoeba to move from before choosing counts")
+        self._builder.set_counts(a, b)
 
     def _undo(self, _content: dict) -> None:
         """Cancel a half-made turn; in a scripted line step back one turn; else back to a human's turn."""
-        if self._src is not None or (self._grow is not None and not self._auto_grow):
+        if self._builder is not None and self._builder.can_cancel:
             self._begin_turn()
             return
         game, index = self._game, self._script_index()
         if index == 0:
-            raise _IntentError("this is the start of the scripted line: press Next to play its first turn")
+            raise Refused("this is the start of the scripted line: press Next to play its first turn")
         if not len(game):
-            raise _IntentError("nothing to undo")
+            raise Refused("nothing to undo")
         game.undo()
         if index is None:  # live play: take back the bots' turns too, but never into the scripted line
             while len(game) and self._strategies[game.position.to_move] is not None and self._script_index() is None:
@@ -801,14 +715,14 @@ class Board(_Coaching, _BoardWidget):
 
         game = self._game
         if game.is_over:
-            raise _IntentError("the game is over: press New game to play again")
+            raise Refused("the game is over: press New game to play again")
         if self._queued():
-            raise _IntentError("a scripted line is being shown: press Next, or New game to play freely")
+            raise Refused("a scripted line is being shown: press Next, or New game to play freely")
         opponents = [seat for seat in "AB" if self._strategies[seat] is not None]
         for seat in opponents:
             if not accepts_draw(game.position, seat, len(game)):
                 ahead = game.position.Delta if seat == "A" else -game.position.Delta
-                raise _IntentError(f"{self.players[seat]} ({seat}) declines the draw: it is ahead in size by "
+                raise Refused(f"{self.players[seat]} ({seat}) declines the draw: it is ahead in size by "
                                    f"Δ = {ahead}. A bot accepts when it is not ahead, or after {TURN_CAP // 2} "
                                    f"turns; this is turn {len(game) + 1}")
         game.agree_draw()
@@ -816,13 +730,13 @@ class Board(_Coaching, _BoardWidget):
 
     def _reveal(self, _content: dict) -> None:
         if not self._queued():
-            raise _IntentError("no queued turn to reveal")
+            raise Refused("no queued turn to reveal")
         self._revealed = True
 
     def _next(self, _content: dict) -> None:
         queued = self._queued()
         if not queued:
-            raise _IntentError("no queued turn")
+            raise Refused("no queued turn")
         self._play(queued[0], show_steps=True)
         self._begin_turn()
 
@@ -835,9 +749,7 @@ class Board(_Coaching, _BoardWidget):
             return "over"
         if self._queued():
             return "queued"
-        if self._grow is None:
-            return "grow"
-        return "source" if self._src is None else "destination"
+        return "grow" if self._builder is None else self._builder.phase
 
     def _prompt(self, phase: str) -> str:
         position, mover = self._game.position, self._game.position.to_move
@@ -859,12 +771,13 @@ class Board(_Coaching, _BoardWidget):
             return f"Next: {self._next_label()}, with a roll of {turn.roll}. Ask the class, then press Reveal or Next."
         if phase == "grow":
             return f"{who} rolled {self._roll}: click one of your amoebae to grow it."
-        grown_to = self._mid_position()[self._grow]
-        grew = f"{who} rolled {self._roll} and grew {self._grow} to {grown_to}"
+        builder = self._builder
+        assert builder is not None and builder.grow is not None  # a human's turn after the grow
+        grew = f"{who} rolled {self._roll} and grew {self._grow} to {builder.grown()[builder.grow]}"
         if phase == "source":
             return f"{grew}: click an amoeba to move from."
-        a, b = self._counts
-        return f"{grew}. Move {a},{b} from {self._src}: click a highlighted cell."
+        a, b = builder.counts or (0, 0)
+        return f"{grew}. Move {a},{b} from {builder.src}: click a highlighted cell."
 
     def _next_label(self) -> str:
         """The next scripted turn without its move: "A's turn" to open the line, then "B's reply", "A's reply"..."""
@@ -873,31 +786,39 @@ class Board(_Coaching, _BoardWidget):
 
     def _script_status(self) -> str:
         """E.g. "Scripted line, turn 4 of 11: B to move"."""
-        index = self._script_index()
+        index = self._script_index() or 0
         return f"Scripted line, turn {index + 1} of {len(self._script)}: {self._game.position.to_move} to move"
 
     def _shown_position(self) -> Position:
-        return self._mid_position() if self._grow is not None else self._game.position
+        return self._game.position if self._builder is None else self._builder.grown()
 
     def _update(self) -> None:
+        self._coach_update()  # first: it settles the hints the picture shows
         game, phase = self._game, self._phase()
         shown = self._shown_position()
         selectable, targets, counts, presets = [], [], None, []
-        if phase == "grow":
-            selectable = game.position.owned()
-        elif phase == "source":
-            selectable = self._sources()
-        elif phase == "destination":
-            targets = self._destinations()
-            selectable = self._sources() + targets
-            source = shown[self._src]
-            counts = {"a": self._counts[0], "b": self._counts[1], "max_a": source.a, "max_b": source.b}
-            presets = self._presets()
+        builder = self._builder if phase in PHASES else None
+        if builder is not None:
+            selectable = builder.selectable()
+        if builder is not None and builder.src is not None and builder.counts is not None:
+            targets = builder.destinations()
+            source = shown[builder.src]
+            assert source is not None  # a source holds an amoeba
+            counts = {"a": builder.counts[0], "b": builder.counts[1], "max_a": source.a, "max_b": source.b}
+            presets = builder.presets()
+        src = None if builder is None else builder.src
         last, marked = (game.turns[-1] if len(game) else None), self._marked
         index = self._script_index()
+        move = None if marked is None or marked.src is None or marked.dst is None else [marked.src, marked.dst]
+        marks = _marks(
+            (selectable, "amb-selectable"), (targets, "amb-target"), ([self._grow], "amb-grow"),
+            ([src], "amb-source"), (move[:1] if move else [], "amb-last-src"), (move[1:] if move else [], "amb-last-dst"),
+            ([None if marked is None else marked.grow], "amb-last-grow"),
+        )
+        hints = self.hints if phase in ("grow", "source", "destination") else []
         self.view = {
             **_grid_view(shown),
-            "cells": _cells(shown),
+            "svg": board_svg(shown, marks=marks, arrow=move, hints=hints),
             "shown": str(shown),
             "to_move": shown.to_move,
             "players": self.players,
@@ -907,7 +828,7 @@ class Board(_Coaching, _BoardWidget):
             "last_turn": None if last is None else str(last),
             "pass_note": f"{game.positions[-2].to_move} had to pass (no legal move)" if last and last.is_pass else None,
             "grow": self._grow,
-            "src": self._src,
+            "src": src,
             "selectable": selectable,
             "targets": targets,
             "counts": counts,
@@ -920,12 +841,11 @@ class Board(_Coaching, _BoardWidget):
             "script": None if index is None else {"turn": index, "of": len(self._script)},
             "script_status": self._script_status() if phase == "queued" else None,
             "can_restart": bool(self._script) and index != 0,
-            "move": None if marked is None or marked.is_pass else [marked.src, marked.dst],
+            "move": move,
             "marked_grow": None if marked is None else marked.grow,
             "can_offer_draw": not game.is_over and not self._queued() and phase != "stuck"
             and any(self.players[seat] == HUMAN for seat in "AB"),
-            "can_undo": (len(game) > 0 and index != 0) or self._src is not None
-            or (self._grow is not None and not self._auto_grow),
+            "can_undo": (len(game) > 0 and index != 0) or (builder is not None and builder.can_cancel),
         }
         self._steps = []
         self.message = " ".join([self.view["prompt"], *self._notices])
@@ -933,7 +853,6 @@ class Board(_Coaching, _BoardWidget):
         self.position = str(game.position)
         self.history = [str(turn) for turn in game.turns]
         self.record = str(game)
-        self._coach_update()
 
 
 def play(
@@ -955,7 +874,7 @@ class Replay(_BoardWidget):
         self.ply = self._checked_ply(ply)
         self._publish()
 
-    @_one_at_a_time
+    @one_at_a_time
     def seek(self, ply: int) -> None:
         """Show the position after ``ply`` turns (0 is the start)."""
         self.ply = self._checked_ply(ply)
@@ -963,10 +882,10 @@ class Replay(_BoardWidget):
 
     def _checked_ply(self, ply: object) -> int:
         if type(ply) is not int or not 0 <= ply <= len(self._turns):
-            raise _IntentError(f"a ply is a whole number from 0 to {len(self._turns)}, not {ply!r}")
+            raise Refused(f"a ply is a whole number from 0 to {len(self._turns)}, not {ply!r}")
         return ply
 
-    def _intents(self) -> dict[str, Callable[[dict], None]]:
+    def _intents(self) -> dict[str, Handler]:
         def seek(content: dict) -> None:
             self.ply = self._checked_ply(content.get("ply"))
 
@@ -978,9 +897,12 @@ class Replay(_BoardWidget):
     def _update(self) -> None:
         shown, ply = self._shown_position(), self.ply
         last = self._turns[ply - 1] if ply else None
+        move = None if last is None or last.src is None or last.dst is None else [last.src, last.dst]
+        marks = _marks(([None if last is None else last.grow], "amb-grow"), (move[:1] if move else [], "amb-source"),
+                       (move[1:] if move else [], "amb-target"))
         self.view = {
             **_grid_view(shown),
-            "cells": _cells(shown),
+            "svg": board_svg(shown, marks=marks, arrow=move),
             "shown": str(shown),
             "to_move": shown.to_move,
             "phase": "replay",
@@ -989,7 +911,7 @@ class Replay(_BoardWidget):
             "prompt": f"After turn {ply} of {len(self._turns)}" + (f": {last}" if last else " (the start)"),
             "last_turn": None if last is None else str(last),
             "grow": None if last is None else last.grow,
-            "move": None if last is None or last.is_pass else [last.src, last.dst],
+            "move": move,
             "stats": _stats(shown),
             "result": shown.result,
         }

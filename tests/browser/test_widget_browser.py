@@ -162,7 +162,9 @@ class BoardInPage:
 
 
 def cells_text(view: dict) -> list[str]:
-    return ["." if cell is None else f"({cell[0]},{cell[1]})" for cell in view["cells"]]
+    """The amoebae of the position the view shows, from the engine (the board's picture is drawn in Python)."""
+    shown = Position.parse(view["shown"])
+    return ["." if cell is None else f"({cell.a},{cell.b})" for cell in shown.cells]
 
 
 def play_turn_by_clicks(board: BoardInPage, turn: Turn, state: dict) -> dict:
@@ -209,7 +211,7 @@ def test_play_a_whole_game_by_clicking_with_screenshots(page, lab):
     rng = random.Random(GAME_SEED)
     split = eat = False
     while Position.parse(state["position"]).result == "ongoing":
-        assert len(state["view"]["cells"]) == 9 and len(Game.parse(state["record"]).turns) < 60
+        assert len(cells_text(state["view"])) == 9 and len(Game.parse(state["record"]).turns) < 60
         before = Position.parse(state["position"])
         turn = choose(before, state["view"]["roll"], rng)
         if not split and turn.src and before[turn.dst] is None and turn.a + turn.b > 1:
@@ -310,10 +312,14 @@ def test_a_bots_turn_is_shown_in_two_steps_on_an_8x8_board(page, lab):
     version = board.click_cell("a1")["version"]
     board.root.locator('[data-cell="b2"]').click()
     root = board.root.element_handle()
-    page.wait_for_function("root => root.querySelector('.amb-message').textContent.startsWith('B plays')", arg=root)
-    grow_shown = board.root.locator(".amb-grow").get_attribute("data-cell")  # step 1: the grow
-    page.wait_for_function("root => root.querySelector('.amb-arrow')", arg=root)  # step 2: the move
-    move_shown = [board.root.locator(f".{mark}").get_attribute("data-cell") for mark in ("amb-source", "amb-target")]
+    # each step is read in the page the moment it shows (a step lasts 450 ms: a loaded machine may miss it between calls)
+    grow_shown = page.wait_for_function(  # step 1: the grow
+        """root => root.querySelector('.amb-message').textContent.includes(': grows')
+                  && root.querySelector('.amb-board-box .amb-grow')?.dataset.cell""", arg=root).json_value()
+    move_shown = page.wait_for_function(  # step 2: the move
+        """root => { const [s, t] = ['.amb-source', '.amb-target'].map(m => root.querySelector('.amb-board-box ' + m));
+                     return root.querySelector('.amb-message').textContent.includes(': moves') && s && t
+                            && [s.dataset.cell, t.dataset.cell]; }""", arg=root).json_value()
     ARTIFACTS.mkdir(exist_ok=True)
     board.root.screenshot(path=ARTIFACTS / "board-8x8-bot-move.png")
     page.wait_for_function("root => !root.classList.contains('amb-animating')", arg=root)

@@ -24,7 +24,7 @@ assert site in pathlib.Path(amoeboid_edu.__file__).resolve().parents, amoeboid_e
 assert widget.STATIC.resolve() == site / "amoeboid_edu" / "_static", widget.STATIC
 board = widget.Board()
 assert board._esm == (widget.STATIC / "board.js").read_text() and "export default" in board._esm
-assert board._css == (widget.STATIC / "board.css").read_text() and ".amoeboid-board" in board._css
+assert board._css.endswith((widget.STATIC / "board.css").read_text()) and "--amb-a: #0072B2" in board._css
 print("loaded", widget.STATIC / "board.js")
 """
 

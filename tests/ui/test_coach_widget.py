@@ -51,7 +51,11 @@ def test_review_at_the_end_of_a_game_sends_every_position():
     view = board.review_view
     assert [row["played"] for row in view["rows"]] == board.history
     assert view["rows"][0]["class"] == "best" and view["rows"][0]["A_after"] == 1.0
-    assert len(view["plies"]) == len(board.history) + 1 and view["moves"][1] == ["b2", "c3"]
+    assert view["picked"] == -1 and view["chart"].count("data-ply=") == len(board.history)
+    assert _intent(board, "review_pick", ply=1)  # a turn picked on the chart: Python draws its board
+    assert board.review_view["picked"] == 1 and 'data-cell="c3"' in board.review_view["picked_svg"]
+    assert 'amb-picked' in board.review_view["chart"]
+    assert not _intent(board, "review_pick", ply=len(board.history) + 1) and "not" in board.error
     _intent(board, "new")
     assert board.review_view == {}  # a new game forgets the old review
 

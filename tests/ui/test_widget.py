@@ -14,7 +14,8 @@ from board_players import choose
 from intent_race import race
 
 from amoeboid_edu import Game, Position, Turn, apply, random_turn
-from amoeboid_edu.ui import widget
+from amoeboid_edu.players.strategy import grown
+from amoeboid_edu.ui import render, widget
 from amoeboid_edu.engine.game import CAPPED, TURN_CAP
 from amoeboid_edu.players.registry import BOTS
 from amoeboid_edu.ui.widget import STATIC, Board, Replay, play, resolve_opponent
@@ -108,8 +109,9 @@ def test_bot_steps_describe_the_grow_and_the_move():
         step["turn"] == str(turn) and step["grow"] == turn.grow and (step["src"], step["dst"]) == (turn.src, turn.dst)
     )
     start = Position.start()
-    assert step["before"] == [None if c is None else list(c) for c in start.cells]
-    assert step["before"] != step["grown"]
+    assert step["before_svg"] == render.board_svg(start, marks={turn.grow: "amb-grow"})
+    grown_by_the_roll = grown(start, turn.grow, turn.roll)
+    assert f'data-amoeba="({grown_by_the_roll[turn.grow].a},{grown_by_the_roll[turn.grow].b})"' in step["grown_svg"]
     assert board.game.position.to_move == "B" and board.phase == "source"
 
 

@@ -1,0 +1,64 @@
+"""One drawing of the board (Python draws, board.js shows), one palette, one intent channel for every board."""
+
+from __future__ import annotations
+
+import re
+
+from amoeboid_edu.common import palette as _palette
+from amoeboid_edu.common.intents import IntentChannel
+from amoeboid_edu.namesakes.widget import NakajimaBoard, OosterwalBoard
+from amoeboid_edu.ui import render
+from amoeboid_edu.ui.widget import STATIC, Board, Replay
+
+
+def cell_classes(svg: str) -> dict[str, set[str]]:
+    return {name: set(classes.split()) for classes, name in re.findall(r'<g class="([^"]*)" data-cell="(\w+)"', svg)}
+
+
+def test_the_board_view_is_python_drawn_with_its_highlights_as_classes():
+    board = Board.from_position("(3,0) . (2,0) / . . . / . . (0,3) A", seed=1)
+    classes = cell_classes(board.view["svg"])
+    assert set(classes) == set(board.game.position.board.names)
+    assert {name for name, cls in classes.items() if "amb-selectable" in cls} == {"a1", "c1"}  # grow either
+    assert board.click("a1") and board.click("a1")
+    classes = cell_classes(board.view["svg"])
+    assert "amb-source" in classes["a1"] and "amb-grow" in classes["a1"]
+    assert {name for name, cls in classes.items() if "amb-target" in cls} == set(board.view["targets"]) != set()
+
+
+def test_a_bots_turn_is_sent_as_two_drawn_steps():
+    board = Board.from_position("(3,0) . . / . . . / . . (0,3) B", seed=1, opponent="greedy", human="A")
+    (step,) = board.view["steps"]
+    assert 'class="amb-cell' in step["before_svg"] and "amb-grow" in cell_classes(step["before_svg"])[step["grow"]]
+    assert "amb-arrow" in step["grown_svg"] and "amb-target" in cell_classes(step["grown_svg"])[step["dst"]]
+
+
+def test_a_replay_marks_the_last_move():
+    replay = Replay("3 a1 a1-b1\n2 c3 c3-b3", ply=1)  # the paper's opening
+    classes = cell_classes(replay.view["svg"])
+    assert "amb-source" in classes["a1"] and "amb-target" in classes["b1"] and "amb-arrow" in replay.view["svg"]
+
+
+def test_board_js_draws_no_board_and_no_chart():
+    script = (STATIC / "board.js").read_text(encoding="utf-8")
+    for drawing in ("function wedge", "boardSvg", "reviewChart", "hintArrows", "<circle", "#e0b000"):
+        assert drawing not in script
+
+
+def test_one_palette_feeds_the_pictures_and_the_board_css():
+    board = Board()
+    assert board._css.startswith(_palette.css_variables())
+    assert not re.search(r"--amb-(a|b|target):", (STATIC / "board.css").read_text(encoding="utf-8"))
+    assert _palette.PLAYERS["A"] in render.board_svg(board.game.position)
+    assert _palette.PLAYERS["B"] in render.position_svg(board.game.position)
+
+
+def test_every_board_speaks_through_the_one_intent_channel():
+    boards = [Board(), NakajimaBoard(), OosterwalBoard()]
+    for board in boards:
+        assert isinstance(board, IntentChannel)
+        version = board.version
+        assert not board.handle_intent({"kind": "cell", "cell": "a1", "version": version - 1})
+        assert board.error == f"ignored a click made on an older board (version {version - 1}, now {version})"
+        assert not board.handle_intent("click")
+        assert board.error == "ignored a malformed intent: expected an object, got str"
