@@ -15,6 +15,7 @@ Board((4,0) . . / . . . / . . (0,2) A; A: human, B: human)
 
 from __future__ import annotations
 
+import contextlib
 import pathlib
 import threading
 from collections.abc import Callable, Iterable
@@ -211,6 +212,7 @@ class _Coaching(traitlets.HasTraits):
     _play: Callable[..., None]
     _begin_turn: Callable[[], None]
     _phase: Callable[[], str]
+    hold_sync: Callable[[], contextlib.AbstractContextManager[Any]]
     _hinted: tuple[object, ...] | None = None  # the turn the hints shown were made for
 
     @property
