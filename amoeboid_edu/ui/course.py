@@ -16,12 +16,15 @@ from typing import Callable
 import altair as alt
 import ipywidgets as widgets
 
-from .charts import chart_html
+from .charts import chart_html, has_svg_renderer
 from ..engine.game import Game
 from .render import position_svg
 
 WAITING = "<p><em>Play a turn on the board: the chart appears here.</em></p>"
 WAITING_FOR_NEXT = "<p><em>Press Next on the board: the chart appears here.</em></p>"  # a scripted line
+NEEDS_VL_CONVERT = ("<p><em>This live chart is drawn by vl-convert, which this environment lacks (Binder leaves it "
+                    "out): run <code>%pip install vl-convert-python</code> in a cell, then play a turn.</em></p>")
+"""What a live chart shows where it cannot draw: an HTML widget runs no script, so vega-embed cannot stand in."""
 
 
 class LiveChart(widgets.HTML):
@@ -45,7 +48,8 @@ class LiveChart(widgets.HTML):
         if not len(game):
             self.value, self._drawn = (WAITING_FOR_NEXT if self.board.phase == "queued" else WAITING), ""
         elif str(game) != self._drawn:
-            self.value, self._drawn = chart_html(self.draw(game), self.size), str(game)
+            drawn = chart_html(self.draw(game), self.size) if has_svg_renderer() else NEEDS_VL_CONVERT
+            self.value, self._drawn = drawn, str(game)
 
     def __repr__(self) -> str:
         return f"LiveChart(following {self.board!r})"

@@ -26,6 +26,11 @@ DEFAULT_DIR = "amoeboid-course"
 START = "01-start-here.ipynb"
 OPENSPIEL = "open-spiel==2.0.2"
 """Lesson 12's extra, installed on demand where it is missing (Binder leaves it out: 215 MB for one appendix)."""
+VL_CONVERT = "vl-convert-python==1.9.0.post1"
+"""What draws a live chart beside a board (lessons 4, 6, 7), installed on demand where it is missing (Binder leaves
+it out to stay under 500 MB; its static charts are drawn by vega-embed in the page instead)."""
+EXTRAS = {"pyspiel": "openspiel", "vl_convert": "charts"}
+"""The package's extra that brings each module installed on demand, named in the message when pip fails."""
 
 
 def course_source() -> Path:
@@ -137,8 +142,9 @@ def ensure_installed(requirement: str = OPENSPIEL, module: str = "pyspiel") -> N
                           text=True, check=False)  # fmt: skip
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        extra = EXTRAS.get(module, "course")
         raise RuntimeError(f"could not install {requirement} ({last}); install it yourself with "
-                           f"pip install \"amoeboid-edu[openspiel]\" and restart the kernel")
+                           f"pip install \"amoeboid-edu[{extra}]\" and restart the kernel")
     import importlib
 
     importlib.invalidate_caches()

@@ -17,9 +17,11 @@ import pandas as pd
 
 from amoeboid_edu import Position, apply, random_turn
 from amoeboid_edu.theory import analysis, paper
+from amoeboid_edu.ui.course_files import VL_CONVERT, ensure_installed
 from amoeboid_edu.ui.exercises import check
 
-# Charts are drawn as SVG in the kernel (vl-convert): they render offline and reproduce exactly.
+ensure_installed(VL_CONVERT, "vl_convert")  # the live chart beside the board draws with it (installed once on Binder)
+# Charts are drawn as SVG in the kernel where vl-convert is installed (offline, exact), else by vega-embed in the page.
 _ = alt.renderers.enable("amoeboid")  # charts drawn in the kernel as SVG: offline, reproducible, light and dark
 
 # %% [markdown]

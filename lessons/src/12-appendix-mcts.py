@@ -33,7 +33,7 @@ from amoeboid_edu.players import openspiel as boss
 from amoeboid_edu.players.bots import paper
 from amoeboid_edu.lab import wilson_interval
 
-# Charts are drawn as SVG in the kernel (vl-convert): they render offline and reproduce exactly.
+# Charts are drawn as SVG in the kernel where vl-convert is installed (offline, exact), else by vega-embed in the page.
 _ = alt.renderers.enable("amoeboid")  # charts drawn in the kernel as SVG: offline, reproducible, light and dark
 
 # %% [markdown]

@@ -33,5 +33,13 @@ def test_a_missing_module_is_installed_with_a_message_first(capsys, monkeypatch)
 def test_a_failed_install_says_what_to_do_in_one_line(monkeypatch):
     monkeypatch.setattr(subprocess, "run", lambda command, **kwargs: subprocess.CompletedProcess(
         command, 1, "", "ERROR: No matching distribution found for no-such-module-here==1.0\n"))
+    monkeypatch.setattr(course_files, "find_spec", lambda module: None)  # as on Binder, where OpenSpiel is missing
     with pytest.raises(RuntimeError, match=r"could not install .*No matching distribution.*pip install \"amoeboid-edu\[openspiel\]\""):
-        course_files.ensure_installed("no-such-module-here==1.0", "no_such_module_here")
+        course_files.ensure_installed("no-such-module-here==1.0", "pyspiel")
+
+
+def test_a_failed_install_of_the_chart_drawer_names_the_charts_extra(monkeypatch):
+    monkeypatch.setattr(subprocess, "run", lambda command, **kwargs: subprocess.CompletedProcess(command, 1, "", "ERROR: offline\n"))
+    monkeypatch.setattr(course_files, "find_spec", lambda module: None)
+    with pytest.raises(RuntimeError, match=r"pip install \"amoeboid-edu\[charts\]\""):
+        course_files.ensure_installed(course_files.VL_CONVERT, "vl_convert")

@@ -6,7 +6,8 @@ pytest.importorskip("amoeboid_edu.ui.widget")
 
 from amoeboid_edu.theory import analysis  # noqa: E402
 from amoeboid_edu.ui.charts import chart_html  # noqa: E402
-from amoeboid_edu.ui.course import WAITING, WAITING_FOR_NEXT, Demo, LiveChart  # noqa: E402
+from amoeboid_edu.ui import course  # noqa: E402
+from amoeboid_edu.ui.course import NEEDS_VL_CONVERT, WAITING, WAITING_FOR_NEXT, Demo, LiveChart  # noqa: E402
 from amoeboid_edu.ui.widget import Board  # noqa: E402
 
 
@@ -39,6 +40,19 @@ def test_before_a_scripted_line_starts_the_chart_says_press_next_and_a_line_appe
     assert live.value.count("<title>turn: 1\n") == 3  # and after turn 1 (with the neutralisation's marker)
     board.handle_intent({"kind": "undo", "version": board.version})
     assert live.value == WAITING_FOR_NEXT
+
+
+def test_without_vl_convert_the_chart_says_how_to_get_it_and_draws_once_it_is_there(monkeypatch):
+    """Binder leaves vl-convert out; an HTML widget runs no script, so the chart says what to do instead of staying empty."""
+    board = Board.from_position(". . . / . (9,0) . / . (0,1) (0,2) A", seed=1)
+    live = LiveChart(board, delta_chart)
+    board.queue(["1 b2 b2-c3 2,0", "3 b3 b3-a3"])
+    monkeypatch.setattr(course, "has_svg_renderer", lambda: False)
+    board.next()
+    assert live.value == NEEDS_VL_CONVERT and "%pip install vl-convert-python" in live.value
+    monkeypatch.setattr(course, "has_svg_renderer", lambda: True)  # installed in the kernel: the next turn draws
+    board.next()
+    assert live.value == chart_html(delta_chart(board.game))
 
 
 def test_its_text_form_is_stable_for_nbval():
