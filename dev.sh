@@ -52,6 +52,8 @@ case "${1:-}" in
     # Jupyter refuses to run as root without --allow-root (added as an argument: bash 3.2 cannot expand an
     # empty array under set -u).
     [ "$(id -u)" -ne 0 ] || set -- --allow-root "$@"
+    # Compile the coach's kernel into Numba's cache once, so the first review in class starts at once.
+    "$PY" -m amoeboid_edu.theory._tails >/dev/null 2>&1 || true
     # Sign the committed lessons in this machine's trust database: their charts and pictures render before Run All.
     "$VENV/bin/jupyter" trust lessons/*.ipynb lessons/solutions/*.ipynb >/dev/null ||
       echo "note: could not sign the lessons; their charts show once a lesson is run" >&2
