@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Callable, Iterable, NamedTuple
+from typing import Callable, Iterable, Iterator, NamedTuple, Sequence
 
 from ..engine.game import TURN_CAP
 from ..engine.match import register_bot
@@ -36,55 +36,159 @@ WIN_SCORE = 10_000
 # --------------------------------------------------------------------------- shared evaluation
 
 
-def _assess(cells: list[Amoeba | None], neighbours: tuple, sides: int) -> tuple[int, float, float, int, int]:
-    """``(Delta, exposure of A, exposure of B, amoebae A owns, amoebae B owns)`` in one pass over the cells."""
+Assessment = tuple[int, float, float, int, int]
+"""``(Delta, exposure of A, exposure of B, amoebae A owns, amoebae B owns)``: what the bots' evaluations read."""
+
+OutcomeKey = tuple[bool, int, int, float]
+"""Greedy's key of a turn (:func:`outcome_after`): the larger, the better."""
+
+
+def _assess_counts(a: Sequence[int], b: Sequence[int], neighbours: Sequence[Sequence[int]], sides: int) -> Assessment:
+    """:data:`Assessment` of the board whose cell ``i`` holds ``a[i]`` of A's units and ``b[i]`` of B's.
+
+    One pass over flat lists of counts (an empty cell is 0, 0): the bots assess every candidate turn, and this
+    needs no :class:`Amoeba` per cell.  The exposures are summed in board order, so that equal positions give
+    equal floats whichever way they were reached.
+    """
     delta = owned_a = owned_b = 0
     exposed_a = exposed_b = 0.0
-    for i, cell in enumerate(cells):
-        if cell is None:
+    for i, here in enumerate(zip(a, b)):
+        mine, theirs = here
+        if mine == theirs:  # empty or neutral
             continue
-        a, b = cell
-        if a == b:
-            continue
-        size = a + b
+        size = mine + theirs
         biggest = 0
-        if a > b:
+        if mine > theirs:
             delta += size
             owned_a += 1
             for j in neighbours[i]:
-                enemy = cells[j]
-                if enemy is not None and enemy.b > enemy.a and enemy.a + enemy.b > biggest:
-                    biggest = enemy.a + enemy.b
+                if b[j] > a[j] and a[j] + b[j] > biggest:
+                    biggest = a[j] + b[j]
         else:
             delta -= size
             owned_b += 1
             for j in neighbours[i]:
-                enemy = cells[j]
-                if enemy is not None and enemy.a > enemy.b and enemy.a + enemy.b > biggest:
-                    biggest = enemy.a + enemy.b
+                if a[j] > b[j] and a[j] + b[j] > biggest:
+                    biggest = a[j] + b[j]
         if biggest:
             need = size - biggest  # the roll the enemy needs to eat this amoeba
             lost = size if need <= 1 else size * max(0, sides - need + 1) / sides
-            if a > b:
+            if mine > theirs:
                 exposed_a += lost
             else:
                 exposed_b += lost
     return delta, exposed_a, exposed_b, owned_a, owned_b
 
 
-def outcome_after(position: Position, turn: Turn) -> tuple[bool, int, int, float]:
+def _assess(cells: Sequence[Amoeba | None], neighbours: Sequence[Sequence[int]], sides: int) -> Assessment:
+    """:data:`Assessment` of ``cells`` (amoebae or None)."""
+    a = [0 if cell is None else cell.a for cell in cells]
+    b = [0 if cell is None else cell.b for cell in cells]
+    return _assess_counts(a, b, neighbours, sides)
+
+
+def _key(assessment: Assessment, mover_is_a: bool) -> OutcomeKey:
+    """Greedy's key from an assessment of the board after the mover's turn: see :func:`outcome_after`."""
+    delta, exposed_a, exposed_b, owned_a, owned_b = assessment
+    if mover_is_a:
+        return not owned_b, delta, -owned_a, exposed_b - exposed_a
+    return not owned_a, -delta, -owned_b, exposed_a - exposed_b
+
+
+def outcome_after(position: Position, turn: Turn) -> OutcomeKey:
     """``(wins, Delta, -pieces, threat balance)`` after a legal ``turn``, from the mover's side.
 
     ``pieces`` is how many amoebae the mover owns; the threat balance is the
     opponent's :func:`exposure` minus the mover's: what the mover stands to
     eat next minus what it stands to lose.  The larger the tuple, the better: greedy's key.
     """
-    delta, exposed_a, exposed_b, owned_a, owned_b = _assess(
-        cells_after_legal(position, turn), position.board.neighbours, position.rules.die_sides
-    )
-    if position.to_move == "A":
-        return not owned_b, delta, -owned_a, exposed_b - exposed_a
-    return not owned_a, -delta, -owned_b, exposed_a - exposed_b
+    assessment = _assess(cells_after_legal(position, turn), position.board.neighbours, position.rules.die_sides)
+    return _key(assessment, position.to_move == "A")
+
+
+def assessed_candidates(position: Position, roll: int) -> list[tuple[Assessment, Turn]]:
+    """Every turn of :func:`~amoeboid_edu.players.strategy.candidate_turns`, in its order, with the
+    :data:`Assessment` of the board after it.
+
+    The bots' one pass over their candidates: the same turns as ``candidate_turns`` (``tests/players`` checks
+    it on thousands of positions), generated on flat lists of counts and assessed in place, with no
+    :class:`Position` or :class:`Amoeba` built per candidate (greedy's key of each turn was most of the
+    greedy and paper bots' time).
+    """
+    if position.is_over:
+        return []
+    board, cells = position.board, position.cells
+    names, neighbours, sides = board.names, board.neighbours, position.rules.die_sides
+    mover_is_a = position.to_move == "A"
+    a = [0 if cell is None else cell.a for cell in cells]
+    b = [0 if cell is None else cell.b for cell in cells]
+    owned = [i for i in range(len(a)) if (a[i] > b[i] if mover_is_a else b[i] > a[i])]
+    unchecked = Turn.unchecked
+    found: list[tuple[Assessment, Turn]] = []
+    for grow in owned:
+        grow_name = names[grow]
+        if mover_is_a:
+            a[grow] += roll
+        else:
+            b[grow] += roll
+        any_move = False
+        for src in owned:
+            sa, sb = a[src], b[src]
+            size = sa + sb
+            src_name = names[src]
+            for dst in neighbours[src]:
+                ta, tb = a[dst], b[dst]
+                target = ta + tb
+                if target > size:
+                    continue
+                any_move = True
+                half = (sa // 2, sb // 2)
+                options = [(sa, sb)] if half[0] + half[1] < 1 else [(sa, sb), half]
+                if target:  # the smallest eat, the smallest capture, the exact neutralisation (strategy.py's helpers)
+                    if mover_is_a:
+                        x = sa if sa < target else target
+                        options.append((x, target - x))
+                        mine, theirs, own = ta, tb, sa
+                    else:
+                        y = sb if sb < target else target
+                        options.append((target - y, y))
+                        mine, theirs, own = tb, ta, sb
+                    capture = max(target, theirs - mine + 1)
+                    if capture <= own:
+                        options.append((capture, 0) if mover_is_a else (0, capture))
+                    if tb <= sa and ta <= sb:
+                        options.append((tb, ta))
+                seen = set()
+                for option in options:
+                    if option in seen:
+                        continue
+                    seen.add(option)
+                    x, y = option
+                    if x + y < target:
+                        continue
+                    a[src] -= x
+                    b[src] -= y
+                    a[dst] += x
+                    b[dst] += y
+                    found.append((_assess_counts(a, b, neighbours, sides),
+                                  unchecked(roll, grow_name, src_name, names[dst], x, y)))
+                    a[src] += x
+                    b[src] += y
+                    a[dst] -= x
+                    b[dst] -= y
+        if not any_move:
+            found.append((_assess_counts(a, b, neighbours, sides), unchecked(roll, grow_name)))
+        if mover_is_a:
+            a[grow] -= roll
+        else:
+            b[grow] -= roll
+    return found
+
+
+def keyed_candidates(position: Position, roll: int) -> list[tuple[OutcomeKey, Turn]]:
+    """:func:`assessed_candidates` with greedy's key (:func:`outcome_after`) in place of the assessment."""
+    mover_is_a = position.to_move == "A"
+    return [(_key(assessment, mover_is_a), turn) for assessment, turn in assessed_candidates(position, roll)]
 
 
 def exposure(position: Position, player: str | None = None) -> float:
@@ -131,7 +235,14 @@ def greedy(position: Position, roll: int, rng: random.Random) -> Turn:
 
 def greedy_choices(position: Position, roll: int) -> list[Turn]:
     """The turns :func:`greedy` chooses among (ties kept, in candidate order): the coach caches them."""
-    return _best(candidate_turns(position, roll), lambda turn: outcome_after(position, turn))
+    best: list[Turn] = []
+    best_key = None
+    for key, turn in keyed_candidates(position, roll):  # _best, inlined on keys computed in one pass
+        if best_key is None or key > best_key:
+            best, best_key = [turn], key
+        elif key == best_key:
+            best.append(turn)
+    return best
 
 
 # --------------------------------------------------------------------------- the paper's play, every branch cited
@@ -338,16 +449,21 @@ def _opening_stages(position: Position, roll: int, rng: random.Random | None):
     yield key, [_whole_move(position, roll, mine, j) for j in cells]
 
 
-def _judged(position: Position, turns: list[Turn]):
+def _judged(position: Position, turns: list[Turn], checked: bool = True) -> Iterator[tuple[Turn, bool]]:
     """Yield ``(turn, safe)`` for each turn that does not end the game in a loss or a tie, in order.
 
     ``safe``: the opponent cannot end the game at once afterwards (the safety
-    default).  One ``apply`` per turn; lazy, so the bot can stop at its first
+    default).  One ``apply`` per turn (``checked=False``: the turns come from the candidate generator, known
+    legal, and are played without the referee's checks); lazy, so the bot can stop at its first
     safe turn while a search asks for all of them.
     """
+    board, rules, mover = position.board, position.rules, position.to_move
     for turn in turns:
-        after = apply(position, turn)
-        if after.result in ("ongoing", position.to_move):
+        if checked:
+            after = apply(position, turn)
+        else:
+            after = Position.unchecked(board, tuple(cells_after_legal(position, turn)), other(mover), rules)
+        if after.result in ("ongoing", mover):
             yield turn, after.is_over or not can_end_at_once(after)
 
 
@@ -520,12 +636,11 @@ def _default_choices(position: Position, roll: int) -> list[Turn]:
     safe turn holds exactly the safe turns of the best key, in candidate order.  With no safe turn at all, greedy's
     ties among every turn.  ``tests/test_bots.py`` checks it against judging every turn first.
     """
-    turns = list(candidate_turns(position, roll))
-    groups: dict[tuple, list[Turn]] = {}
-    for turn in turns:
-        groups.setdefault(outcome_after(position, turn), []).append(turn)
+    groups: dict[OutcomeKey, list[Turn]] = {}
+    for key, turn in keyed_candidates(position, roll):
+        groups.setdefault(key, []).append(turn)
     for key in sorted(groups, reverse=True):
-        safe = [turn for turn, is_safe in _judged(position, groups[key]) if is_safe]
+        safe = [turn for turn, is_safe in _judged(position, groups[key], checked=False) if is_safe]
         if safe:
             return safe
     return groups[max(groups)] if groups else []
@@ -590,9 +705,16 @@ def evaluate(position: Position, player: str) -> float:
 
 def _ranked(position: Position, roll: int, limit: int) -> list[Turn]:
     """The ``limit`` most promising candidates in greedy's order (win, Delta, threat balance), best first."""
-    scored = [(outcome_after(position, turn), -i, turn) for i, turn in enumerate(candidate_turns(position, roll))]
+    return [turn for _, turn in _ranked_assessed(position, roll, limit)]
+
+
+def _ranked_assessed(position: Position, roll: int, limit: int) -> list[tuple[Assessment, Turn]]:
+    """:func:`_ranked`'s turns with the :data:`Assessment` after each (what expectimax's leaves are worth)."""
+    mover_is_a = position.to_move == "A"
+    scored = [(_key(assessment, mover_is_a), -i, assessment, turn)
+              for i, (assessment, turn) in enumerate(assessed_candidates(position, roll))]
     scored.sort(key=lambda item: item[:2], reverse=True)
-    return [turn for _, _, turn in scored[: max(1, limit)]]
+    return [(assessment, turn) for _, _, assessment, turn in scored[: max(1, limit)]]
 
 
 def expectimax(position: Position, roll: int, rng: random.Random, node_budget: int = EXPECTIMAX_NODE_BUDGET) -> Turn:
@@ -605,8 +727,7 @@ def expectimax(position: Position, roll: int, rng: random.Random, node_budget: i
     candidates in greedy's order: about sqrt(budget / sides) each.
     Ties between equally good turns are broken uniformly with ``rng``.
     """
-    mover = position.to_move
-    neighbours, sides = position.board.neighbours, position.rules.die_sides
+    mover, sides = position.to_move, position.rules.die_sides
     mine = _ranked(position, roll, node_budget)
     per_side = max(2, int((node_budget / sides) ** 0.5))
     if len(mine) > per_side:  # too many of ours: both sides keep their best per_side
@@ -615,14 +736,14 @@ def expectimax(position: Position, roll: int, rng: random.Random, node_budget: i
         replies_limit = max(2, node_budget // (sides * len(mine)))
 
     def value(turn: Turn) -> float:
-        after = apply(position, turn)
+        after = Position.unchecked(position.board, tuple(cells_after_legal(position, turn)), other(mover),
+                                   position.rules)  # a candidate: legal
         if after.is_over:
             return evaluate(after, mover)
         total = 0.0
         for enemy_roll, probability in after.dice_outcomes():
             total += float(probability) * min(
-                _leaf_value(*_assess(cells_after_legal(after, reply), neighbours, sides), mover, mover)
-                for reply in _ranked(after, enemy_roll, replies_limit)
+                _leaf_value(*assessment, mover, mover) for assessment, _ in _ranked_assessed(after, enemy_roll, replies_limit)
             )
         return total
 
