@@ -43,37 +43,38 @@ OutcomeKey = tuple[bool, int, int, float]
 """Greedy's key of a turn (:func:`outcome_after`): the larger, the better."""
 
 
-def _assess_counts(a: Sequence[int], b: Sequence[int], neighbours: Sequence[Sequence[int]], sides: int) -> Assessment:
-    """:data:`Assessment` of the board whose cell ``i`` holds ``a[i]`` of A's units and ``b[i]`` of B's.
+def _assess_board(owner: Sequence[int], size: Sequence[int], neighbours: Sequence[Sequence[int]],
+                  sides: int) -> Assessment:
+    """:data:`Assessment` of the board whose cell ``i`` holds an amoeba of ``size[i]`` owned by ``owner[i]``.
 
-    One pass over flat lists of counts (an empty cell is 0, 0): the bots assess every candidate turn, and this
-    needs no :class:`Amoeba` per cell.  The exposures are summed in board order, so that equal positions give
-    equal floats whichever way they were reached.
+    ``owner[i]`` is 1 for A, -1 for B and 0 for a neutral amoeba or an empty cell.  One pass over flat lists:
+    the bots assess every candidate turn, and the lists change in two cells from one candidate to the next, so
+    no :class:`Amoeba` is built per cell.  The exposures are summed in board order, term by term, so that a
+    position gives the same floats however it is assessed.
     """
     delta = owned_a = owned_b = 0
     exposed_a = exposed_b = 0.0
-    for i, here in enumerate(zip(a, b)):
-        mine, theirs = here
-        if mine == theirs:  # empty or neutral
+    i = -1
+    for side in owner:
+        i += 1
+        if not side:
             continue
-        size = mine + theirs
+        mine = size[i]
         biggest = 0
-        if mine > theirs:
-            delta += size
+        enemy = -side
+        for j in neighbours[i]:
+            if owner[j] == enemy and size[j] > biggest:
+                biggest = size[j]
+        if side > 0:
+            delta += mine
             owned_a += 1
-            for j in neighbours[i]:
-                if b[j] > a[j] and a[j] + b[j] > biggest:
-                    biggest = a[j] + b[j]
         else:
-            delta -= size
+            delta -= mine
             owned_b += 1
-            for j in neighbours[i]:
-                if a[j] > b[j] and a[j] + b[j] > biggest:
-                    biggest = a[j] + b[j]
         if biggest:
-            need = size - biggest  # the roll the enemy needs to eat this amoeba
-            lost = size if need <= 1 else size * max(0, sides - need + 1) / sides
-            if mine > theirs:
+            need = mine - biggest  # the roll the enemy needs to eat this amoeba
+            lost = mine if need <= 1 else mine * (sides - need + 1) / sides if need <= sides else 0.0
+            if side > 0:
                 exposed_a += lost
             else:
                 exposed_b += lost
@@ -82,9 +83,9 @@ def _assess_counts(a: Sequence[int], b: Sequence[int], neighbours: Sequence[Sequ
 
 def _assess(cells: Sequence[Amoeba | None], neighbours: Sequence[Sequence[int]], sides: int) -> Assessment:
     """:data:`Assessment` of ``cells`` (amoebae or None)."""
-    a = [0 if cell is None else cell.a for cell in cells]
-    b = [0 if cell is None else cell.b for cell in cells]
-    return _assess_counts(a, b, neighbours, sides)
+    owner = [0 if cell is None else (cell.a > cell.b) - (cell.b > cell.a) for cell in cells]
+    size = [0 if cell is None else cell.a + cell.b for cell in cells]
+    return _assess_board(owner, size, neighbours, sides)
 
 
 def _key(assessment: Assessment, mover_is_a: bool) -> OutcomeKey:
@@ -111,9 +112,9 @@ def assessed_candidates(position: Position, roll: int) -> list[tuple[Assessment,
     :data:`Assessment` of the board after it.
 
     The bots' one pass over their candidates: the same turns as ``candidate_turns`` (``tests/players`` checks
-    it on thousands of positions), generated on flat lists of counts and assessed in place, with no
-    :class:`Position` or :class:`Amoeba` built per candidate (greedy's key of each turn was most of the
-    greedy and paper bots' time).
+    it on thousands of positions), generated on flat lists of counts and assessed after changing the two cells
+    a move changes, with no :class:`Position` or :class:`Amoeba` built per candidate (greedy's key of each
+    turn was most of the greedy and paper bots' time).
     """
     if position.is_over:
         return []
@@ -122,24 +123,27 @@ def assessed_candidates(position: Position, roll: int) -> list[tuple[Assessment,
     mover_is_a = position.to_move == "A"
     a = [0 if cell is None else cell.a for cell in cells]
     b = [0 if cell is None else cell.b for cell in cells]
-    owned = [i for i in range(len(a)) if (a[i] > b[i] if mover_is_a else b[i] > a[i])]
+    owner = [(x > y) - (y > x) for x, y in zip(a, b)]
+    size = [x + y for x, y in zip(a, b)]
+    owned = [i for i, side in enumerate(owner) if side == (1 if mover_is_a else -1)]
     unchecked = Turn.unchecked
     found: list[tuple[Assessment, Turn]] = []
-    for grow in owned:
+    for grow in owned:  # growing the mover's amoeba leaves it the mover's: only its size changes
         grow_name = names[grow]
         if mover_is_a:
             a[grow] += roll
         else:
             b[grow] += roll
+        size[grow] += roll
         any_move = False
         for src in owned:
             sa, sb = a[src], b[src]
-            size = sa + sb
+            whole = sa + sb
             src_name = names[src]
             for dst in neighbours[src]:
                 ta, tb = a[dst], b[dst]
                 target = ta + tb
-                if target > size:
+                if target > whole:
                     continue
                 any_move = True
                 half = (sa // 2, sb // 2)
@@ -166,22 +170,20 @@ def assessed_candidates(position: Position, roll: int) -> list[tuple[Assessment,
                     x, y = option
                     if x + y < target:
                         continue
-                    a[src] -= x
-                    b[src] -= y
-                    a[dst] += x
-                    b[dst] += y
-                    found.append((_assess_counts(a, b, neighbours, sides),
+                    ra, rb, da, db = sa - x, sb - y, ta + x, tb + y  # the source's rest, the destination after
+                    owner[src], size[src] = (ra > rb) - (rb > ra), ra + rb
+                    owner[dst], size[dst] = (da > db) - (db > da), da + db
+                    found.append((_assess_board(owner, size, neighbours, sides),
                                   unchecked(roll, grow_name, src_name, names[dst], x, y)))
-                    a[src] += x
-                    b[src] += y
-                    a[dst] -= x
-                    b[dst] -= y
+                    owner[dst], size[dst] = (ta > tb) - (tb > ta), target
+                owner[src], size[src] = (sa > sb) - (sb > sa), whole
         if not any_move:
-            found.append((_assess_counts(a, b, neighbours, sides), unchecked(roll, grow_name)))
+            found.append((_assess_board(owner, size, neighbours, sides), unchecked(roll, grow_name)))
         if mover_is_a:
             a[grow] -= roll
         else:
             b[grow] -= roll
+        size[grow] -= roll
     return found
 
 
