@@ -105,6 +105,11 @@ def whole_number(text: str, what: str) -> int:
     return int(text)
 
 
+def _is_digits(text: str) -> bool:
+    """Whether :func:`whole_number` reads ``text`` without an error."""
+    return text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS
+
+
 def is_cell_name(text: str) -> bool:
     """Whether ``text`` may name a cell or a graph node: ASCII letters, digits and ``_``."""
     return text.isascii() and (text.replace("_", "a").isalnum())
@@ -371,6 +376,26 @@ class Turn:
     @staticmethod
     def parse(text: str) -> Turn:
         """Read ``ROLL GROW SRC-DST [A,B]`` or ``ROLL GROW -`` (any runs of spaces or tabs between fields)."""
+        if type(text) is str:  # what str(turn) writes, one space between fields, is read at once (the referee
+            fields = text.split(" ")  # reads every answer); anything else field by field, naming what is wrong
+            if 3 <= len(fields) <= 4 and _is_digits(fields[0]) and is_cell_name(fields[1]):
+                roll, grow, move = int(fields[0]), fields[1], fields[2]
+                if move == "-":
+                    if len(fields) == 3:
+                        return Turn(roll, grow)
+                else:
+                    src, dash, dst = move.partition("-")
+                    if dash and is_cell_name(src) and is_cell_name(dst):
+                        if len(fields) == 3:
+                            return Turn(roll, grow, src, dst)
+                        a, comma, b = fields[3].partition(",")
+                        if comma and _is_digits(a) and _is_digits(b):
+                            return Turn(roll, grow, src, dst, int(a), int(b))
+        return Turn._parse_fields(text)
+
+    @staticmethod
+    def _parse_fields(text: str) -> Turn:
+        """:meth:`parse` field by field, naming what is wrong."""
         if not isinstance(text, str):
             raise InvalidTurnError(f"a turn is text like '3 a1 a1-b1 4,0', not {type(text).__name__}")
         fields = blank_fields(text)

@@ -107,6 +107,11 @@ def outcome_after(position: Position, turn: Turn) -> OutcomeKey:
     return _key(assessment, position.to_move == "A")
 
 
+Move = tuple[str, "str | None", "str | None", "int | None", "int | None"]
+"""A candidate turn's fields after its roll, ``(grow, src, dst, a, b)``: a :class:`Turn` is built only for the
+candidates a bot keeps."""
+
+
 def assessed_candidates(position: Position, roll: int) -> list[tuple[Assessment, Turn]]:
     """Every turn of :func:`~amoeboid_edu.players.strategy.candidate_turns`, in its order, with the
     :data:`Assessment` of the board after it.
@@ -116,6 +121,12 @@ def assessed_candidates(position: Position, roll: int) -> list[tuple[Assessment,
     a move changes, with no :class:`Position` or :class:`Amoeba` built per candidate (greedy's key of each
     turn was most of the greedy and paper bots' time).
     """
+    unchecked = Turn.unchecked
+    return [(assessment, unchecked(roll, *move)) for assessment, move in _assessed_moves(position, roll)]
+
+
+def _assessed_moves(position: Position, roll: int) -> list[tuple[Assessment, Move]]:
+    """:func:`assessed_candidates` with each turn as its :data:`Move`."""
     if position.is_over:
         return []
     board, cells = position.board, position.cells
@@ -126,8 +137,7 @@ def assessed_candidates(position: Position, roll: int) -> list[tuple[Assessment,
     owner = [(x > y) - (y > x) for x, y in zip(a, b)]
     size = [x + y for x, y in zip(a, b)]
     owned = [i for i, side in enumerate(owner) if side == (1 if mover_is_a else -1)]
-    unchecked = Turn.unchecked
-    found: list[tuple[Assessment, Turn]] = []
+    found: list[tuple[Assessment, Move]] = []
     for grow in owned:  # growing the mover's amoeba leaves it the mover's: only its size changes
         grow_name = names[grow]
         if mover_is_a:
@@ -174,11 +184,11 @@ def assessed_candidates(position: Position, roll: int) -> list[tuple[Assessment,
                     owner[src], size[src] = (ra > rb) - (rb > ra), ra + rb
                     owner[dst], size[dst] = (da > db) - (db > da), da + db
                     found.append((_assess_board(owner, size, neighbours, sides),
-                                  unchecked(roll, grow_name, src_name, names[dst], x, y)))
+                                  (grow_name, src_name, names[dst], x, y)))
                     owner[dst], size[dst] = (ta > tb) - (tb > ta), target
                 owner[src], size[src] = (sa > sb) - (sb > sa), whole
         if not any_move:
-            found.append((_assess_board(owner, size, neighbours, sides), unchecked(roll, grow_name)))
+            found.append((_assess_board(owner, size, neighbours, sides), (grow_name, None, None, None, None)))
         if mover_is_a:
             a[grow] -= roll
         else:
@@ -237,14 +247,16 @@ def greedy(position: Position, roll: int, rng: random.Random) -> Turn:
 
 def greedy_choices(position: Position, roll: int) -> list[Turn]:
     """The turns :func:`greedy` chooses among (ties kept, in candidate order): the coach caches them."""
-    best: list[Turn] = []
+    mover_is_a = position.to_move == "A"
+    best: list[Move] = []
     best_key = None
-    for key, turn in keyed_candidates(position, roll):  # _best, inlined on keys computed in one pass
+    for assessment, move in _assessed_moves(position, roll):  # _best, inlined on keys computed in one pass
+        key = _key(assessment, mover_is_a)
         if best_key is None or key > best_key:
-            best, best_key = [turn], key
+            best, best_key = [move], key
         elif key == best_key:
-            best.append(turn)
-    return best
+            best.append(move)
+    return [Turn.unchecked(roll, *move) for move in best]
 
 
 # --------------------------------------------------------------------------- the paper's play, every branch cited
@@ -638,14 +650,16 @@ def _default_choices(position: Position, roll: int) -> list[Turn]:
     safe turn holds exactly the safe turns of the best key, in candidate order.  With no safe turn at all, greedy's
     ties among every turn.  ``tests/test_bots.py`` checks it against judging every turn first.
     """
-    groups: dict[OutcomeKey, list[Turn]] = {}
-    for key, turn in keyed_candidates(position, roll):
-        groups.setdefault(key, []).append(turn)
+    mover_is_a = position.to_move == "A"
+    groups: dict[OutcomeKey, list[Move]] = {}
+    for assessment, move in _assessed_moves(position, roll):
+        groups.setdefault(_key(assessment, mover_is_a), []).append(move)
     for key in sorted(groups, reverse=True):
-        safe = [turn for turn, is_safe in _judged(position, groups[key], checked=False) if is_safe]
+        turns = [Turn.unchecked(roll, *move) for move in groups[key]]
+        safe = [turn for turn, is_safe in _judged(position, turns, checked=False) if is_safe]
         if safe:
             return safe
-    return groups[max(groups)] if groups else []
+    return [Turn.unchecked(roll, *move) for move in groups[max(groups)]] if groups else []
 
 
 def paper(position: Position, roll: int, rng: random.Random) -> Turn:
@@ -713,10 +727,10 @@ def _ranked(position: Position, roll: int, limit: int) -> list[Turn]:
 def _ranked_assessed(position: Position, roll: int, limit: int) -> list[tuple[Assessment, Turn]]:
     """:func:`_ranked`'s turns with the :data:`Assessment` after each (what expectimax's leaves are worth)."""
     mover_is_a = position.to_move == "A"
-    scored = [(_key(assessment, mover_is_a), -i, assessment, turn)
-              for i, (assessment, turn) in enumerate(assessed_candidates(position, roll))]
+    scored = [(_key(assessment, mover_is_a), -i, assessment, move)
+              for i, (assessment, move) in enumerate(_assessed_moves(position, roll))]
     scored.sort(key=lambda item: item[:2], reverse=True)
-    return [(assessment, turn) for _, _, assessment, turn in scored[: max(1, limit)]]
+    return [(assessment, Turn.unchecked(roll, *move)) for _, _, assessment, move in scored[: max(1, limit)]]
 
 
 def expectimax(position: Position, roll: int, rng: random.Random, node_budget: int = EXPECTIMAX_NODE_BUDGET) -> Turn:

@@ -615,3 +615,23 @@ def test_the_referees_fast_path_agrees_with_checking_every_rule(position, data):
         turn = data.draw(turns_for(position))
         assert _outcome(rules._resolve, position, turn) == _outcome(rules._resolve_checked, position, turn)
 
+
+
+def _read(parse, text):
+    try:
+        return parse(text)
+    except InvalidTurnError as error:
+        return str(error)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(
+    st.text(alphabet="0123456789 -,ab_Z\t\n٣", max_size=20),
+    st.builds(lambda t: str(t), st.builds(Turn, st.integers(0, 10**20), st.sampled_from(["a1", "b2", "Z_9"]))),
+    st.builds(lambda r, g, s, d, a, b: f"{r} {g} {s}-{d} {a},{b}", st.integers(0, 10**20), *[st.sampled_from(["a1", "b_2", "é1", "", "c3 "])] * 3,
+              st.integers(0, 10**19), st.integers(0, 10**19)),
+    st.builds(lambda r, g, m: f"{r} {g} {m}", *[st.sampled_from(["3", "٣", "03", "+3", "1" * 19, "a1", "b2", "_"])] * 2,
+              st.sampled_from(["-", "a1-b1", "a1-b1 4,0", "a1-b1 ４,0", "a1-b1 4,0,", "a1--b1", "a1-b1 4;0", "-b1"])),
+))
+def test_reading_a_turn_written_canonically_agrees_with_reading_it_field_by_field(text):
+    assert _read(Turn.parse, text) == _read(Turn._parse_fields, text)
