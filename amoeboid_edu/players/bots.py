@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 from ..engine.game import TURN_CAP
 from ..engine.match import register_bot
@@ -216,10 +216,10 @@ def exposure(position: Position, player: str | None = None) -> float:
     return exposed_a if player == "A" else exposed_b
 
 
-def _best(turns: Iterable[Turn], key: Callable[[Turn], object]) -> list[Turn]:
+def _best(turns: Iterable[Turn], key: Callable[[Turn], Any]) -> list[Turn]:
     """The turns with the largest key (ties kept, in candidate order)."""
     best: list[Turn] = []
-    best_key = None
+    best_key: Any = None
     for turn in turns:
         value = key(turn)
         if best_key is None or value > best_key:
@@ -337,6 +337,13 @@ class PaperChoice(NamedTuple):
         return str(self.rule) + (f"; {SAFETY_DEFAULT}" if self.safety else "")
 
 
+def _amoeba(cells: Sequence[Amoeba | None], index: int) -> Amoeba:
+    """The amoeba on cell ``index``, which the caller knows is not empty."""
+    cell = cells[index]
+    assert cell is not None, "an amoeba was expected on this cell"
+    return cell
+
+
 def can_end_at_once(position: Position, roll: int | None = None, ties: bool = True) -> bool:
     """Whether the side to move can end the game on this turn: exact, without enumerating turns.
 
@@ -351,14 +358,14 @@ def can_end_at_once(position: Position, roll: int | None = None, ties: bool = Tr
     if len(victims) != 1:
         return False
     target_index = victims[0]
-    target = position.cells[target_index]
+    target = _amoeba(position.cells, target_index)
     mine_t, theirs_t = (target.a, target.b) if mover == "A" else (target.b, target.a)
     roll = position.rules.die_sides if roll is None else roll
     movers = position.owned_indices(mover)
     for src in movers:
         if target_index not in position.board.neighbours[src]:
             continue
-        cell = position.cells[src]
+        cell = _amoeba(position.cells, src)
         mine_s, theirs_s = (cell.a, cell.b) if mover == "A" else (cell.b, cell.a)
         mine_s += roll
         for y in range(theirs_s + 1):  # the opponent's units moved along
@@ -392,7 +399,7 @@ def _opening(position: Position) -> tuple[int, int] | None:
 
 def _opening_delta(position: Position, cells: tuple[int, int], roll: int) -> int:
     mine, theirs = cells
-    return position.cells[mine].size + roll - position.cells[theirs].size
+    return _amoeba(position.cells, mine).size + roll - _amoeba(position.cells, theirs).size
 
 
 def paper_case(position: Position, roll: int = 0) -> str | None:
@@ -420,7 +427,7 @@ def paper_case(position: Position, roll: int = 0) -> str | None:
 
 def _whole_move(position: Position, roll: int, src: int, dst: int) -> Turn:
     """Grow ``src`` and move all of it to ``dst``, counts written out as records print them."""
-    names, cell = position.board.names, position.cells[src]
+    names, cell = position.board.names, _amoeba(position.cells, src)
     a, b = (cell.a + roll, cell.b) if position.to_move == "A" else (cell.a, cell.b + roll)
     return Turn(roll, names[src], names[src], names[dst], a, b)
 
@@ -442,16 +449,22 @@ def _centre_cells(position: Position, mine: int, theirs: int) -> list[int]:
     return sorted(cells, key=lambda j: (-len(neighbours[j]), j))
 
 
-def _opening_stages(position: Position, roll: int, rng: random.Random | None):
+Stages = Iterator[tuple[str, list[Turn]]]
+"""The paper bot's sentences in order, each ``(rule key, the turns it allows)``."""
+
+
+def _opening_stages(position: Position, roll: int, rng: random.Random | None) -> Stages:
     """The opening's sentence and its turns (Case I's two stall squares shuffled with ``rng``)."""
-    mine, theirs = opening = _opening(position)  # type: ignore[misc]
+    opening = _opening(position)
+    assert opening is not None, "only asked while the opening lasts"
+    mine, theirs = opening
     delta = _opening_delta(position, opening, roll)
     if delta <= 3:
         key = "I-stall"
     elif delta == 4:
         key = "II-4"
     elif delta == 5:
-        key = "II-5-stall" if position.cells[theirs].size < ADVANCED_SIZE else "II-5-centre"
+        key = "II-5-stall" if _amoeba(position.cells, theirs).size < ADVANCED_SIZE else "II-5-centre"
     elif delta == 6:
         key = "II-6"
     else:
@@ -481,7 +494,7 @@ def _judged(position: Position, turns: list[Turn], checked: bool = True) -> Iter
             yield turn, after.is_over or not can_end_at_once(after)
 
 
-def _plan_stages(position: Position, roll: int, plan: str = "paper"):
+def _plan_stages(position: Position, roll: int, plan: str = "paper") -> Stages:
     """After the opening: Case III's neutralise / eat / reset and Case IV's steps 2-5, in the paper's order.
 
     Yields ``(rule key, turns the sentence allows)``; the first stage with a turn left decides.  ``plan="case IV"``
@@ -492,13 +505,13 @@ def _plan_stages(position: Position, roll: int, plan: str = "paper"):
     owned = position.owned_indices(mover)
     if can_end_at_once(position, roll, ties=False):  # exact and cheap; only then look for the winning turn
         yield "IV-win", [turn for turn in candidate_turns(position, roll) if apply(position, turn).result == mover]
-    home = max(owned, key=lambda i: (position.cells[i].size, -i))  # "the center": the mover's main amoeba
+    home = max(owned, key=lambda i: (_amoeba(position.cells, i).size, -i))  # "the center": the mover's main amoeba
     cells = list(position.cells)
-    cell = cells[home]
+    cell = _amoeba(cells, home)
     me = cells[home] = Amoeba(cell.a + roll, cell.b) if mover == "A" else Amoeba(cell.a, cell.b + roll)
     names, enemy = board.names, other(mover)
-    targets = sorted((j for j in board.neighbours[home] if cells[j] is not None and cells[j].owner == enemy),
-                     key=lambda j: (-cells[j].size, j))  # fmt: skip
+    near = {j: c for j in board.neighbours[home] if (c := cells[j]) is not None and c.owner == enemy}  # by cell
+    targets = sorted(near, key=lambda j: (-near[j].size, j))
     advantage = position.Delta if mover == "A" else -position.Delta  # "the new Advantage 2", before the roll
     empty = sum(1 for c in cells if c is None)
 
@@ -513,12 +526,12 @@ def _plan_stages(position: Position, roll: int, plan: str = "paper"):
         raise ValueError(f"plan must be one of {PLANS}, not {plan!r}")
     if (plan == "case IV" or advantage > position.rules.die_sides) and targets:
         if empty <= 1:
-            captures = [(j, smallest_capture(me, cells[j], mover)) for j in targets]
+            captures = [(j, smallest_capture(me, near[j], mover)) for j in targets]
             yield "IV-capture", [onto(j, c) for j, c in captures if c and keeps_centre(c)]
-        biggest = cells[targets[0]].size  # Case IV step 2: "the bigger of the two amoebae" first
+        biggest = near[targets[0]].size  # Case IV step 2: "the bigger of the two amoebae" first
         bigger = []
-        for j in (j for j in targets if cells[j].size == biggest):
-            neutral = smallest_neutralisation(me, cells[j])
+        for j in (j for j in targets if near[j].size == biggest):
+            neutral = smallest_neutralisation(me, near[j])
             just_as_big = (biggest, 0) if mover == "A" else (0, biggest)  # "with an amoeba just as big"
             for counts in (neutral, just_as_big if (me.a if mover == "A" else me.b) >= biggest else None):
                 if counts and keeps_centre(counts) and onto(j, counts) not in bigger:
@@ -529,24 +542,24 @@ def _plan_stages(position: Position, roll: int, plan: str = "paper"):
         # Case III's "one of the opponent's amoeba": a smaller piece, only when the biggest cannot be taken.  (A
         # turn on the biggest never lets the opponent end the game at once here: with Delta > 6 and the centre A's
         # only amoeba, what the centre keeps exceeds every other piece plus any roll; with more, B cannot end it.)
-        splits = [(j, smallest_neutralisation(me, cells[j])) for j in targets if cells[j].size < biggest]
+        splits = [(j, smallest_neutralisation(me, near[j])) for j in targets if near[j].size < biggest]
         yield "III-neutralise", [onto(j, c) for j, c in splits if c and keeps_centre(c)]
         return
     if advantage <= position.rules.die_sides:
         if not (me.b if mover == "A" else me.a):  # nothing eaten yet: "eat one of the opponent's split amoebae"
             eats = []  # how many units eat: the paper is silent; its example game "splits and eats", so the
             for j in targets:  # smallest capture (keeping the centre) first, then the whole amoeba
-                capture = smallest_capture(me, cells[j], mover)
+                capture = smallest_capture(me, near[j], mover)
                 if capture is not None and keeps_centre(capture):
                     eats.append(onto(j, capture))
-                mine, theirs = (me.a + cells[j].a, me.b + cells[j].b)
-                if cells[j].size <= me.size and (mine > theirs if mover == "A" else theirs > mine):
+                mine, theirs = (me.a + near[j].a, me.b + near[j].b)
+                if near[j].size <= me.size and (mine > theirs if mover == "A" else theirs > mine):
                     eats.append(_whole_move(position, roll, home, j))  # "gaining control" of what it eats
             yield "III-eat", eats
         yield "III-reset", [_whole_move(position, roll, home, j) for j in _away_cells(position, home)]
 
 
-def _stages(position: Position, roll: int, rng: random.Random | None, plan: str = "paper"):
+def _stages(position: Position, roll: int, rng: random.Random | None, plan: str = "paper") -> Stages:
     if _opening(position) is not None:
         return _opening_stages(position, roll, rng)
     return _plan_stages(position, roll, plan)
@@ -626,12 +639,12 @@ def paper_annotation_of(position: Position, turn: Turn | str, plan: str = "paper
     if all(apply(position, allowed).cells != result for allowed in turns):
         raise ValueError(f"{turn} is not a turn the paper's text allows in {position} ({rule})")
     note = str(rule)
-    if rule.key in ("IV-bigger", "III-neutralise", "IV-capture", "III-eat") and not turn.is_pass:
-        target = position[turn.dst]
-        after = apply(position, turn)[turn.dst]
-        sizes = sorted((position[j].size for j in position.owned(other(position.to_move))
-                        if position.board.are_adjacent(turn.src, j)), reverse=True)  # fmt: skip
-        if target is not None:
+    if rule.key in ("IV-bigger", "III-neutralise", "IV-capture", "III-eat") and turn.src and turn.dst:
+        src, dst = turn.src, turn.dst
+        target, after = position[dst], apply(position, turn)[dst]
+        sizes = sorted((position.amoebae()[j].size for j in position.owned(other(position.to_move))
+                        if position.board.are_adjacent(src, j)), reverse=True)  # fmt: skip
+        if target is not None and after is not None:
             kind = "neutralises" if after.is_neutral else "eats and owns"
             rank = ("the only one of the opponent's next to it" if len(sizes) == 1 else
                     "the biggest of the opponent's next to it" if target.size == sizes[0] else
@@ -759,7 +772,8 @@ def expectimax(position: Position, roll: int, rng: random.Random, node_budget: i
         total = 0.0
         for enemy_roll, probability in after.dice_outcomes():
             total += float(probability) * min(
-                _leaf_value(*assessment, mover, mover) for assessment, _ in _ranked_assessed(after, enemy_roll, replies_limit)
+                _leaf_value(*assessment, mover, mover)
+                for assessment, _ in _ranked_assessed(after, enemy_roll, replies_limit)
             )
         return total
 

@@ -94,7 +94,8 @@ def dump(fixture: dict[str, Any]) -> str:
     lines = [f'{{"made_by": {json.dumps(fixture["made_by"])}, "seed": {json.dumps(fixture["seed"])}, "pairings": {{']
     for number, (name, pairing) in enumerate(fixture["pairings"].items()):
         lines.append(f'{"," if number else ""}{json.dumps(name)}: {{"max_turns": {pairing["max_turns"]}, "games": [')
-        lines += [json.dumps(game) + ("," if i < len(pairing["games"]) - 1 else "") for i, game in enumerate(pairing["games"])]
+        last = len(pairing["games"]) - 1
+        lines += [json.dumps(game) + ("," if i < last else "") for i, game in enumerate(pairing["games"])]
         lines.append("]}")
     return "\n".join(lines) + "\n}}\n"
 
