@@ -32,7 +32,7 @@ from typing import Callable, Protocol, Union, cast
 
 from .seeding import seeded_rng
 from .game import TURN_CAP, random_turn
-from .rules import IllegalTurnError, Position, Turn, apply, cells_after_legal, other, resolve
+from .rules import IllegalTurnError, Position, Turn, cells_after_legal, other, play_turn
 
 # --------------------------------------------------------------------------- the strategy interface
 
@@ -137,20 +137,28 @@ class Match:
         return self._bot_rngs[seat] if seat in self._bot_rngs else random.Random(self.move_seed())
 
     def play(self, turn: Turn | str) -> None:
-        """Play the mover's turn for the pending roll; IllegalTurnError (nothing changes) if it is not legal."""
-        turn = turn if isinstance(turn, Turn) else resolve(self.position, turn)
+        """Play the mover's turn for the pending roll; IllegalTurnError (nothing changes) if it is not legal.
+
+        A :class:`Turn` is recorded as given, notation as read with its counts filled in; either is checked once.
+        """
         roll = self.roll()
-        if turn.roll != roll:
-            raise IllegalTurnError(f"illegal turn '{turn}': the die shows {roll}, not {turn.roll}")
-        self.position = apply(self.position, turn)
+        if isinstance(turn, Turn):
+            if turn.roll != roll:
+                raise IllegalTurnError(f"illegal turn '{turn}': the die shows {roll}, not {turn.roll}")
+            after = play_turn(self.position, turn)[1]
+        else:
+            turn, after = play_turn(self.position, turn)
+            if turn.roll != roll:
+                raise IllegalTurnError(f"illegal turn '{turn}': the die shows {roll}, not {turn.roll}")
+        self.position = after
         self.turns.append(turn)
         self._roll = None
 
-    def play_trusted(self, turn: Turn) -> None:
+    def play_trusted(self, turn: Turn | str) -> None:
         """Play a baseline bot's turn (the engine's own, from its turn generators) without checking it again.
 
         The referee's check is for untrusted answers; re-checking every bot turn cost about a tenth of a scoring
-        run.  The position is the one :meth:`play` makes (``tests/test_lab.py`` plays bots both ways).
+        run.  The position is the one :meth:`play` makes (``tests/lab/test_lab.py`` plays bots both ways).
         """
         if not isinstance(turn, Turn) or turn.roll != self.roll():
             return self.play(turn)  # notation, or a wrong roll: the checked path (which raises for a wrong roll)
@@ -179,17 +187,20 @@ def play_match(first: Strategy, second: Strategy, *, seed: int | str = 0, pair: 
     """Play one whole game in this process (trusted code: a strategy's exception propagates).
 
     ``first`` sits at ``first_seat``; the dice are those of dice-seed index ``pair`` at ``table``.
+    A baseline bot's turns (:func:`kind_of`) are played unchecked (:meth:`Match.play_trusted`), anything else's
+    checked: the same positions either way.
     ``observe(position, roll)``, if given, sees every position and its roll before the mover answers.
     For untrusted code use :func:`amoeboid_edu.lab.scoring.score`, which plays the same game in a sandbox.
     """
     match = Match(kind_of(first), kind_of(second), seed=seed, pair=pair, first_seat=first_seat, start=start,
                   board=board, max_turns=max_turns, table=table)
     choose: dict[str, StrategyFunction] = {first_seat: as_function(first), other(first_seat): as_function(second)}
+    play = {seat: match.play_trusted if match.kinds[seat] != STRATEGY else match.play for seat in "AB"}
     while (seat := match.due()) is not None:
         roll = match.roll()
         if observe is not None:
             observe(match.position, roll)
-        match.play(choose[seat](match.position, roll, match.rng()))
+        play[seat](choose[seat](match.position, roll, match.rng()))
     return match
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Callable, Iterable, NamedTuple
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 from ..engine.game import TURN_CAP
 from ..engine.match import register_bot
@@ -36,55 +36,171 @@ WIN_SCORE = 10_000
 # --------------------------------------------------------------------------- shared evaluation
 
 
-def _assess(cells: list[Amoeba | None], neighbours: tuple, sides: int) -> tuple[int, float, float, int, int]:
-    """``(Delta, exposure of A, exposure of B, amoebae A owns, amoebae B owns)`` in one pass over the cells."""
+Assessment = tuple[int, float, float, int, int]
+"""``(Delta, exposure of A, exposure of B, amoebae A owns, amoebae B owns)``: what the bots' evaluations read."""
+
+OutcomeKey = tuple[bool, int, int, float]
+"""Greedy's key of a turn (:func:`outcome_after`): the larger, the better."""
+
+
+def _assess_board(owner: Sequence[int], size: Sequence[int], neighbours: Sequence[Sequence[int]],
+                  sides: int) -> Assessment:
+    """:data:`Assessment` of the board whose cell ``i`` holds an amoeba of ``size[i]`` owned by ``owner[i]``.
+
+    ``owner[i]`` is 1 for A, -1 for B and 0 for a neutral amoeba or an empty cell.  One pass over flat lists:
+    the bots assess every candidate turn, and the lists change in two cells from one candidate to the next, so
+    no :class:`Amoeba` is built per cell.  The exposures are summed in board order, term by term, so that a
+    position gives the same floats however it is assessed.
+    """
     delta = owned_a = owned_b = 0
     exposed_a = exposed_b = 0.0
-    for i, cell in enumerate(cells):
-        if cell is None:
+    i = -1
+    for side in owner:
+        i += 1
+        if not side:
             continue
-        a, b = cell
-        if a == b:
-            continue
-        size = a + b
+        mine = size[i]
         biggest = 0
-        if a > b:
-            delta += size
+        enemy = -side
+        for j in neighbours[i]:
+            if owner[j] == enemy and size[j] > biggest:
+                biggest = size[j]
+        if side > 0:
+            delta += mine
             owned_a += 1
-            for j in neighbours[i]:
-                enemy = cells[j]
-                if enemy is not None and enemy.b > enemy.a and enemy.a + enemy.b > biggest:
-                    biggest = enemy.a + enemy.b
         else:
-            delta -= size
+            delta -= mine
             owned_b += 1
-            for j in neighbours[i]:
-                enemy = cells[j]
-                if enemy is not None and enemy.a > enemy.b and enemy.a + enemy.b > biggest:
-                    biggest = enemy.a + enemy.b
         if biggest:
-            need = size - biggest  # the roll the enemy needs to eat this amoeba
-            lost = size if need <= 1 else size * max(0, sides - need + 1) / sides
-            if a > b:
+            need = mine - biggest  # the roll the enemy needs to eat this amoeba
+            lost = mine if need <= 1 else mine * (sides - need + 1) / sides if need <= sides else 0.0
+            if side > 0:
                 exposed_a += lost
             else:
                 exposed_b += lost
     return delta, exposed_a, exposed_b, owned_a, owned_b
 
 
-def outcome_after(position: Position, turn: Turn) -> tuple[bool, int, int, float]:
+def _assess(cells: Sequence[Amoeba | None], neighbours: Sequence[Sequence[int]], sides: int) -> Assessment:
+    """:data:`Assessment` of ``cells`` (amoebae or None)."""
+    owner = [0 if cell is None else (cell.a > cell.b) - (cell.b > cell.a) for cell in cells]
+    size = [0 if cell is None else cell.a + cell.b for cell in cells]
+    return _assess_board(owner, size, neighbours, sides)
+
+
+def _key(assessment: Assessment, mover_is_a: bool) -> OutcomeKey:
+    """Greedy's key from an assessment of the board after the mover's turn: see :func:`outcome_after`."""
+    delta, exposed_a, exposed_b, owned_a, owned_b = assessment
+    if mover_is_a:
+        return not owned_b, delta, -owned_a, exposed_b - exposed_a
+    return not owned_a, -delta, -owned_b, exposed_a - exposed_b
+
+
+def outcome_after(position: Position, turn: Turn) -> OutcomeKey:
     """``(wins, Delta, -pieces, threat balance)`` after a legal ``turn``, from the mover's side.
 
     ``pieces`` is how many amoebae the mover owns; the threat balance is the
     opponent's :func:`exposure` minus the mover's: what the mover stands to
     eat next minus what it stands to lose.  The larger the tuple, the better: greedy's key.
     """
-    delta, exposed_a, exposed_b, owned_a, owned_b = _assess(
-        cells_after_legal(position, turn), position.board.neighbours, position.rules.die_sides
-    )
-    if position.to_move == "A":
-        return not owned_b, delta, -owned_a, exposed_b - exposed_a
-    return not owned_a, -delta, -owned_b, exposed_a - exposed_b
+    assessment = _assess(cells_after_legal(position, turn), position.board.neighbours, position.rules.die_sides)
+    return _key(assessment, position.to_move == "A")
+
+
+Move = tuple[str, "str | None", "str | None", "int | None", "int | None"]
+"""A candidate turn's fields after its roll, ``(grow, src, dst, a, b)``: a :class:`Turn` is built only for the
+candidates a bot keeps."""
+
+
+def assessed_candidates(position: Position, roll: int) -> list[tuple[Assessment, Turn]]:
+    """Every turn of :func:`~amoeboid_edu.players.strategy.candidate_turns`, in its order, with the
+    :data:`Assessment` of the board after it.
+
+    The bots' one pass over their candidates: the same turns as ``candidate_turns`` (``tests/players`` checks
+    it on thousands of positions), generated on flat lists of counts and assessed after changing the two cells
+    a move changes, with no :class:`Position` or :class:`Amoeba` built per candidate (greedy's key of each
+    turn was most of the greedy and paper bots' time).
+    """
+    unchecked = Turn.unchecked
+    return [(assessment, unchecked(roll, *move)) for assessment, move in _assessed_moves(position, roll)]
+
+
+def _assessed_moves(position: Position, roll: int) -> list[tuple[Assessment, Move]]:
+    """:func:`assessed_candidates` with each turn as its :data:`Move`."""
+    if position.is_over:
+        return []
+    board, cells = position.board, position.cells
+    names, neighbours, sides = board.names, board.neighbours, position.rules.die_sides
+    mover_is_a = position.to_move == "A"
+    a = [0 if cell is None else cell.a for cell in cells]
+    b = [0 if cell is None else cell.b for cell in cells]
+    owner = [(x > y) - (y > x) for x, y in zip(a, b)]
+    size = [x + y for x, y in zip(a, b)]
+    owned = [i for i, side in enumerate(owner) if side == (1 if mover_is_a else -1)]
+    found: list[tuple[Assessment, Move]] = []
+    for grow in owned:  # growing the mover's amoeba leaves it the mover's: only its size changes
+        grow_name = names[grow]
+        if mover_is_a:
+            a[grow] += roll
+        else:
+            b[grow] += roll
+        size[grow] += roll
+        any_move = False
+        for src in owned:
+            sa, sb = a[src], b[src]
+            whole = sa + sb
+            src_name = names[src]
+            for dst in neighbours[src]:
+                ta, tb = a[dst], b[dst]
+                target = ta + tb
+                if target > whole:
+                    continue
+                any_move = True
+                half = (sa // 2, sb // 2)
+                options = [(sa, sb)] if half[0] + half[1] < 1 else [(sa, sb), half]
+                if target:  # the smallest eat, the smallest capture, the exact neutralisation (strategy.py's helpers)
+                    if mover_is_a:
+                        x = sa if sa < target else target
+                        options.append((x, target - x))
+                        mine, theirs, own = ta, tb, sa
+                    else:
+                        y = sb if sb < target else target
+                        options.append((target - y, y))
+                        mine, theirs, own = tb, ta, sb
+                    capture = max(target, theirs - mine + 1)
+                    if capture <= own:
+                        options.append((capture, 0) if mover_is_a else (0, capture))
+                    if tb <= sa and ta <= sb:
+                        options.append((tb, ta))
+                seen = set()
+                for option in options:
+                    if option in seen:
+                        continue
+                    seen.add(option)
+                    x, y = option
+                    if x + y < target:
+                        continue
+                    ra, rb, da, db = sa - x, sb - y, ta + x, tb + y  # the source's rest, the destination after
+                    owner[src], size[src] = (ra > rb) - (rb > ra), ra + rb
+                    owner[dst], size[dst] = (da > db) - (db > da), da + db
+                    found.append((_assess_board(owner, size, neighbours, sides),
+                                  (grow_name, src_name, names[dst], x, y)))
+                    owner[dst], size[dst] = (ta > tb) - (tb > ta), target
+                owner[src], size[src] = (sa > sb) - (sb > sa), whole
+        if not any_move:
+            found.append((_assess_board(owner, size, neighbours, sides), (grow_name, None, None, None, None)))
+        if mover_is_a:
+            a[grow] -= roll
+        else:
+            b[grow] -= roll
+        size[grow] -= roll
+    return found
+
+
+def keyed_candidates(position: Position, roll: int) -> list[tuple[OutcomeKey, Turn]]:
+    """:func:`assessed_candidates` with greedy's key (:func:`outcome_after`) in place of the assessment."""
+    mover_is_a = position.to_move == "A"
+    return [(_key(assessment, mover_is_a), turn) for assessment, turn in assessed_candidates(position, roll)]
 
 
 def exposure(position: Position, player: str | None = None) -> float:
@@ -100,10 +216,10 @@ def exposure(position: Position, player: str | None = None) -> float:
     return exposed_a if player == "A" else exposed_b
 
 
-def _best(turns: Iterable[Turn], key: Callable[[Turn], object]) -> list[Turn]:
+def _best(turns: Iterable[Turn], key: Callable[[Turn], Any]) -> list[Turn]:
     """The turns with the largest key (ties kept, in candidate order)."""
     best: list[Turn] = []
-    best_key = None
+    best_key: Any = None
     for turn in turns:
         value = key(turn)
         if best_key is None or value > best_key:
@@ -131,7 +247,16 @@ def greedy(position: Position, roll: int, rng: random.Random) -> Turn:
 
 def greedy_choices(position: Position, roll: int) -> list[Turn]:
     """The turns :func:`greedy` chooses among (ties kept, in candidate order): the coach caches them."""
-    return _best(candidate_turns(position, roll), lambda turn: outcome_after(position, turn))
+    mover_is_a = position.to_move == "A"
+    best: list[Move] = []
+    best_key = None
+    for assessment, move in _assessed_moves(position, roll):  # _best, inlined on keys computed in one pass
+        key = _key(assessment, mover_is_a)
+        if best_key is None or key > best_key:
+            best, best_key = [move], key
+        elif key == best_key:
+            best.append(move)
+    return [Turn.unchecked(roll, *move) for move in best]
 
 
 # --------------------------------------------------------------------------- the paper's play, every branch cited
@@ -212,6 +337,13 @@ class PaperChoice(NamedTuple):
         return str(self.rule) + (f"; {SAFETY_DEFAULT}" if self.safety else "")
 
 
+def _amoeba(cells: Sequence[Amoeba | None], index: int) -> Amoeba:
+    """The amoeba on cell ``index``, which the caller knows is not empty."""
+    cell = cells[index]
+    assert cell is not None, "an amoeba was expected on this cell"
+    return cell
+
+
 def can_end_at_once(position: Position, roll: int | None = None, ties: bool = True) -> bool:
     """Whether the side to move can end the game on this turn: exact, without enumerating turns.
 
@@ -226,14 +358,14 @@ def can_end_at_once(position: Position, roll: int | None = None, ties: bool = Tr
     if len(victims) != 1:
         return False
     target_index = victims[0]
-    target = position.cells[target_index]
+    target = _amoeba(position.cells, target_index)
     mine_t, theirs_t = (target.a, target.b) if mover == "A" else (target.b, target.a)
     roll = position.rules.die_sides if roll is None else roll
     movers = position.owned_indices(mover)
     for src in movers:
         if target_index not in position.board.neighbours[src]:
             continue
-        cell = position.cells[src]
+        cell = _amoeba(position.cells, src)
         mine_s, theirs_s = (cell.a, cell.b) if mover == "A" else (cell.b, cell.a)
         mine_s += roll
         for y in range(theirs_s + 1):  # the opponent's units moved along
@@ -267,7 +399,7 @@ def _opening(position: Position) -> tuple[int, int] | None:
 
 def _opening_delta(position: Position, cells: tuple[int, int], roll: int) -> int:
     mine, theirs = cells
-    return position.cells[mine].size + roll - position.cells[theirs].size
+    return _amoeba(position.cells, mine).size + roll - _amoeba(position.cells, theirs).size
 
 
 def paper_case(position: Position, roll: int = 0) -> str | None:
@@ -295,7 +427,7 @@ def paper_case(position: Position, roll: int = 0) -> str | None:
 
 def _whole_move(position: Position, roll: int, src: int, dst: int) -> Turn:
     """Grow ``src`` and move all of it to ``dst``, counts written out as records print them."""
-    names, cell = position.board.names, position.cells[src]
+    names, cell = position.board.names, _amoeba(position.cells, src)
     a, b = (cell.a + roll, cell.b) if position.to_move == "A" else (cell.a, cell.b + roll)
     return Turn(roll, names[src], names[src], names[dst], a, b)
 
@@ -317,16 +449,22 @@ def _centre_cells(position: Position, mine: int, theirs: int) -> list[int]:
     return sorted(cells, key=lambda j: (-len(neighbours[j]), j))
 
 
-def _opening_stages(position: Position, roll: int, rng: random.Random | None):
+Stages = Iterator[tuple[str, list[Turn]]]
+"""The paper bot's sentences in order, each ``(rule key, the turns it allows)``."""
+
+
+def _opening_stages(position: Position, roll: int, rng: random.Random | None) -> Stages:
     """The opening's sentence and its turns (Case I's two stall squares shuffled with ``rng``)."""
-    mine, theirs = opening = _opening(position)  # type: ignore[misc]
+    opening = _opening(position)
+    assert opening is not None, "only asked while the opening lasts"
+    mine, theirs = opening
     delta = _opening_delta(position, opening, roll)
     if delta <= 3:
         key = "I-stall"
     elif delta == 4:
         key = "II-4"
     elif delta == 5:
-        key = "II-5-stall" if position.cells[theirs].size < ADVANCED_SIZE else "II-5-centre"
+        key = "II-5-stall" if _amoeba(position.cells, theirs).size < ADVANCED_SIZE else "II-5-centre"
     elif delta == 6:
         key = "II-6"
     else:
@@ -338,20 +476,25 @@ def _opening_stages(position: Position, roll: int, rng: random.Random | None):
     yield key, [_whole_move(position, roll, mine, j) for j in cells]
 
 
-def _judged(position: Position, turns: list[Turn]):
+def _judged(position: Position, turns: list[Turn], checked: bool = True) -> Iterator[tuple[Turn, bool]]:
     """Yield ``(turn, safe)`` for each turn that does not end the game in a loss or a tie, in order.
 
     ``safe``: the opponent cannot end the game at once afterwards (the safety
-    default).  One ``apply`` per turn; lazy, so the bot can stop at its first
+    default).  One ``apply`` per turn (``checked=False``: the turns come from the candidate generator, known
+    legal, and are played without the referee's checks); lazy, so the bot can stop at its first
     safe turn while a search asks for all of them.
     """
+    board, rules, mover = position.board, position.rules, position.to_move
     for turn in turns:
-        after = apply(position, turn)
-        if after.result in ("ongoing", position.to_move):
+        if checked:
+            after = apply(position, turn)
+        else:
+            after = Position.unchecked(board, tuple(cells_after_legal(position, turn)), other(mover), rules)
+        if after.result in ("ongoing", mover):
             yield turn, after.is_over or not can_end_at_once(after)
 
 
-def _plan_stages(position: Position, roll: int, plan: str = "paper"):
+def _plan_stages(position: Position, roll: int, plan: str = "paper") -> Stages:
     """After the opening: Case III's neutralise / eat / reset and Case IV's steps 2-5, in the paper's order.
 
     Yields ``(rule key, turns the sentence allows)``; the first stage with a turn left decides.  ``plan="case IV"``
@@ -362,13 +505,13 @@ def _plan_stages(position: Position, roll: int, plan: str = "paper"):
     owned = position.owned_indices(mover)
     if can_end_at_once(position, roll, ties=False):  # exact and cheap; only then look for the winning turn
         yield "IV-win", [turn for turn in candidate_turns(position, roll) if apply(position, turn).result == mover]
-    home = max(owned, key=lambda i: (position.cells[i].size, -i))  # "the center": the mover's main amoeba
+    home = max(owned, key=lambda i: (_amoeba(position.cells, i).size, -i))  # "the center": the mover's main amoeba
     cells = list(position.cells)
-    cell = cells[home]
+    cell = _amoeba(cells, home)
     me = cells[home] = Amoeba(cell.a + roll, cell.b) if mover == "A" else Amoeba(cell.a, cell.b + roll)
     names, enemy = board.names, other(mover)
-    targets = sorted((j for j in board.neighbours[home] if cells[j] is not None and cells[j].owner == enemy),
-                     key=lambda j: (-cells[j].size, j))  # fmt: skip
+    near = {j: c for j in board.neighbours[home] if (c := cells[j]) is not None and c.owner == enemy}  # by cell
+    targets = sorted(near, key=lambda j: (-near[j].size, j))
     advantage = position.Delta if mover == "A" else -position.Delta  # "the new Advantage 2", before the roll
     empty = sum(1 for c in cells if c is None)
 
@@ -383,12 +526,12 @@ def _plan_stages(position: Position, roll: int, plan: str = "paper"):
         raise ValueError(f"plan must be one of {PLANS}, not {plan!r}")
     if (plan == "case IV" or advantage > position.rules.die_sides) and targets:
         if empty <= 1:
-            captures = [(j, smallest_capture(me, cells[j], mover)) for j in targets]
+            captures = [(j, smallest_capture(me, near[j], mover)) for j in targets]
             yield "IV-capture", [onto(j, c) for j, c in captures if c and keeps_centre(c)]
-        biggest = cells[targets[0]].size  # Case IV step 2: "the bigger of the two amoebae" first
+        biggest = near[targets[0]].size  # Case IV step 2: "the bigger of the two amoebae" first
         bigger = []
-        for j in (j for j in targets if cells[j].size == biggest):
-            neutral = smallest_neutralisation(me, cells[j])
+        for j in (j for j in targets if near[j].size == biggest):
+            neutral = smallest_neutralisation(me, near[j])
             just_as_big = (biggest, 0) if mover == "A" else (0, biggest)  # "with an amoeba just as big"
             for counts in (neutral, just_as_big if (me.a if mover == "A" else me.b) >= biggest else None):
                 if counts and keeps_centre(counts) and onto(j, counts) not in bigger:
@@ -399,24 +542,24 @@ def _plan_stages(position: Position, roll: int, plan: str = "paper"):
         # Case III's "one of the opponent's amoeba": a smaller piece, only when the biggest cannot be taken.  (A
         # turn on the biggest never lets the opponent end the game at once here: with Delta > 6 and the centre A's
         # only amoeba, what the centre keeps exceeds every other piece plus any roll; with more, B cannot end it.)
-        splits = [(j, smallest_neutralisation(me, cells[j])) for j in targets if cells[j].size < biggest]
+        splits = [(j, smallest_neutralisation(me, near[j])) for j in targets if near[j].size < biggest]
         yield "III-neutralise", [onto(j, c) for j, c in splits if c and keeps_centre(c)]
         return
     if advantage <= position.rules.die_sides:
         if not (me.b if mover == "A" else me.a):  # nothing eaten yet: "eat one of the opponent's split amoebae"
             eats = []  # how many units eat: the paper is silent; its example game "splits and eats", so the
             for j in targets:  # smallest capture (keeping the centre) first, then the whole amoeba
-                capture = smallest_capture(me, cells[j], mover)
+                capture = smallest_capture(me, near[j], mover)
                 if capture is not None and keeps_centre(capture):
                     eats.append(onto(j, capture))
-                mine, theirs = (me.a + cells[j].a, me.b + cells[j].b)
-                if cells[j].size <= me.size and (mine > theirs if mover == "A" else theirs > mine):
+                mine, theirs = (me.a + near[j].a, me.b + near[j].b)
+                if near[j].size <= me.size and (mine > theirs if mover == "A" else theirs > mine):
                     eats.append(_whole_move(position, roll, home, j))  # "gaining control" of what it eats
             yield "III-eat", eats
         yield "III-reset", [_whole_move(position, roll, home, j) for j in _away_cells(position, home)]
 
 
-def _stages(position: Position, roll: int, rng: random.Random | None, plan: str = "paper"):
+def _stages(position: Position, roll: int, rng: random.Random | None, plan: str = "paper") -> Stages:
     if _opening(position) is not None:
         return _opening_stages(position, roll, rng)
     return _plan_stages(position, roll, plan)
@@ -496,12 +639,12 @@ def paper_annotation_of(position: Position, turn: Turn | str, plan: str = "paper
     if all(apply(position, allowed).cells != result for allowed in turns):
         raise ValueError(f"{turn} is not a turn the paper's text allows in {position} ({rule})")
     note = str(rule)
-    if rule.key in ("IV-bigger", "III-neutralise", "IV-capture", "III-eat") and not turn.is_pass:
-        target = position[turn.dst]
-        after = apply(position, turn)[turn.dst]
-        sizes = sorted((position[j].size for j in position.owned(other(position.to_move))
-                        if position.board.are_adjacent(turn.src, j)), reverse=True)  # fmt: skip
-        if target is not None:
+    if rule.key in ("IV-bigger", "III-neutralise", "IV-capture", "III-eat") and turn.src and turn.dst:
+        src, dst = turn.src, turn.dst
+        target, after = position[dst], apply(position, turn)[dst]
+        sizes = sorted((position.amoebae()[j].size for j in position.owned(other(position.to_move))
+                        if position.board.are_adjacent(src, j)), reverse=True)  # fmt: skip
+        if target is not None and after is not None:
             kind = "neutralises" if after.is_neutral else "eats and owns"
             rank = ("the only one of the opponent's next to it" if len(sizes) == 1 else
                     "the biggest of the opponent's next to it" if target.size == sizes[0] else
@@ -520,15 +663,16 @@ def _default_choices(position: Position, roll: int) -> list[Turn]:
     safe turn holds exactly the safe turns of the best key, in candidate order.  With no safe turn at all, greedy's
     ties among every turn.  ``tests/test_bots.py`` checks it against judging every turn first.
     """
-    turns = list(candidate_turns(position, roll))
-    groups: dict[tuple, list[Turn]] = {}
-    for turn in turns:
-        groups.setdefault(outcome_after(position, turn), []).append(turn)
+    mover_is_a = position.to_move == "A"
+    groups: dict[OutcomeKey, list[Move]] = {}
+    for assessment, move in _assessed_moves(position, roll):
+        groups.setdefault(_key(assessment, mover_is_a), []).append(move)
     for key in sorted(groups, reverse=True):
-        safe = [turn for turn, is_safe in _judged(position, groups[key]) if is_safe]
+        turns = [Turn.unchecked(roll, *move) for move in groups[key]]
+        safe = [turn for turn, is_safe in _judged(position, turns, checked=False) if is_safe]
         if safe:
             return safe
-    return groups[max(groups)] if groups else []
+    return [Turn.unchecked(roll, *move) for move in groups[max(groups)]] if groups else []
 
 
 def paper(position: Position, roll: int, rng: random.Random) -> Turn:
@@ -590,9 +734,16 @@ def evaluate(position: Position, player: str) -> float:
 
 def _ranked(position: Position, roll: int, limit: int) -> list[Turn]:
     """The ``limit`` most promising candidates in greedy's order (win, Delta, threat balance), best first."""
-    scored = [(outcome_after(position, turn), -i, turn) for i, turn in enumerate(candidate_turns(position, roll))]
+    return [turn for _, turn in _ranked_assessed(position, roll, limit)]
+
+
+def _ranked_assessed(position: Position, roll: int, limit: int) -> list[tuple[Assessment, Turn]]:
+    """:func:`_ranked`'s turns with the :data:`Assessment` after each (what expectimax's leaves are worth)."""
+    mover_is_a = position.to_move == "A"
+    scored = [(_key(assessment, mover_is_a), -i, assessment, move)
+              for i, (assessment, move) in enumerate(_assessed_moves(position, roll))]
     scored.sort(key=lambda item: item[:2], reverse=True)
-    return [turn for _, _, turn in scored[: max(1, limit)]]
+    return [(assessment, Turn.unchecked(roll, *move)) for _, _, assessment, move in scored[: max(1, limit)]]
 
 
 def expectimax(position: Position, roll: int, rng: random.Random, node_budget: int = EXPECTIMAX_NODE_BUDGET) -> Turn:
@@ -605,8 +756,7 @@ def expectimax(position: Position, roll: int, rng: random.Random, node_budget: i
     candidates in greedy's order: about sqrt(budget / sides) each.
     Ties between equally good turns are broken uniformly with ``rng``.
     """
-    mover = position.to_move
-    neighbours, sides = position.board.neighbours, position.rules.die_sides
+    mover, sides = position.to_move, position.rules.die_sides
     mine = _ranked(position, roll, node_budget)
     per_side = max(2, int((node_budget / sides) ** 0.5))
     if len(mine) > per_side:  # too many of ours: both sides keep their best per_side
@@ -615,14 +765,15 @@ def expectimax(position: Position, roll: int, rng: random.Random, node_budget: i
         replies_limit = max(2, node_budget // (sides * len(mine)))
 
     def value(turn: Turn) -> float:
-        after = apply(position, turn)
+        after = Position.unchecked(position.board, tuple(cells_after_legal(position, turn)), other(mover),
+                                   position.rules)  # a candidate: legal
         if after.is_over:
             return evaluate(after, mover)
         total = 0.0
         for enemy_roll, probability in after.dice_outcomes():
             total += float(probability) * min(
-                _leaf_value(*_assess(cells_after_legal(after, reply), neighbours, sides), mover, mover)
-                for reply in _ranked(after, enemy_roll, replies_limit)
+                _leaf_value(*assessment, mover, mover)
+                for assessment, _ in _ranked_assessed(after, enemy_roll, replies_limit)
             )
         return total
 

@@ -574,3 +574,65 @@ def test_a_pass_after_a_move_does_not_reset_the_count():
     p = Position.parse("(4,0) (0,6) (0,9) (1,0) A")
     assert [str(t) for t in legal_turns(p, 2)] == ["2 a1 a1-b1 6,0", "2 d1 -"]
     assert count_legal_turns(p, 2) == 2 == len(brute_force_turns(p, 2))
+
+
+# --------------------------------------------------------------------------- the referee's fast path
+
+
+def _outcome(check, position, turn):
+    """What ``check(position, turn)`` gives: the played turn and cells, or the error's type, reason and message."""
+    try:
+        played, cells = check(position, turn)
+    except (IllegalTurnError, InvalidTurnError) as error:
+        return type(error), getattr(error, "reason", None), str(error)
+    return str(played), played, tuple(cells)
+
+
+@st.composite
+def turns_for(draw, position):
+    """Turns a strategy might answer in ``position``: legal ones, and near misses of every rule."""
+    names = list(position.board.names) + ["z9"]
+    roll = draw(st.integers(0, 7))
+    if draw(st.booleans()) and 1 <= roll <= 6:
+        legal = list(itertools.islice(legal_turns(position, roll), 50))
+        if legal:
+            return draw(st.sampled_from(legal))
+    grow, src, dst = (draw(st.sampled_from(names)) for _ in range(3))
+    counts = draw(st.one_of(st.none(), st.tuples(st.integers(0, 8), st.integers(0, 8))))
+    if draw(st.integers(0, 5)) == 0:
+        return Turn(roll, grow)
+    return Turn(roll, grow, src, dst, *(counts or (None, None)))
+
+
+@settings(max_examples=400, deadline=None)
+@given(positions(), st.data())
+def test_the_referees_fast_path_agrees_with_checking_every_rule(position, data):
+    # apply() plays a legal move without preparing any message; every other turn goes through the rule-by-rule
+    # checks.  Both must give the same turn, cells and error for every turn a strategy may answer.
+    from amoeboid_edu.engine import rules
+
+    for _ in range(5):
+        turn = data.draw(turns_for(position))
+        assert _outcome(rules._resolve, position, turn) == _outcome(rules._resolve_checked, position, turn)
+
+
+
+def _read(parse, text):
+    try:
+        return parse(text)
+    except InvalidTurnError as error:
+        return str(error)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(
+    st.text(alphabet="0123456789 -,ab_Z\t\n٣", max_size=20),
+    st.builds(lambda t: str(t), st.builds(Turn, st.integers(0, 10**20), st.sampled_from(["a1", "b2", "Z_9"]))),
+    st.builds(lambda r, g, s, d, a, b: f"{r} {g} {s}-{d} {a},{b}", st.integers(0, 10**20),
+              *[st.sampled_from(["a1", "b_2", "é1", "", "c3 "])] * 3, st.integers(0, 10**19), st.integers(0, 10**19)),
+    st.builds(lambda r, g, m: f"{r} {g} {m}",
+              *[st.sampled_from(["3", "٣", "03", "+3", "1" * 19, "a1", "b2", "_"])] * 2,
+              st.sampled_from(["-", "a1-b1", "a1-b1 4,0", "a1-b1 ４,0", "a1-b1 4,0,", "a1--b1", "a1-b1 4;0", "-b1"])),
+))
+def test_reading_a_turn_written_canonically_agrees_with_reading_it_field_by_field(text):
+    assert _read(Turn.parse, text) == _read(Turn._parse_fields, text)

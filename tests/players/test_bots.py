@@ -5,9 +5,24 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
-from amoeboid_edu import Position, apply, is_legal, random_playout, seeded_rng
-from amoeboid_edu.players.bots import can_end_at_once, greedy, paper, paper_case, paper_options
+from amoeboid_edu import Board, Position, Rules, apply, is_legal, random_playout, seeded_rng
+from amoeboid_edu.engine.rules import cells_after_legal
+from amoeboid_edu.players.bots import (
+    _best,
+    assessed_candidates,
+    can_end_at_once,
+    greedy,
+    greedy_choices,
+    keyed_candidates,
+    outcome_after,
+    paper,
+    paper_case,
+    paper_options,
+)
+from amoeboid_edu.players.strategy import candidate_turns
 from amoeboid_edu.players.registry import BOTS
 
 
@@ -190,3 +205,83 @@ def test_the_paper_defaults_lazy_safety_check_chooses_exactly_as_judging_every_t
                     checked += 1
                 position = apply(position, turn)
     assert checked > 2000
+
+
+# --------------------------------------------------------------------------- the bots' one pass over their candidates
+
+
+def _assess_reference(cells, neighbours, sides):
+    """The bots' assessment as first written, on amoebae: kept here as the reference of the flat, one-pass one."""
+    delta = owned_a = owned_b = 0
+    exposed_a = exposed_b = 0.0
+    for i, cell in enumerate(cells):
+        if cell is None or cell.a == cell.b:
+            continue
+        size, biggest = cell.a + cell.b, 0
+        enemy_is_b = cell.a > cell.b
+        if enemy_is_b:
+            delta, owned_a = delta + size, owned_a + 1
+        else:
+            delta, owned_b = delta - size, owned_b + 1
+        for j in neighbours[i]:
+            enemy = cells[j]
+            if enemy is not None and (enemy.b > enemy.a if enemy_is_b else enemy.a > enemy.b):
+                biggest = max(biggest, enemy.a + enemy.b)
+        if biggest:
+            need = size - biggest
+            lost = size if need <= 1 else size * max(0, sides - need + 1) / sides
+            if enemy_is_b:
+                exposed_a += lost
+            else:
+                exposed_b += lost
+    return delta, exposed_a, exposed_b, owned_a, owned_b
+
+
+def _outcome_reference(position, turn):
+    delta, exposed_a, exposed_b, owned_a, owned_b = _assess_reference(
+        cells_after_legal(position, turn), position.board.neighbours, position.rules.die_sides)
+    if position.to_move == "A":
+        return not owned_b, delta, -owned_a, exposed_b - exposed_a
+    return not owned_a, -delta, -owned_b, exposed_a - exposed_b
+
+
+@st.composite
+def bot_positions(draw):
+    """Ongoing positions on grids up to 4x4, king or rook, 4- to 8-sided dice, amoebae up to 40 units."""
+    rows, cols = draw(st.integers(1, 4)), draw(st.integers(2, 4))
+    units = draw(st.sampled_from([3, 12, 40]))
+    cell = st.one_of(st.none(), st.tuples(st.integers(0, units), st.integers(0, units)).filter(sum))
+    cells = draw(st.lists(cell, min_size=rows * cols, max_size=rows * cols))
+    rules = Rules(draw(st.sampled_from(["king", "rook"])), draw(st.integers(4, 8)))
+    position = Position(Board.grid(rows, cols, rules.adjacency), tuple(cells), draw(st.sampled_from("AB")), rules)
+    assume(not position.is_over)
+    return position
+
+
+@settings(max_examples=400, deadline=None)
+@given(bot_positions(), st.integers(1, 8))
+def test_the_bots_one_pass_gives_the_candidates_and_their_assessments_as_before(position, roll):
+    roll = min(roll, position.rules.die_sides)
+    reference = [(_assess_reference(cells_after_legal(position, turn), position.board.neighbours,
+                                    position.rules.die_sides), turn) for turn in candidate_turns(position, roll)]
+    assert assessed_candidates(position, roll) == reference
+    assert greedy_choices(position, roll) == _best(candidate_turns(position, roll),
+                                                   lambda turn: _outcome_reference(position, turn))
+    for _, turn in reference[:5]:
+        assert outcome_after(position, turn) == _outcome_reference(position, turn)
+
+
+def test_the_bots_one_pass_agrees_on_the_positions_of_real_games():
+    # The positions the bots meet in scoring (3x3, king, d6), every roll: the same candidates, keys and choices.
+    checked = 0
+    for index in range(60):
+        rng = seeded_rng("one pass", index)
+        position = random_playout(Position.start(3), rng, max_turns=rng.randint(0, 80)).final
+        if position.is_over:
+            continue
+        for roll in range(1, 7):
+            keyed = keyed_candidates(position, roll)
+            assert [turn for _, turn in keyed] == list(candidate_turns(position, roll))
+            assert [key for key, _ in keyed] == [_outcome_reference(position, turn) for _, turn in keyed]
+            checked += len(keyed)
+    assert checked > 1000
