@@ -320,6 +320,7 @@ class _Setup:
     max_turns: int
     board: int
     load_limit: float = LOAD_LIMIT
+    bot_tables_by_entrant: bool = False  # a tournament's: see _table
 
 
 def _stream_seed(seed, *keys) -> int:
@@ -393,15 +394,27 @@ def _turn_from(answer: dict, roll: int, limit: float | None = None, sources: tup
     return turn
 
 
-def _table(first: Entry, second: Entry) -> tuple[str, ...]:
-    """Where a game's dice come from (see :mod:`.match`): its bots' names, or both names when no bot plays.
+BOT_TABLE = "against"
+"""The middle word of a tournament's table between a baseline bot and an entrant: ``(bot, BOT_TABLE, entrant)``."""
 
-    Each worker then sees every dice stream at most once (one seat, one game per pair and opponent).
+
+def _table(first: Entry, second: Entry, by_entrant: bool = False) -> tuple[str, ...]:
+    """Where a game's dice come from (see :mod:`amoeboid_edu.engine.match`): both names when no bot plays, else its
+    bots' names; with ``by_entrant`` (a tournament), a bot's table against an entrant is ``(bot, "against", entrant)``.
+
+    Each worker then sees every dice stream at most once (one seat, one game per pair and opponent).  A score card
+    keeps one table per bot, so that two students scored with the same seed meet the same dice; in a tournament
+    every entrant has tables of its own, so that no two entrants (two hand-ins of one student, or two who collude)
+    meet the same dice against a bot and pass each other its coming rolls.
     """
     entries = (first, second)
-    if any(e.trusted for e in entries):
-        return tuple(sorted(str(e.bot) for e in entries if e.trusted))
-    return tuple(sorted(e.name for e in entries))
+    bots = [str(e.bot) for e in entries if e.trusted]
+    if not bots:
+        return tuple(sorted(e.name for e in entries))
+    students = [e.name for e in entries if not e.trusted]
+    if by_entrant and students:
+        return (bots[0], BOT_TABLE, students[0])
+    return tuple(sorted(bots))
 
 
 class _Game:
@@ -410,9 +423,10 @@ class _Game:
     def __init__(self, first: Entry, second: Entry, pair: int, first_seat: str, setup: _Setup) -> None:
         self.first, self.second, self.pair, self.first_seat = first, second, pair, first_seat
         self.entries = {first_seat: first, other(first_seat): second}
+        self.table = _table(first, second, setup.bot_tables_by_entrant)
         self.match = Match(first.bot or STRATEGY, second.bot or STRATEGY, seed=setup.seed, pair=pair,
                            first_seat=first_seat, board=setup.board, max_turns=setup.max_turns,
-                           table=_table(first, second))
+                           table=self.table)
         self.outputs: dict[str, collections.deque[str]] = {seat: collections.deque(maxlen=KEEP_LINES) for seat in "AB"}
         self.printed = {"A": 0, "B": 0}
         self.lines = {"A": 0, "B": 0}
@@ -420,7 +434,6 @@ class _Game:
         self.slowest = {"A": 0.0, "B": 0.0}
         self.asked = {"A": 0, "B": 0}
         self.limit = setup.per_move_limit
-        self.table = _table(first, second)
         self.forfeit: tuple | None = None
         self.isolation: dict[str, str] = {}  # seat -> the walls its worker reported
         self.finished = False  # its record was handed on: it rolls no more dice
@@ -1822,7 +1835,7 @@ def tournament(
         from .ledger import Ledger, fingerprint
 
         page = None if out is None else leaderboard_path(out)  # refused before anything is written
-        setup = _Setup(seed, float(per_move_limit), max_turns, board, float(load_limit))
+        setup = _Setup(seed, float(per_move_limit), max_turns, board, float(load_limit), bot_tables_by_entrant=True)
         _check_settings(games, setup)
         if isinstance(tls, dict):
             unknown = set(tls) - {"ca", "cert", "key"}
@@ -1939,9 +1952,10 @@ def _judge_block(block: tuple, index: int | None, ledger, judge: _Judge, judged,
             judged(game, None)
 
 
-RUN_FORMAT = 2
+RUN_FORMAT = 3
 """The tournament's fingerprint: 1 covered the seed, board, turn limit and per-move limit only; 2 covers everything
-that decides the rows (:func:`_run_description`)."""
+that decides the rows (:func:`_run_description`); 3 plays every entrant's games against a bot at tables of its own
+(:func:`_table`), so the rows of a format-2 file are of other dice."""
 EARLIER_RUN = ("was written by an earlier version of amoeboid_edu, whose fingerprint left out the batch size, the "
                "games, the load limit and the strategies' code, so resuming it could mix the games of two runs")
 
@@ -1958,7 +1972,8 @@ def _run_description(seed, setup: _Setup, games: int, batch_pairs: int, entries:
     settings = {"format": RUN_FORMAT, "version": __version__, "seed": _digest(f"amoeboid seed {seed}"),
                 "games per pairing": games, "seeds per batch": batch_pairs, "board": setup.board,
                 "max turns": setup.max_turns, "per-move limit": f"{setup.per_move_limit:g} s",
-                "load limit": f"{setup.load_limit:g} s"}  # fmt: skip
+                "load limit": f"{setup.load_limit:g} s",
+                "bot tables": "one per entrant" if setup.bot_tables_by_entrant else "one per bot"}  # fmt: skip
     return {"settings": {label: str(value) for label, value in settings.items()},
             "entrants": [[name, e.code] for name, e in entries.items()]}
 

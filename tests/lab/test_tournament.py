@@ -139,6 +139,28 @@ def test_the_pair_of_a_dice_seed_rolls_the_same_dice_for_both_seats():
     assert common >= 3 and rolls["A"][:common] == rolls["B"][:common]
 
 
+def test_two_entrants_meet_different_dice_against_a_bot_and_a_rerun_meets_the_same(tmp_path):
+    """Two hand-ins that play alike (one student's two files, or two who collude) must not share their dice against a
+    bot: one could pass the other its coming rolls.  Both play the first legal turn, and the bot's choices do not
+    depend on who it plays, so the two entrants' games against it differ only if their dice do."""
+    folder = tmp_path / "twins"
+    folder.mkdir()
+    for name in ("ann", "ann_again"):
+        (folder / f"{name}.py").write_text(FIRST_LEGAL)
+
+    def against_random(result) -> dict[str, list]:
+        frame = result.to_frame()
+        mine = frame[frame["opponent"] == "random"].sort_values(["pair", "seat"])
+        return {name: list(zip(games["result"], games["turns"])) for name, games in mine.groupby("player")}
+
+    first = lab.tournament(folder, games=8, seed=4, opponents=["random"], out=tmp_path / "one.csv", progress=False)
+    games = against_random(first)
+    assert games["ann"] != games["ann_again"]
+    again = lab.tournament(folder, games=8, seed=4, opponents=["random"], out=tmp_path / "two.csv", progress=False)
+    assert (tmp_path / "one.csv").read_bytes() == (tmp_path / "two.csv").read_bytes()
+    assert against_random(again) == games
+
+
 # --------------------------------------------------------------------------- ratings
 
 
