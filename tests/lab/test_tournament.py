@@ -20,10 +20,11 @@ import pytest
 
 import hostile
 from amoeboid_edu.theory import analysis
-from amoeboid_edu.lab import scoring as lab
+from amoeboid_edu import lab
 from amoeboid_edu.players.bots import greedy
 from amoeboid_edu.engine.game import TURN_CAP
 from amoeboid_edu.players.registry import BOTS
+from amoeboid_edu.lab.contest import RESULT_FIELDS
 from amoeboid_edu.lab.ledger import Ledger, fingerprint, run_file
 from amoeboid_edu.engine.match import play_match
 from amoeboid_edu.lab.roster import read_folder
@@ -244,7 +245,7 @@ def test_a_class_folder_with_every_accident_completes(classroom, tmp_path):
     assert "dave: did not load: no code cell tagged 'strategy'" in text
     rows = pd.read_csv(out)
     assert len(rows) == 15 * 2  # every pairing of the six that ran (the broken file too), 2 games each
-    assert list(rows.columns) == ["run", *lab.RESULT_FIELDS]
+    assert list(rows.columns) == ["run", *RESULT_FIELDS]
     page = out.with_suffix(".html").read_text()
     assert page.count("<svg") == 3 and "did not load" in page and "looper" in page
 
