@@ -8,7 +8,7 @@ The modules, each a step of the way:
 - :mod:`.entrants`: who plays (a bot here, anything else in a sandboxed worker) and under which name;
 - :mod:`.scoring`: the game driver (games against their workers, the twin games in lockstep), ``score`` and
   ``compare``, and the unit of work every executor runs (:func:`~.scoring.play_batch`);
-- :mod:`.executors`: where a tournament's batches run (serial, processes:K, dask:ADDRESS);
+- :mod:`.executors`: where batches run (serial, processes:K, dask:ADDRESS), for a score card and a tournament alike;
 - :mod:`.records`, :mod:`.cards`: a game's record, and the score card, the tournament's table and leaderboard;
 - :mod:`.contest`: the class tournament, with its resumable results file (:mod:`.ledger`) and class folder
   (:mod:`.roster`);

@@ -12,13 +12,13 @@ import os
 import warnings
 from dataclasses import replace
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 from ..engine.game import TURN_CAP
 from ..sandbox.core import LOAD_LIMIT, not_a_formula, shown
 from ..sandbox.importpath import trusted_imports
 from .cards import TournamentResult, write_leaderboard
-from .entrants import Entry, _digest, _entrants, _target_folders
+from .entrants import Entry, Strategies, _digest, _entrants, _target_folders
 from .executors import TLSFiles, map_unordered, parse_executor
 from .ledger import Ledger, fingerprint
 from .records import DEFAULT_PER_MOVE_LIMIT, GameRecord
@@ -34,11 +34,11 @@ RESULT_KEY = ("first", "second", "pair", "first_seat")
 
 
 def _one_line(text: str | None) -> str:
-    """A student's words as one CSV cell: one line, and never a formula to a spreadsheet (found by the red team)."""
+    """A student's words as one CSV cell: one line, and never a formula to a spreadsheet."""
     return "" if text is None else not_a_formula(" ".join(str(text).split()))
 
 
-def _row(record: GameRecord) -> dict:
+def _row(record: GameRecord) -> dict[str, object]:
     """A game as a row of the results file: who, which seat and dice, the result, the forfeit if any."""
     return {"first": record.first, "second": record.second, "pair": record.pair, "first_seat": record.first_seat,
             "result": record.winner or "tie", "turns": record.turns, "capped": int(record.capped),
@@ -46,9 +46,9 @@ def _row(record: GameRecord) -> dict:
             "message": _one_line(record.message), "isolation": record.isolation}  # fmt: skip
 
 
-def _from_row(row: dict) -> GameRecord:
+def _from_row(row: dict[str, str]) -> GameRecord:
     """The game back from its row; the walls are kept per game, so a card rebuilt from the file says what stood
-    (without them every tournament card said "none needed": found by the red team)."""
+    (without them a card rebuilt from the file would say "none needed")."""
     return GameRecord(first=row["first"], second=row["second"], pair=int(row["pair"]), first_seat=row["first_seat"],
                       winner=None if row["result"] == "tie" else row["result"], turns=int(row["turns"]),
                       capped=row["capped"] == "1", forfeit_by=row["forfeit_by"] or None, reason=row["reason"] or None,
@@ -58,11 +58,11 @@ def _from_row(row: dict) -> GameRecord:
 
 
 def tournament(
-    strategies,
+    strategies: Strategies,
     games: int = 100,
     seed: int | str = 0,
     *,
-    out: str | os.PathLike | None = None,
+    out: str | os.PathLike[str] | None = None,
     executor: str = "serial",
     opponents: Sequence[str] = (),
     per_move_limit: float = DEFAULT_PER_MOVE_LIMIT,
@@ -72,8 +72,8 @@ def tournament(
     progress: bool = True,
     seed_label: str | None = None,
     batch_pairs: int = BATCH_PAIRS,
-    seed_file: str | os.PathLike | None = None,
-    tls=None,
+    seed_file: str | os.PathLike[str] | None = None,
+    tls: TLSFiles | dict[str, str] | None = None,
 ) -> TournamentResult:
     """A round robin: every pair of entrants plays ``games`` games (paired dice, seats swapped).
 
@@ -112,9 +112,9 @@ def tournament(
             raise ValueError(f"batch_pairs must be a whole number >= 1, not {batch_pairs!r}")
         entries, unread = _entrants(strategies, list(opponents))
         if seed_file is not None:
-            folder = isinstance(strategies, (str, os.PathLike))  # every student's file lies in it (found by the red team)
-            files = ([os.path.join(os.path.abspath(strategies), "any-student.py")] if folder
-                     else [e.load.get("file") for e in entries.values()])
+            # a class folder: every student's file lies in it
+            files = ([os.path.join(os.path.abspath(strategies), "any-student.py")]
+                     if isinstance(strategies, (str, os.PathLike)) else [e.load.get("file") for e in entries.values()])
             seed, seed_label = _seed_from_file(seed, seed_file, files, f"from {Path(seed_file).name}", seed_label)
             setup = replace(setup, seed=seed)
         if len(entries) < 2:
@@ -123,9 +123,9 @@ def tournament(
         matches = [(first, second) for i, first in enumerate(names) for second in names[i + 1 :]]
         described = _run_description(seed, setup, games, batch_pairs, entries)
         earlier = {fingerprint(str(seed), board, max_turns, float(per_move_limit)): EARLIER_RUN}
-        ledger = Ledger(out, RESULT_FIELDS, RESULT_KEY, fingerprint(described), described, earlier)
+        ledger = Ledger(None if out is None else os.fspath(out), RESULT_FIELDS, RESULT_KEY, fingerprint(described), described, earlier)
         wanted = {(a, b, str(pair), seat) for a, b in matches for pair in range(games // 2) for seat in "AB"}
-        blocks: list[tuple[tuple, int | None]] = []  # every block of seeds in order; the batch that plays it, if any
+        blocks: list[tuple[tuple[tuple[str, str, int], ...], int | None]] = []  # every block of seeds in order; the batch that plays it, if any
         batches = []
         for first, second in matches:
             for start in range(0, games // 2, batch_pairs):
@@ -142,32 +142,32 @@ def tournament(
         done = len(wanted & ledger.rows.keys())
         bar = tqdm(total=len(wanted), initial=done, desc="tournament", unit="game", disable=not progress, leave=False)
         judge = _Judge(entries, ENTRANT_BUDGET)  # the games judged in their fixed order, whatever the executor
+        place = {index: at for at, (_, index) in enumerate(blocks) if index is not None}  # a batch's block
+        judged_blocks = [0]  # the blocks judged so far, in order
 
-        seen: set[tuple] = set()  # the games judged in this run
-
-        def judged(game: tuple, record: GameRecord | None) -> None:
-            seen.add(game)
+        def judged(game: tuple[str, str, int, str], record: GameRecord | None) -> None:
             bar.update(len(ledger.add([_row(judge.judge(game, record))])))
 
-        def skip(index: int) -> bool:  # a batch of a pairing already stopped, or of an entrant over budget
-            return judge.blocked(*batches[index].tasks[0][:2])
+        def prepare(index: int, batch: Batch) -> Batch | None:
+            """Not played if its pairing was stopped or an entrant is over budget; else it starts from what the judge
+            knows now (exactly, once every block before it was judged: always, serially)."""
+            first, second = batch.tasks[0][:2]
+            if judge.blocked(first, second):
+                return None
+            return replace(batch, judge=judge.start(first, second, streaks=judged_blocks[0] >= place[index]))
 
+        played: dict[int, list[GameRecord] | None] = {}
+        results = map_unordered(play_batch, batches, where, prepare=prepare)
         try:
-            if where.kind == "serial":
-                for block, index in blocks:
-                    _judge_block(block, index, ledger, judge, judged, seen, lambda index: play_batch(
-                        batches[index], lambda record: _judged_or_blocked(record, judge, judged)))
-            else:
-                played: dict[int, object] = {}
-                results = map_unordered(play_batch, batches, where, skip=skip)
-                for block, index in blocks:
-                    while index is not None and index not in played:
-                        finished_index, records = next(results)
-                        played[finished_index] = records
-                    _judge_block(block, index, ledger, judge, judged, seen,
-                                 lambda index: [judged(_key(record), record) for record in played.pop(index) or ()])
+            for at, (block, index) in enumerate(blocks):
+                while index is not None and index not in played:
+                    finished_index, records = next(results)
+                    played[finished_index] = records
+                _judge_block(block, None if index is None else played.pop(index) or [], ledger, judge, judged)
+                judged_blocks[0] = at + 1
             ledger.finish()
         finally:
+            results.close()
             ledger.close()
             bar.close()
         if ledger.conflicts:
@@ -184,34 +184,19 @@ def _key(record: GameRecord) -> tuple[str, str, int, str]:
     return record.first, record.second, record.pair, record.first_seat
 
 
-class _Blocked(Exception):
-    """A batch's pairing was stopped, or one of its entrants is over budget: its remaining games are not played."""
-
-
-def _judged_or_blocked(record: GameRecord, judge: _Judge, judged) -> None:
-    """Keep a record a batch just played (``judged``); stop the batch if its pairing may play no more."""
-    judged(_key(record), record)
-    if judge.blocked(record.first, record.second):
-        raise _Blocked
-
-
-def _judge_block(block: tuple, index: int | None, ledger, judge: _Judge, judged, seen: set, play) -> None:
-    """Judge one block of a tournament's seeds, in order: its rows from the ledger if it is complete (only counted),
-    its batch played by ``play(index)`` (which hands each record to ``judged``), and the games that were not played
-    (the batch was skipped or stopped: its pairing or an entrant is blocked)."""
+def _judge_block(block: tuple[tuple[str, str, int], ...], records: list[GameRecord] | None, ledger: Ledger,
+                 judge: _Judge, judged: Callable[[tuple[str, str, int, str], GameRecord | None], None]) -> None:
+    """Judge one block of a tournament's seeds, in order: its rows from the ledger if it is complete (``records``
+    None: only counted), else the records its batch played, a game it did not play (the batch was skipped or
+    stopped: its pairing or an entrant is blocked) as None."""
     order = _batch_order(block)
-    if index is None:
+    if records is None:
         for game in order:
             judge.judge(game, _from_row(ledger.rows[(game[0], game[1], str(game[2]), game[3])]))
         return
-    if not judge.blocked(*block[0][:2]):
-        try:
-            play(index)
-        except _Blocked:
-            pass
+    played = {_key(record): record for record in records}
     for game in order:
-        if game not in seen:  # not played: the batch was skipped, or stopped in the middle
-            judged(game, None)
+        judged(game, played.get(game))
 
 
 RUN_FORMAT = 3
@@ -222,7 +207,8 @@ EARLIER_RUN = ("was written by an earlier version of amoeboid_edu, whose fingerp
                "games, the load limit and the strategies' code, so resuming it could mix the games of two runs")
 
 
-def _run_description(seed, setup: _Setup, games: int, batch_pairs: int, entries: dict[str, Entry]) -> dict:
+def _run_description(seed: int | str, setup: _Setup, games: int, batch_pairs: int, entries: dict[str, Entry]
+                     ) -> dict[str, Any]:
     """What decides a tournament's rows, as kept beside its results file (and fingerprinted into its ``run`` column).
 
     The seed only as a digest; every entrant in order (the order decides who plays first in each pairing) with a digest
@@ -240,7 +226,7 @@ def _run_description(seed, setup: _Setup, games: int, batch_pairs: int, entries:
             "entrants": [[name, e.code] for name, e in entries.items()]}
 
 
-def leaderboard_path(out: str | os.PathLike) -> Path:
+def leaderboard_path(out: str | os.PathLike[str]) -> Path:
     """The leaderboard's HTML file beside the games file ``out``: ``results.csv`` -> ``results.html``.
 
     ValueError when that would be ``out`` itself (``--out results.html``, any ``.html``/``.htm`` name, or a link
@@ -258,12 +244,14 @@ def leaderboard_path(out: str | os.PathLike) -> Path:
     return page
 
 
-def _game_order(names: Sequence[str]):
+def _game_order(names: Sequence[str]) -> Callable[[tuple[str, ...]], tuple[int, int, int, str]]:
     rank = {name: i for i, name in enumerate(names)}
     return lambda key: (rank[key[0]], rank[key[1]], int(key[2]), key[3])
 
 
-def _without_unloaded(names, seed, records, unread, seed_label, limits) -> TournamentResult:
+def _without_unloaded(names: Sequence[str], seed: int | str, records: Sequence[GameRecord],
+                      unread: Sequence[tuple[str, str]], seed_label: str | None, limits: tuple[float, float]
+                      ) -> TournamentResult:
     """Entrants whose worker could not load them leave the table (with the error); their games are not counted."""
     failed: dict[str, str] = {}
     for record in records:

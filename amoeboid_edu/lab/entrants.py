@@ -16,7 +16,7 @@ import sys
 import types
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence, Union
 
 from ..players.registry import BOTS
 from ..players.strategy import Strategy, as_function, strategy_name
@@ -27,23 +27,29 @@ from .roster import NAME_WIDTH, STUDENT_FOLDER_FILE, StudentSource, read_folder
 # --------------------------------------------------------------------------- who plays
 
 
+SourceIndex = tuple[tuple[str, int, int, str, tuple[str, ...]], ...]
+"""``(function name, first line, last line, file, lines)`` of each function of a pickled strategy."""
+Strategies = Union[str, "os.PathLike[str]", Iterable[Union[Strategy, str]], Mapping[str, Union[Strategy, str]]]
+"""What a tournament plays: a class folder, a list of strategies, or strategies by name."""
+
+
 @dataclass(frozen=True)
 class Entry:
     """A strategy as the harness ships it: a trusted bot by name, or untrusted code for a worker."""
 
     name: str
     bot: str | None = None  # a key of BOTS: runs here, in the harness process
-    load: dict = field(default_factory=dict)  # how the worker loads it
+    load: dict[str, Any] = field(default_factory=dict)  # how the worker loads it
     payload: bytes = b""  # the cloudpickle bytes, for load == "pickle"
     code: str = ""  # a digest of its source, for a tournament's fingerprint (see _code_digest)
-    sources: tuple = ()  # for a pickled strategy, its functions' lines as this process sees them (_source_index)
+    sources: SourceIndex = ()  # for a pickled strategy, its functions' lines as this process sees them (_source_index)
 
     @property
     def trusted(self) -> bool:
         return self.bot is not None
 
 
-def _parse_target(target: str) -> dict:
+def _parse_target(target: str) -> dict[str, Any]:
     """``"module:function"`` or ``"path/to/file.py:function"`` as a worker load request (checked, not run).
 
     A module is looked for on the caller's import path (:func:`~amoeboid_edu.sandbox.importpath.caller_path`, without
@@ -91,7 +97,7 @@ ENTRY_FUNCTIONS = ("strategy", "choose")
 """The functions every hand-in defines: an entrant is named after its file alone when it plays one of them."""
 
 
-def _target_name(request: dict) -> str:
+def _target_name(request: dict[str, Any]) -> str:
     """Whose strategy a target is: the file's name (``class/nina.py`` -> nina; ``class/nina/strategy.py`` -> nina)
     or the module's last part, followed by ``:function`` unless that is ``strategy`` or ``choose`` (so two
     functions of one file keep two names).  Never the bare function name "strategy" of every hand-in."""
@@ -166,7 +172,7 @@ SOURCE_INDEX_LIMIT = 200
 """Functions indexed per strategy (its own, nested ones and the helpers it calls) for naming a forfeit's line."""
 
 
-def _source_index(strategy: object) -> tuple:
+def _source_index(strategy: Strategy) -> SourceIndex:
     """``(function name, first line, last line, file, lines)`` for the strategy's function, the code nested in it and
     the functions of its globals that it uses (helpers from other cells), read here from ``linecache`` (a notebook
     cell's source is in this kernel's memory).
@@ -177,8 +183,9 @@ def _source_index(strategy: object) -> tuple:
     """
     import linecache
 
-    index, seen = [], set()
-    pending = [as_function(strategy)]
+    index: list[tuple[str, int, int, str, tuple[str, ...]]] = []
+    seen: set[types.CodeType] = set()
+    pending: list[object] = [as_function(strategy)]
     while pending and len(index) < SOURCE_INDEX_LIMIT:
         function = pending.pop()
         code = getattr(function, "__code__", None)
@@ -200,7 +207,7 @@ def _source_index(strategy: object) -> tuple:
     return tuple(index)
 
 
-def _with_source(where: object, sources: tuple) -> object:
+def _with_source(where: object, sources: SourceIndex) -> object:
     """The worker's ``[file, line, function, source]`` with the line's text (and real file) from ``sources`` when the
     worker could not read it: the innermost indexed function of that name whose lines hold that line."""
     if not sources or not (isinstance(where, list) and len(where) == 4 and isinstance(where[1], int)
@@ -214,20 +221,21 @@ def _with_source(where: object, sources: tuple) -> object:
     return [file, lineno, function, text[lineno - first]]
 
 
-def _entrants(strategies, opponents: Sequence[str]) -> tuple[dict[str, Entry], list[tuple[str, str]]]:
+def _entrants(strategies: Strategies, opponents: Sequence[str]) -> tuple[dict[str, Entry], list[tuple[str, str]]]:
     """The entries by unique name (a folder's students, or the given strategies), the bots, and the unreadable files."""
     unknown = [o for o in opponents if o not in BOTS]
     if unknown:
         raise ValueError(f"opponents are names from {sorted(BOTS)}, not {unknown}")
     unread: list[tuple[str, str]] = []
     if isinstance(strategies, (str, os.PathLike)) and os.path.isdir(strategies):
-        sources, unread = read_folder(strategies)
+        sources, unread = read_folder(os.fspath(strategies))
         items = [_source_entry(source) for source in sources]
     elif isinstance(strategies, (str, os.PathLike)):
         raise ValueError(f"{shown(os.fspath(strategies))} is not a folder: give a folder of strategy files or a list "
                          "of strategies")
     else:
-        given = strategies.items() if isinstance(strategies, dict) else [(None, strategy) for strategy in strategies]
+        given: Iterable[tuple[str | None, Strategy | str]] = (
+            strategies.items() if isinstance(strategies, Mapping) else [(None, strategy) for strategy in strategies])
         items = []
         for name, strategy in given:
             item = entry(strategy, name)
@@ -248,7 +256,7 @@ def _entrants(strategies, opponents: Sequence[str]) -> tuple[dict[str, Entry], l
     return entries, unread
 
 
-def _source_entry(source) -> Entry:
+def _source_entry(source: StudentSource) -> Entry:
     """A hand-in read as text (:class:`~amoeboid_edu.lab.roster.StudentSource`), for a worker that runs it; a student
     folder's worker may read that folder (its helper modules), no other worker reads any folder of the class."""
     load = {"load": "pickle", **({"file": source.filename} if source.folder else {})}
@@ -310,10 +318,10 @@ def _neutral_pickle(strategy: object) -> bytes:
 
     import cloudpickle
 
-    def reduce_code(code: types.CodeType):
+    def reduce_code(code: types.CodeType) -> tuple[Callable[[bytes], Any], tuple[bytes]]:
         return marshal.loads, (marshal.dumps(_anonymous(code)),)
 
-    class Neutral(cloudpickle.Pickler):
+    class Neutral(cloudpickle.Pickler):  # type: ignore[misc]  # cloudpickle is not annotated
         dispatch_table = collections.ChainMap({types.CodeType: reduce_code},
                                               getattr(cloudpickle.Pickler, "dispatch_table", copyreg.dispatch_table))
 
@@ -351,12 +359,12 @@ def _code_digest(strategy: object, item: Entry) -> str:
     return _digest(data)
 
 
-def _target_folders(strategies) -> list[str]:
+def _target_folders(strategies: Strategies) -> list[str]:
     """The folders that hold hand-ins: a class folder, and each strategy file's (kept off this process's import
     path)."""
     if isinstance(strategies, (str, os.PathLike)):
         return [os.fspath(strategies)] if os.path.isdir(strategies) else []
-    targets = strategies.values() if isinstance(strategies, dict) else strategies
+    targets = strategies.values() if isinstance(strategies, Mapping) else strategies
     files = [target.rpartition(":")[0] for target in targets if isinstance(target, str)]
     return [os.path.dirname(os.path.abspath(file)) for file in files if file.endswith(".py")]
 

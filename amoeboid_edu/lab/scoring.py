@@ -38,19 +38,18 @@ A strategy written in a notebook cell travels to the worker with cloudpickle
 (by value: its code and the globals it uses).  ``"module:function"`` and
 ``"path/to/file.py:function"`` are loaded by the worker itself, so nothing of
 the student's code ever runs in this process.
+
+This module is the game driver (a game against its workers, the twin games of a
+pair in lockstep, the early stop), ``score`` and ``compare``, and the unit of
+work every executor runs: a :class:`Batch`, played by :func:`play_batch`.
 """
 
 from __future__ import annotations
 
 import collections
 import os
-import pickle
-import queue
-import subprocess
-import sys
-import threading
 from dataclasses import dataclass, replace
-from typing import Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from ..engine.game import TURN_CAP
 from ..engine.match import STRATEGY, Match
@@ -63,8 +62,9 @@ from ..sandbox.core import KEEP_LINES, LINE_WIDTH, LOAD_LIMIT, SEED_BITS, Forfei
 from ..sandbox.defaults import DEFAULT_GAMES, FAST_OPPONENTS
 from ..sandbox.importpath import trusted_imports
 from .cards import ScoreCard
-from .entrants import Entry, _target_folders, _with_source, entry
+from .entrants import Entry, SourceIndex, _target_folders, _with_source, entry
 from .records import DEFAULT_PER_MOVE_LIMIT, MOVES_JOIN, GameRecord
+from .executors import Executor, map_unordered
 from .seedfile import _seed_from_file
 
 SAME_FAILURE_STOP = 5
@@ -86,7 +86,7 @@ class _Setup:
     bot_tables_by_entrant: bool = False  # a tournament's: see _table
 
 
-def _stream_seed(seed, *keys) -> int:
+def _stream_seed(seed: int | str, *keys: object) -> int:
     """An integer seed for a worker's generators, from its own SHA-512-keyed stream.
 
     It reveals nothing of the dice stream (keyed "dice") short of guessing ``seed`` itself, which is
@@ -117,7 +117,7 @@ PRINT_HEAVY = 100_000
 """Characters printed in one move above which a timeout is blamed on the printing (printing is slow)."""
 
 
-def _timeout_message(answer: dict, limit: float | None, sources: tuple = ()) -> str:
+def _timeout_message(answer: dict[str, Any], limit: float | None, sources: SourceIndex = ()) -> str:
     """Why a move timed out, in words a student can act on: where it was stuck (or that printing took the time) and
     how to allow more time."""
     where, printed = answer.get("where"), answer.get("printed", 0)
@@ -133,7 +133,7 @@ def _timeout_message(answer: dict, limit: float | None, sources: tuple = ()) -> 
                  f"score(..., per_move_limit={more}) or amoeboid score --per-move-limit {more}", 2 * LINE_WIDTH)
 
 
-def _turn_from(answer: dict, roll: int, limit: float | None = None, sources: tuple = ()) -> Turn:
+def _turn_from(answer: dict[str, Any], roll: int, limit: float | None = None, sources: SourceIndex = ()) -> Turn:
     """Validate a worker's answer: a Turn for this roll, or a forfeit naming what is wrong."""
     kind, value = answer.get("kind"), shown(answer.get("value", ""))
     if kind == "timeout":  # interrupted at the limit by the game process, which keeps its import
@@ -197,7 +197,7 @@ class _Game:
         self.slowest = {"A": 0.0, "B": 0.0}
         self.asked = {"A": 0, "B": 0}
         self.limit = setup.per_move_limit
-        self.forfeit: tuple | None = None
+        self.forfeit: tuple[str, str, str, str] | None = None  # seat, reason, value, message
         self.isolation: dict[str, str] = {}  # seat -> the walls its worker reported
         self.finished = False  # its record was handed on: it rolls no more dice
 
@@ -213,13 +213,17 @@ class _Game:
                 match.roll()
                 return None
             roll = match.roll()
-            match.play_trusted(BOTS[self.entries[seat].bot](match.position, roll, match.rng()))
+            turn = BOTS[str(self.entries[seat].bot)](match.position, roll, match.rng())
+            if isinstance(turn, Turn):
+                match.play_trusted(turn)
+            else:  # the baseline bots return Turns; notation would be checked
+                match.play(turn)
         return self._record()
 
     def move_request(self) -> tuple[int, int, Position]:
         return self.match.move_seed(), self.match.roll(), self.match.position
 
-    def receive(self, answer) -> None:
+    def receive(self, answer: dict[str, Any] | Forfeit) -> None:
         """A worker's answer (or a forfeit) for the move due."""
         seat = self.match.position.to_move
         try:
@@ -247,13 +251,13 @@ class _Game:
 
     def _record(self) -> GameRecord:
         role = self.match.role
-        capped, winner, forfeit = self.match.capped, self.match.winner, {}
+        capped, winner = self.match.capped, self.match.winner
+        forfeit_by = reason = value = message = None
+        output: tuple[str, ...] = ()
         if self.forfeit is not None:
             seat, reason, value, message = self.forfeit
-            capped, winner = False, role[other(seat)]
-            forfeit = dict(forfeit_by=role[seat], reason=reason, value=value, message=message,
-                           output=tuple(self.outputs[seat]))
-        first_seat = self.first_seat
+            capped, winner, forfeit_by, output = False, role[other(seat)], role[seat], tuple(self.outputs[seat])
+        first_seat, second_seat = self.first_seat, other(self.first_seat)
         return GameRecord(
             first=self.first.name,
             second=self.second.name,
@@ -266,10 +270,16 @@ class _Game:
             isolation="; ".join(dict.fromkeys(self.isolation[seat] for seat in "AB" if seat in self.isolation)),
             moves=MOVES_JOIN.join(map(str, self.match.turns)),
             table=self.table,
-            **{name: (values[first_seat], values[other(first_seat)]) for name, values in (
-                ("lines", self.lines), ("seconds", self.seconds), ("slowest", self.slowest), ("asked", self.asked),
-                ("outputs", {seat: tuple(lines) for seat, lines in self.outputs.items()}))},
-            **forfeit,
+            lines=(self.lines[first_seat], self.lines[second_seat]),
+            seconds=(self.seconds[first_seat], self.seconds[second_seat]),
+            slowest=(self.slowest[first_seat], self.slowest[second_seat]),
+            asked=(self.asked[first_seat], self.asked[second_seat]),
+            outputs=(tuple(self.outputs[first_seat]), tuple(self.outputs[second_seat])),
+            forfeit_by=forfeit_by,
+            reason=reason,
+            value=value,
+            message=message,
+            output=output,
         )
 
 
@@ -286,7 +296,7 @@ def _both_seats(tasks: Sequence[tuple[str, str, int]]) -> list[tuple[str, str, i
 
 def _lanes(games: Sequence[tuple[str, str, int, str]]) -> list[list[tuple[str, str, int, str]]]:
     """The games grouped by pairing and seats, in order: a lane is the unit no executor splits."""
-    lanes: dict[tuple[str, str, str], list] = {}
+    lanes: dict[tuple[str, str, str], list[tuple[str, str, int, str]]] = {}
     for game in games:
         first, second, _, first_seat = game
         lanes.setdefault((first, second, first_seat), []).append(game)
@@ -299,20 +309,21 @@ def _pairings(games: Sequence[tuple[str, str, int, str]]) -> list[list[tuple[str
     A pairing is the unit no executor splits: its two lanes must be played side by side, in lockstep (see
     :func:`_play_pairing`).
     """
-    pairings: dict[tuple[str, str], list] = {}
+    pairings: dict[tuple[str, str], list[tuple[str, str, int, str]]] = {}
     for game in games:
         pairings.setdefault(game[:2], []).append(game)
     return list(pairings.values())
 
 
-def _play_tasks(entries: dict, games: Sequence[tuple[str, str, int, str]], setup: _Setup, finished) -> None:
+def _play_tasks(entries: dict[str, Entry], games: Sequence[tuple[str, str, int, str]], setup: _Setup,
+                finished: Callable[[GameRecord], None]) -> None:
     """Play the ``(first, second, pair, first_seat)`` games here, pairing by pairing; ``finished(record)`` as each ends.
 
     A lane (one pairing, seats fixed) has sandboxes of its own, started for it and closed after it, and its
     games go to them in the same order whether the run is serial, split over workers or over a cluster: a
     strategy that keeps state in its module meets the same history, so it gets the same card on any executor.
     Its sandbox sees one seat of one table, so no process sees both games of a dice pair (they share their
-    dice, seats swapped) or the same dice against two opponents (both found by the red team).  The two lanes
+    dice, seats swapped) or the same dice against two opponents.  The two lanes
     of a pairing are played together, in lockstep, so that no process learns a roll before the twin game rolls
     it (:func:`_play_pairing`).
     """
@@ -325,14 +336,15 @@ def _may_ask(game: _Game, twin: _Game | None) -> bool:
 
     The twins of a pair roll the same dice, the n-th roll of the game at its n-th turn.  Told at turn n, a
     process knows the rolls up to n; if the twin were behind, a process of the twin's could learn its own game's
-    coming rolls from it through any channel the walls leave between processes (the red team used the access
-    times of never-read files: a file read "writes", a ``stat`` "reads", 30 of 30 rolls known ahead).  Of two
+    coming rolls from it through any channel the walls leave between processes (such as the access times of
+    never-read files: a file read "writes", a ``stat`` "reads").  Of two
     twins still playing, the one behind may always move, so the pair never waits for ever.
     """
     return twin is None or twin.finished or len(twin.match.turns) >= len(game.match.turns)
 
 
-def _play_pairing(entries: dict, games: Sequence[tuple[str, str, int, str]], setup: _Setup, finished) -> None:
+def _play_pairing(entries: dict[str, Entry], games: Sequence[tuple[str, str, int, str]], setup: _Setup,
+                  finished: Callable[[GameRecord], None]) -> None:
     """Play one pairing's games, ``IN_FLIGHT`` pairs at a time, each lane's untrusted strategies in their own sandbox.
 
     A game's twin (same pair, seats swapped) enters play with it, and a game's mover is asked only when
@@ -386,92 +398,6 @@ def _play_pairing(entries: dict, games: Sequence[tuple[str, str, int, str]], set
             sandbox.close()
 
 
-_SERVE_WITHOUT_CWD = ("import sys; sys.path[:] = [p for p in sys.path if p]; from amoeboid_edu.sandbox.core import "
-                      "die_with_parent; die_with_parent({parent}); from amoeboid_edu.lab.scoring import _serve_tasks; _serve_tasks()")
-"""A parallel harness started without the teacher's current folder on ``sys.path`` (the sandbox opens every import
-path for reading, and the current folder may hold the contest's seed file: found by the red team), which dies
-with the process that started it (``{parent}``), before it imports anything else."""
-
-
-def _serve_tasks() -> None:
-    """A parallel harness process: read (path, entries, tasks, setup) from stdin, stream pickled records out.
-
-    Started as a fresh interpreter (``python -c``), so it works from notebooks and
-    from scripts without a ``__main__`` guard, and it holds no state of the caller.
-    """
-    path, entries, tasks, setup = pickle.load(sys.stdin.buffer)
-    sys.path[:0] = [entry for entry in path if entry not in sys.path]
-    out = sys.stdout.buffer
-
-    def finished(record: GameRecord) -> None:
-        pickle.dump(record, out)
-        out.flush()
-
-    _play_tasks(entries, tasks, setup, finished)
-
-
-def _play_parallel(entries: dict, games: list, setup: _Setup, workers: int, finished) -> None:
-    """Split the games' pairings (never a lane, nor the two lanes of a pairing) over ``workers`` harness processes;
-    ``finished(record)`` as records arrive.
-
-    A harness process that dies (killed from outside: walls down, see docs/threat-model.md) costs
-    time, not the run: its unfinished games are played again here, with the same streams.
-    """
-    processes = []
-    chunks: dict[int, list] = {}
-    done: set[tuple[str, str, int, str]] = set()
-    arrived: queue.Queue = queue.Queue()
-
-    def record(item: GameRecord) -> None:
-        key = (item.first, item.second, item.pair, item.first_seat)
-        if key not in done:
-            done.add(key)
-            finished(item)
-
-    def read(process: subprocess.Popen) -> None:
-        try:
-            while True:
-                arrived.put(pickle.load(process.stdout))
-        except (EOFError, ValueError, OSError):  # the end; or the run stopped early and closed the pipe under us
-            pass
-        finally:
-            arrived.put(process)
-
-    pairings = _pairings(games)
-    try:
-        for k in range(workers):
-            chunk = [game for pairing in pairings[k::workers] for game in pairing]
-            if not chunk:
-                continue
-            process = subprocess.Popen(
-                [sys.executable, "-c", _SERVE_WITHOUT_CWD.format(parent=os.getpid())],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            )
-            pickle.dump(([entry or os.getcwd() for entry in sys.path], entries, chunk, setup), process.stdin)
-            process.stdin.close()
-            processes.append(process)
-            chunks[process.pid] = chunk
-            threading.Thread(target=read, args=(process,), daemon=True).start()
-        running = len(processes)
-        while running:
-            item = arrived.get()
-            if isinstance(item, GameRecord):
-                record(item)
-                continue
-            running -= 1
-            if item.wait() != 0:
-                unfinished = [game for game in chunks[item.pid] if game not in done]
-                _play_tasks(entries, unfinished, setup, record)  # a bug of ours raises here, in full
-    finally:
-        for process in processes:
-            if process.poll() is None:
-                process.kill()
-                process.wait()
-            process.stderr.close()
-            process.stdout.close()
-
-
-
 class _SameFailure(Exception):
     """Raised from ``_run`` when the watched strategy forfeits ``SAME_FAILURE_STOP`` games in a row the same way."""
 
@@ -485,7 +411,11 @@ class _SameFailure(Exception):
                 f"{self.last.message}")
 
 
-def _own_failure(record: GameRecord, name: str) -> tuple | None:
+Failure = tuple[Optional[str], str]
+"""The kind of a forfeit, as the early stop compares them: the reason, and an exception's type."""
+
+
+def _own_failure(record: GameRecord, name: str) -> Failure | None:
     """The kind of ``name``'s forfeit in ``record`` (None if it did not forfeit): the reason, and for an exception
     its type, so that 48 malformed answers of different values count as one repeated mistake."""
     role = "first" if record.first == name else "second"
@@ -495,14 +425,17 @@ def _own_failure(record: GameRecord, name: str) -> tuple | None:
     return record.reason, exception if exception.isidentifier() else ""
 
 
-def _run(entries: dict, matches: list[tuple[str, str]], games: int, setup: _Setup, workers: int,
+def _run(entries: dict[str, Entry], matches: list[tuple[str, str]], games: int, setup: _Setup, workers: int,
          progress: bool, description: str, watch: str | None = None) -> list[GameRecord]:
     """Play every game of ``matches``; stop once ``watch`` forfeits ``SAME_FAILURE_STOP`` games in a row the same way.
 
     "In a row" is in the games' own order (lane by lane, each lane's games by pair), never in the order records
-    arrive, which with ``workers=K`` is timing: the stop, and so the card, is the same on any executor (with
-    arrival order, a strategy failing in one seat stopped after 5 games serially and after 15 with two workers:
-    found by the red team).  The card then holds the games up to that fifth failure, in that order.
+    arrive, which with ``workers=K`` is timing: the stop, and so the card, is the same on any executor.  The card
+    then holds the games up to that fifth failure, in that order.
+
+    Each pairing is one batch (:class:`Batch`, without a judge: the stop is judged here, across the card) of
+    :func:`~amoeboid_edu.lab.executors.map_unordered`: serial for one worker, else ``processes:K``, whose records
+    reach ``finished`` as they end.
     """
     _check_settings(games, setup)
     if not isinstance(workers, int) or workers < 1:
@@ -514,10 +447,13 @@ def _run(entries: dict, matches: list[tuple[str, str]], games: int, setup: _Setu
     bar = tqdm(total=len(seated), desc=description, unit="game", delay=1.0, disable=not progress, leave=False)
     arrived: dict[tuple[str, str, int, str], GameRecord] = {}
     judged = [0]  # games of ``order`` whose records have all arrived and were checked for the streak
-    streak: list[tuple] = []  # the watched strategy's identical forfeits, most recent last
+    streak: list[Failure] = []  # the watched strategy's identical forfeits, most recent last
 
     def finished(record: GameRecord) -> None:
-        arrived[(record.first, record.second, record.pair, record.first_seat)] = record
+        key = (record.first, record.second, record.pair, record.first_seat)
+        if key in arrived:  # played again after its pool process died: the first record stands
+            return
+        arrived[key] = record
         bar.update(1)
         while watch is not None and judged[0] < len(order) and order[judged[0]] in arrived:
             current = arrived[order[judged[0]]]
@@ -529,12 +465,17 @@ def _run(entries: dict, matches: list[tuple[str, str]], games: int, setup: _Setu
             if len(streak) >= SAME_FAILURE_STOP:
                 raise _SameFailure([arrived[game] for game in order[: judged[0]]], current)
 
+    batches = [Batch({first: entries[first], second: entries[second]},
+                     tuple((first, second, pair) for pair in range(games // 2)), setup, judge=None)
+               for first, second in matches]
+    executor = Executor("serial") if workers == 1 else Executor("processes", workers)
+    results = map_unordered(play_batch, batches, executor, on_item=lambda index, record: finished(record))
     try:
-        if workers == 1:
-            _play_tasks(entries, seated, setup, finished)
-        else:
-            _play_parallel(entries, seated, setup, workers, finished)
+        for _, records in results:  # every record was handed to ``finished`` already, except from a Dask worker
+            for record in records or ():
+                finished(record)
     finally:
+        results.close()
         bar.close()
     return _in_order(list(arrived.values()), matches)
 
@@ -572,7 +513,7 @@ def score(
     progress: bool = True,
     name: str | None = None,
     seed_label: str | None = None,
-    seed_file: str | os.PathLike | None = None,
+    seed_file: str | os.PathLike[str] | None = None,
 ) -> ScoreCard:
     """Play ``strategy`` against the fast baseline bots and score it: :data:`DEFAULT_GAMES` games against each of
     :data:`FAST_OPPONENTS` unless told (the same defaults as ``amoeboid score``).
@@ -600,27 +541,26 @@ def score(
     scoring stops there and the card says what to fix first.
     """
     with trusted_imports(_target_folders([strategy, *(opponents or ())])):  # no hand-in is ever imported here
-        opponents = list(FAST_OPPONENTS) if opponents is None else list(opponents)
-        unknown = [o for o in opponents if isinstance(o, str) and o not in BOTS and ":" not in o]
-        if unknown or not opponents:
+        given = list(FAST_OPPONENTS) if opponents is None else list(opponents)
+        unknown = [o for o in given if isinstance(o, str) and o not in BOTS and ":" not in o]
+        if unknown or not given:
             raise ValueError(f"opponents are bot names from {sorted(BOTS)} or strategies (functions, or "
-                             f"FILE.py:FUNCTION), not {shown(unknown or opponents)}")
+                             f"FILE.py:FUNCTION), not {shown(unknown or given)}")
         subject = entry(strategy, name)
         rivals: dict[str, Entry] = {}
-        for opponent in opponents:
+        for opponent in given:
             item = entry(opponent)
             label, number = item.name, 2
             while label in rivals:
                 label, number = f"{item.name} {number}", number + 1
             rivals[label] = replace(item, name=label)
         if subject.name in rivals:
-            subject = Entry(f"{subject.name} (player)", subject.bot, subject.load, subject.payload)
+            subject = replace(subject, name=f"{subject.name} (player)")
         entries = {subject.name: subject, **rivals}
-        opponents = list(rivals)
         seed, seed_label = _seed_from_file(seed, seed_file, [subject.load.get("file")],
                                            f"from {os.fspath(seed_file or '')} (secret)", seed_label)
         setup = _Setup(seed, float(per_move_limit), max_turns, board, float(load_limit))
-        matches = [(subject.name, o) for o in opponents]
+        matches = [(subject.name, rival) for rival in rivals]
         try:
             workers = default_workers(2 * len(matches)) if workers is None else workers
             records, stopped = _run(entries, matches, games, setup, workers, progress, f"scoring {subject.name}",
@@ -642,7 +582,7 @@ def default_workers(lanes: int) -> int:
 
 
 def compare(new: Strategy | str, old: Strategy | str, games: int = DEFAULT_GAMES, seed: int | str = 0,
-            **options) -> ScoreCard:
+            **options: Any) -> ScoreCard:
     """Did a change help?  ``new`` plays ``old`` head to head on paired dice; the card's verdict says "beats old",
     "loses to old" or "too close to call".
 
@@ -657,12 +597,30 @@ def compare(new: Strategy | str, old: Strategy | str, games: int = DEFAULT_GAMES
 
 
 @dataclass(frozen=True)
-class Batch:
-    """A unit of work for an executor: the games ``tasks`` between the strategies of ``entries``."""
+class JudgeStart:
+    """What a tournament's judge (:class:`_Judge`) knew of a batch's entrants when the batch started: their costs
+    against the ``budget``, those already over it, and (only when every earlier game of the pairing was judged)
+    the pairing's streaks of identical failures.  The batch then stops no later than the judge would; serially,
+    exactly where it would."""
 
-    entries: dict
-    tasks: tuple
+    budget: int | None = None
+    costs: tuple[tuple[str, int], ...] = ()
+    over: tuple[tuple[str, tuple[str, str, str]], ...] = ()
+    streaks: tuple[tuple[tuple[str, str, str], tuple[tuple[str | None, str], ...]], ...] = ()
+
+
+@dataclass(frozen=True)
+class Batch:
+    """A unit of work for an executor: the games ``tasks`` between the strategies of ``entries``.
+
+    ``judge``: where the early stop and the budget start from (:class:`JudgeStart`); None plays every game (a score
+    card's pairing, whose early stop is judged by :func:`score` across the whole card).
+    """
+
+    entries: dict[str, Entry]
+    tasks: tuple[tuple[str, str, int], ...]
     setup: _Setup
+    judge: JudgeStart | None = JudgeStart()
 
 
 def _batch_order(tasks: Sequence[tuple[str, str, int]]) -> list[tuple[str, str, int, str]]:
@@ -693,16 +651,34 @@ class _Judge:
     - ``budget`` (a tournament's, per entrant): once an entrant has lost that many games with its import or its
       game process (:func:`_costly`), its remaining games of the whole contest are forfeits, not played.
 
-    A hostile entrant that imports slowly and crashes on its first move cost two imports a game (found by the
-    red team: about 100 minutes a pairing); the threat model gives the bound these rules keep.
+    Without them, an entrant that imports slowly and crashes on its first move would cost two imports a game;
+    the threat model gives the bound these rules keep.
     """
 
-    def __init__(self, entries: dict, budget: int | None = None) -> None:
+    def __init__(self, entries: dict[str, Entry], budget: int | None = None) -> None:
         self.entries, self.budget = entries, budget
-        self.streaks: dict[tuple[str, str, str], list[tuple]] = {}  # (first, second, name) -> identical failures
+        self.streaks: dict[tuple[str, str, str], list[Failure]] = {}  # (first, second, name) -> identical failures
         self.stopped: dict[tuple[str, str, str], tuple[str, str, str]] = {}  # -> reason, value, message
         self.costs: dict[str, int] = collections.Counter()
         self.over: dict[str, tuple[str, str, str]] = {}
+
+    @classmethod
+    def starting(cls, entries: dict[str, Entry], start: JudgeStart) -> _Judge:
+        """A judge that knows what ``start`` says."""
+        judge = cls(entries, start.budget)
+        judge.costs.update(dict(start.costs))
+        judge.over.update(dict(start.over))
+        judge.streaks.update({key: list(streak) for key, streak in start.streaks})
+        return judge
+
+    def start(self, first: str, second: str, streaks: bool) -> JudgeStart:
+        """What this judge knows of the pairing's entrants now, for a batch of it (with the pairing's streaks only
+        if ``streaks``: when every earlier game of the pairing was judged)."""
+        names = [name for name in (first, second) if not self.entries[name].trusted]
+        return JudgeStart(self.budget, tuple((name, self.costs[name]) for name in names if self.costs.get(name)),
+                          tuple((name, self.over[name]) for name in names if name in self.over),
+                          tuple(((first, second, name), tuple(self.streaks[(first, second, name)])) for name in names
+                                if streaks and self.streaks.get((first, second, name))))
 
     def blocked(self, first: str, second: str) -> bool:
         """Whether no game of this pairing is to be played any more."""
@@ -743,17 +719,27 @@ class _Judge:
         return record
 
 
-def play_batch(batch: Batch, finished=None) -> list[GameRecord]:
+def play_batch(batch: Batch, finished: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
     """Play a batch on this host, each untrusted strategy in its own sandbox; the records, in the games' order.
 
-    The one function every executor runs (on a Dask worker too), so the sandbox's
-    guarantees hold wherever the games are played.  ``finished(record)`` is called for each game, in the games'
-    order (:func:`_batch_order`), as soon as it and every game before it have ended.  The early stop of
-    :class:`_Judge` applies within the batch: once an entrant forfeited ``SAME_FAILURE_STOP`` games in a row the
-    same way, the batch's remaining games are not played.
+    The one function every executor runs (on a Dask worker too), for a score card and a tournament alike, so the
+    sandbox's guarantees hold wherever the games are played.  ``finished(record)`` is called for each game, in the
+    games' order (:func:`_batch_order`), as soon as it and every game before it have ended (as each game ends,
+    for a batch without a judge).  The early stop and the budget of :class:`_Judge` apply within the batch, from
+    ``batch.judge``: once an entrant is stopped, the batch's remaining games are not played.
     """
     order = _batch_order(batch.tasks)
-    judge = _Judge(batch.entries)
+    if batch.judge is None:
+        played: dict[tuple[str, str, int, str], GameRecord] = {}
+
+        def keep(record: GameRecord) -> None:
+            played[(record.first, record.second, record.pair, record.first_seat)] = record
+            if finished is not None:
+                finished(record)
+
+        _play_tasks(batch.entries, order, batch.setup, keep)
+        return [played[game] for game in order]
+    judge = _Judge.starting(batch.entries, batch.judge)
     arrived: dict[tuple[str, str, int, str], GameRecord] = {}
     records: list[GameRecord] = []
 
@@ -778,4 +764,4 @@ def play_batch(batch: Batch, finished=None) -> list[GameRecord]:
 
 
 
-__all__ = ["ENTRANT_BUDGET", "SAME_FAILURE_STOP", "Batch", "compare", "default_workers", "play_batch", "score"]
+__all__ = ["ENTRANT_BUDGET", "SAME_FAILURE_STOP", "Batch", "JudgeStart", "compare", "default_workers", "play_batch", "score"]
