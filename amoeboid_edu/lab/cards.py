@@ -11,7 +11,7 @@ import functools
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Any, Callable, ParamSpec, Sequence, TypeVar
 
 from ..engine.game import TURN_CAP, Game
 from ..engine.match import play_match
@@ -24,10 +24,17 @@ from .records import DEFAULT_PER_MOVE_LIMIT, FORFEIT_REASONS, PAIRED_DICE, GameR
 from .stats import html_table, pairwise_chart, pairwise_scores, paired_verdict, rank_ranges, rate_chart, rating_chart
 from .stats import ratings, standings, tally, text_table
 
+if TYPE_CHECKING:
+    import altair as alt
+    import pandas as pd
+
+Params = ParamSpec("Params")
+Result = TypeVar("Result")
+
 # --------------------------------------------------------------------------- tables
 
 
-def _side_rows(records: Sequence[GameRecord], name: str) -> list[dict]:
+def _side_rows(records: Sequence[GameRecord], name: str) -> list[dict[str, object]]:
     """``name``'s games, one row each, from its side of the board."""
     rows = []
     for record in records:
@@ -58,7 +65,7 @@ def _side_rows(records: Sequence[GameRecord], name: str) -> list[dict]:
     return rows
 
 
-def _forfeit_table(frame):
+def _forfeit_table(frame: pd.DataFrame) -> pd.DataFrame:
     """Forfeits by reason: how many, and the first offending value, message and printed lines."""
     import pandas as pd
 
@@ -84,7 +91,7 @@ def _duration(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
-def _forfeit_lines(forfeits) -> list[str]:
+def _forfeit_lines(forfeits: pd.DataFrame) -> list[str]:
     lines = ["forfeits:"] if len(forfeits) else []
     for row in forfeits.itertuples(index=False):
         lines.append(f"  {row.player}: {row.reason} x{row.games}: {row.value} ({row.message})")
@@ -93,12 +100,12 @@ def _forfeit_lines(forfeits) -> list[str]:
     return lines
 
 
-def _trusted(method):
+def _trusted(method: Callable[Params, Result]) -> Callable[Params, Result]:
     """Run ``method`` with :func:`~amoeboid_edu.sandbox.importpath.trusted_imports`: what drawing a card imports (pandas'
     and Altair's optional parts) is never looked for in the current folder, which may be the class folder."""
 
     @functools.wraps(method)
-    def run(*args, **kwargs):
+    def run(*args: Params.args, **kwargs: Params.kwargs) -> Result:
         with trusted_imports():
             return method(*args, **kwargs)
 
@@ -109,14 +116,18 @@ class _Standings:
     """What a score card and a tournament table share: per-side rows, the table, forfeits, chart, HTML and text."""
 
     records: tuple[GameRecord, ...]
+    limits: tuple[float, float]
     by = "player"
-    title = ""
+
+    @property
+    def title(self) -> str:
+        raise NotImplementedError
 
     def _players(self) -> Sequence[str]:
         raise NotImplementedError
 
     @_trusted
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """One row per game and side (a tournament's games appear twice, once from each player's side)."""
         import pandas as pd
 
@@ -125,16 +136,17 @@ class _Standings:
         return pd.DataFrame([row for name in self._players() for row in _side_rows(self.records, name)],
                             columns=columns)
 
-    def table(self):
+    def table(self) -> pd.DataFrame:
         return standings(self.to_frame(), self.by)
 
-    def forfeits(self):
+    def forfeits(self) -> pd.DataFrame:
         return _forfeit_table(self.to_frame())
 
     @_trusted
-    def chart(self):
+    def chart(self) -> alt.TopLevelMixin:
         """Win rate per row of the table, with its 95% Wilson interval."""
-        return rate_chart(tally(self.to_frame(), self.by, ("win",)), self.by, self.title, even=True)
+        chart: alt.TopLevelMixin = rate_chart(tally(self.to_frame(), self.by, ("win",)), self.by, self.title, even=True)
+        return chart
 
     def _notes(self) -> list[tuple[str, object]]:
         return [("Forfeits", self.forfeits())]
@@ -150,7 +162,8 @@ class _Standings:
 
     @_trusted
     def _repr_html_(self) -> str:
-        return html_table(self.title, self.table(), self._notes(), caption="\n".join(self.plain()), details=self.walls)
+        return str(html_table(self.title, self.table(), self._notes(), caption="\n".join(self.plain()),
+                              details=self.walls))
 
     @_trusted
     def __str__(self) -> str:
@@ -181,10 +194,10 @@ class ScoreCard(_Standings):
     def _players(self) -> Sequence[str]:
         return [self.player]
 
-    def summary(self):
+    def summary(self) -> pd.DataFrame:
         return self.table()
 
-    def table(self):
+    def table(self) -> pd.DataFrame:
         """Per opponent: the counts, the win rate's interval, and the ``verdict`` the paired games support."""
         table = super().table()
         verdicts = self.verdicts()
@@ -196,7 +209,7 @@ class ScoreCard(_Standings):
         """0 if the card's player is ``first`` in ``record``, else 1."""
         return 0 if record.first == self.player else 1
 
-    def verdicts(self):
+    def verdicts(self) -> pd.DataFrame:
         """Per opponent, in words: "beats greedy", "loses to paper" or "too close to call", and why.
 
         Each dice pair's two games (same dice, seats swapped) are one comparison, so luck cancels out; the pairs
@@ -258,7 +271,7 @@ class ScoreCard(_Standings):
             raise IndexError(f"game {i!r}: this card has games 0 to {len(self.records) - 1} (see card.games())")
         return self.records[i]
 
-    def games(self):
+    def games(self) -> pd.DataFrame:
         """One row per game, numbered as ``card.game(i)`` takes them: the opponent, your seat, the result."""
         import pandas as pd
 
@@ -275,7 +288,7 @@ class ScoreCard(_Standings):
         return pd.DataFrame(rows, columns=["game", "opponent", "seat", "result", "turns", "capped", "forfeit",
                                            "reason", "printed_lines"])  # fmt: skip
 
-    def game(self, i: int):
+    def game(self, i: int) -> Game:
         """Game ``i`` as a :class:`~amoeboid_edu.engine.game.Game`: ``Replay(card.game(i))``, ``coach.review(card.game(i))``.
 
         Its turns are the ones played on the card (a forfeited game stops before the refused turn).
@@ -285,7 +298,7 @@ class ScoreCard(_Standings):
             game.play(turn)
         return game
 
-    def worst_losses(self, n: int = 5):
+    def worst_losses(self, n: int = 5) -> pd.DataFrame:
         """Your ``n`` quickest defeats on the board (forfeits are in ``forfeits()``): the games to look at first."""
         games = self.games()
         lost = games[(games["result"] == "loss") & games["forfeit"].isna()]
@@ -296,7 +309,7 @@ class ScoreCard(_Standings):
         record = self._record(i)
         return "\n".join(record.outputs[self._side(record)])
 
-    def replay(self, i: int, strategy: Strategy, opponent: Strategy | None = None):
+    def replay(self, i: int, strategy: Strategy, opponent: Strategy | None = None) -> Game:
         """Play game ``i`` again in this process with ``strategy`` (and ``opponent``, needed when it is not a bot):
         the same dice, seats and random streams, so the same strategy plays the same turns (a :class:`Game`).
 
@@ -330,7 +343,7 @@ class ScoreCard(_Standings):
         from ..ui.charts import chart_html
 
         warning = f'<p style="font-weight: bold">⚠ {escape(self.stopped)}</p>' if self.stopped else ""
-        return warning + super()._repr_html_() + chart_html(self.chart())
+        return warning + super()._repr_html_() + str(chart_html(self.chart()))
 
     def __str__(self) -> str:
         warning = f"⚠ {self.stopped}\n" if self.stopped else ""
@@ -360,7 +373,7 @@ class TournamentResult(_Standings):
         return self.names
 
     @functools.cached_property
-    def ratings(self):
+    def ratings(self) -> pd.DataFrame:
         """Bradley–Terry ratings (Elo scale) with 95% bootstrap intervals, refits seeded by the tournament's seed."""
         import pandas as pd
 
@@ -369,7 +382,7 @@ class TournamentResult(_Standings):
                               "score": [points[r.winner] for r in self.records]})  # fmt: skip
         return ratings(games, self.names, seed=self.seed)
 
-    def table(self):
+    def table(self) -> pd.DataFrame:
         table = standings(self.to_frame(), "player").merge(self.ratings, on="player")
         table = table.sort_values(["rating", "player"], ascending=[False, True], kind="stable")
         table.insert(0, "rank", range(1, len(table) + 1))
@@ -394,15 +407,18 @@ class TournamentResult(_Standings):
                 "luck. Play more games to separate them."]
 
     @_trusted
-    def rating_chart(self):
-        return rating_chart(self.table()[["player", "rating", "rating_low", "rating_high"]],
-                            title=f"{self.title}: Bradley–Terry rating (95% bootstrap interval)")
+    def rating_chart(self) -> alt.TopLevelMixin:
+        chart: alt.TopLevelMixin = rating_chart(self.table()[["player", "rating", "rating_low", "rating_high"]],
+                                                title=f"{self.title}: Bradley–Terry rating (95% bootstrap interval)")
+        return chart
 
     @_trusted
-    def pairwise_chart(self):
-        return pairwise_chart(pairwise_scores(self.to_frame()), title=f"{self.title}: mean score, row against column")
+    def pairwise_chart(self) -> alt.TopLevelMixin:
+        chart: alt.TopLevelMixin = pairwise_chart(pairwise_scores(self.to_frame()),
+                                                  title=f"{self.title}: mean score, row against column")
+        return chart
 
-    def not_loaded_table(self):
+    def not_loaded_table(self) -> pd.DataFrame:
         import pandas as pd
 
         return pd.DataFrame([{"player": name, "did not load": error} for name, error in self.not_loaded],
@@ -424,7 +440,7 @@ class TournamentResult(_Standings):
 
     def _repr_html_(self) -> str:
         if len(self.names) < 2:
-            return html_table(self.title, self.not_loaded_table(), caption="\n".join(self.plain()))
+            return str(html_table(self.title, self.not_loaded_table(), caption="\n".join(self.plain())))
         return super()._repr_html_()
 
     def __repr__(self) -> str:
@@ -433,26 +449,27 @@ class TournamentResult(_Standings):
 
 
 @_trusted
-def write_leaderboard(result: TournamentResult, path: str | os.PathLike) -> Path:
+def write_leaderboard(result: TournamentResult, path: str | os.PathLike[str]) -> Path:
     """The leaderboard as one self-contained HTML file: the table, then the charts as inline SVG (no network).
 
     Without vl-convert (a browser kernel) the charts are drawn by vega-embed when the page is opened.
     """
     from ..ui.charts import browser_chart_html
 
+    to_svg: Callable[[dict[str, Any]], str] | None
     try:
-        import vl_convert
+        from vl_convert import vegalite_to_svg as to_svg
     except ImportError:
-        vl_convert = None
+        to_svg = None
 
     charts = [result.rating_chart(), result.chart(), result.pairwise_chart()]
     # drawn to SVG here when vl-convert is installed, else by vega-embed in the reader's browser
-    svgs = [vl_convert.vegalite_to_svg(chart.to_dict()) if vl_convert else browser_chart_html(chart) for chart in charts]
+    svgs = [to_svg(chart.to_dict()) if to_svg else browser_chart_html(chart) for chart in charts]
     page = ["<!DOCTYPE html>", '<html><head><meta charset="utf-8"><title>Amoeboid tournament</title></head><body>',
             result._repr_html_(), *(f"<div>{svg}</div>" for svg in svgs), "</body></html>"]  # fmt: skip
-    path = Path(path)
-    path.write_text("\n".join(page), encoding="utf-8")
-    return path
+    written = Path(path)
+    written.write_text("\n".join(page), encoding="utf-8")
+    return written
 
 
 

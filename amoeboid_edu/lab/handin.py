@@ -10,8 +10,9 @@ import os
 import sys
 import types
 from pathlib import Path
+from typing import Any
 
-from ..players.strategy import as_function
+from ..players.strategy import Strategy, as_function
 from ..sandbox.core import shown
 
 _GLOBAL_LOADS = frozenset({"LOAD_GLOBAL", "LOAD_NAME", "STORE_GLOBAL", "DELETE_GLOBAL"})
@@ -34,7 +35,7 @@ def _global_names(code: types.CodeType) -> list[str]:
 class _HandIn:
     """The text of a hand-in: the imports, plain values and definitions a strategy of a notebook uses."""
 
-    def __init__(self, namespace: dict) -> None:
+    def __init__(self, namespace: dict[str, Any]) -> None:
         self.namespace, self.module = namespace, namespace.get("__name__")
         self.imports: dict[str, None] = {}
         self.values: dict[str, str] = {}
@@ -73,7 +74,7 @@ class _HandIn:
         raise ValueError(f"{owner} uses {shown(name)}, a {type(value).__name__} made in the notebook, which cannot be "
                          f"written into a file: define it inside {owner}, or in a function {owner} calls")
 
-    def define(self, name: str, value) -> None:
+    def define(self, name: str, value: types.FunctionType | type) -> None:
         import inspect
         import textwrap
 
@@ -83,11 +84,11 @@ class _HandIn:
             raise ValueError(f"cannot find the source of {shown(name)}: run its cell again, then hand in") from None
         first = source.lstrip().split("(")[0].split(":")[0].split()
         defines = first[-1] if first and first[0] in ("def", "class") else None
-        if defines != name:  # a lambda, or a function kept under another name: the file needs the name
-            source = f"{source.rstrip()}\n\n{name} = {defines}\n" if defines else None
-        if source is None:
+        if not defines:  # a lambda
             raise ValueError(f"{shown(name)} is not defined with def or class: write it as 'def {shown(name)}(...)'")
-        functions = [value] if isinstance(value, types.FunctionType) else [
+        if defines != name:  # a function kept under another name: the file needs the name
+            source = f"{source.rstrip()}\n\n{name} = {defines}\n"
+        functions: list[Any] = [value] if isinstance(value, types.FunctionType) else [
             item for item in vars(value).values() if isinstance(item, (types.FunctionType, staticmethod, classmethod))]
         for base in getattr(value, "__bases__", ()):
             if base.__name__ in self.namespace and base.__name__ not in self.seen:
@@ -109,7 +110,7 @@ class _HandIn:
         return "\n\n\n".join(part for part in parts if part) + "\n"
 
 
-def hand_in(strategy, to: str | os.PathLike) -> Path:
+def hand_in(strategy: Strategy, to: str | os.PathLike[str]) -> Path:
     """Write ``strategy`` (a function of this notebook) into the file a class tournament loads: ``to`` names it
     (``"class/nina"`` or ``"class/nina.py"`` -> ``class/nina.py``, entered as *nina*); returns its path.
 

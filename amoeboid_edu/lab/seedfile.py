@@ -20,7 +20,7 @@ SEED_FILE_DISTINCT = 8
 or repetitive seed (``0000000000000000``) is found by trying seeds until a strategy's own ``rng`` values match."""
 
 
-def read_seed_file(path: str | os.PathLike, strategy_files: Sequence[str | None] = ()) -> str:
+def read_seed_file(path: str | os.PathLike[str], strategy_files: Sequence[str | None] = ()) -> str:
     """A contest's secret seed from ``path``, read by this process only (``seed_file=``, ``--seed-file``).
 
     Warns (:data:`UNWALLED_CONTEST`) on a platform without the walls, where any strategy could read it.
@@ -61,7 +61,8 @@ UNWALLED_CONTEST = ("this platform has no walls around a strategy (process only)
 """Warned by :func:`read_seed_file` where the lab has no seccomp or Landlock (Windows, macOS)."""
 
 
-def _seed_from_file(seed, seed_file, strategy_files: Sequence[str | None], label: str, seed_label: str | None):
+def _seed_from_file(seed: int | str, seed_file: str | os.PathLike[str] | None, strategy_files: Sequence[str | None],
+                    label: str, seed_label: str | None) -> tuple[int | str, str | None]:
     """``(seed, seed_label)`` for a run given ``seed_file``: the file's seed, and a label that hides it."""
     if seed_file is None:
         return seed, seed_label

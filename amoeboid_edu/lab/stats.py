@@ -12,7 +12,7 @@ first use.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -123,7 +123,7 @@ def standings(frame, by: str):
                                        "mean_turns", "forfeits"])  # fmt: skip
 
 
-def pairwise_scores(frame):
+def pairwise_scores(frame: Any) -> Any:
     """Mean score (win 1, tie 1/2) per ``(player, opponent)`` from per-side rows: ``player, opponent, games, score``."""
     points = frame["result"].map({"win": 1.0, "tie": 0.5, "loss": 0.0})
     grouped = frame.assign(points=points).groupby(["player", "opponent"], sort=True)["points"]
