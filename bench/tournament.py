@@ -23,7 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from amoeboid_edu.lab import scoring as lab
+from amoeboid_edu import lab
+from amoeboid_edu.lab.contest import BATCH_PAIRS
 
 STUDENT = '''
 from amoeboid_edu import legal_move_pairs
@@ -59,7 +60,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=4)
     parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--batch", type=int, default=lab.BATCH_PAIRS)
+    parser.add_argument("--batch", type=int, default=BATCH_PAIRS)
     parser.add_argument("--dask", action="store_true", help="also a real Dask scheduler with 2 workers")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="amoeboid-bench-"))

@@ -13,7 +13,9 @@ dice, so pick a contest seed the students do not know):
   seats each game at a table named by its opponents (a baseline bot's name; two
   students' names), so no strategy meets the same dice twice (a process that had seen a
   pair's rolls against ``random`` would know its coming rolls against ``greedy``), while two
-  students scored against the same bot still meet the same dice;
+  students' score cards against the same bot meet the same dice (comparable cards); in a
+  tournament a bot's table also names the entrant (``(bot, "against", entrant)``), so no two
+  entrants meet the same dice against a bot;
 - each player draws its choices from a stream keyed by
   ``("player", pair, first_seat, role, kind)``: ``role`` is ``first`` or ``second``,
   ``kind`` the bot's name for a baseline bot and ``"strategy"`` for anything else,

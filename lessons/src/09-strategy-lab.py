@@ -285,10 +285,10 @@ Markdown(f"In this run {place('paper')}, and {place('stalling')}. The longest ga
 # amoeboid tournament class/ --games 100 --seed-file seed.txt --out results.csv --executor processes:2
 # ```
 #
-# Each finished game is written to `results.csv` at once, so after a crash the same command carries on where it
-# stopped. A file that does not load gets one line on the leaderboard and the tournament goes on. The leaderboard is
-# printed and saved next to the CSV as `results.html`. The same from Python, with this lesson's steps as the class and
-# the `greedy` bot as a guest:
+# Each finished batch of games is written to `results.csv` at once, so after a crash the same command carries on
+# where it stopped. A file that does not load gets one line on the leaderboard and the tournament goes on. The
+# leaderboard is printed and saved next to the CSV as `results.html`. The same from Python, with this lesson's steps
+# as the class and the `greedy` bot as a guest:
 
 # %% tags=["nbval-ignore-output"]
 # (with a progress bar, as above)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from amoeboid_edu.lab import score
-from amoeboid_edu.lab.scoring import PAIRED_DICE
+from amoeboid_edu.lab.records import PAIRED_DICE
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the walls are Linux's")
 
@@ -166,7 +166,8 @@ def test_a_hostile_entrant_that_imports_slowly_and_crashes_costs_a_bounded_numbe
     a 5 s import took 87 s; with 29 s imports about 100 minutes a pairing).  Now a pairing stops after
     SAME_FAILURE_STOP identical forfeits in a row, and an entrant that lost ENTRANT_BUDGET games with its import or
     game process is not played any more: its cost is bounded whatever the number of games and opponents."""
-    from amoeboid_edu.lab import scoring as lab
+    from amoeboid_edu.lab import contest as lab
+    from amoeboid_edu.lab.scoring import ENTRANT_BUDGET, NOT_PLAYED, SAME_FAILURE_STOP
     from amoeboid_edu.sandbox.harness import Sandbox
 
     folder = tmp_path / "class"
@@ -189,11 +190,11 @@ def test_a_hostile_entrant_that_imports_slowly_and_crashes_costs_a_bounded_numbe
     assert len(mine) == 3 * games and (mine["forfeit"] == "player").all()
     assert set(mine["reason"]) == {"crash"}
     # two imports at most per game lost before each pairing stopped or the budget ran out; none after
-    bound = 2 * (lab.ENTRANT_BUDGET + lab.SAME_FAILURE_STOP)
+    bound = 2 * (ENTRANT_BUDGET + SAME_FAILURE_STOP)
     assert imports["crasher"] <= bound < 2 * 3 * games, imports
-    assert (mine["message"].str.startswith(lab.NOT_PLAYED)).sum() >= 3 * games - bound
+    assert (mine["message"].str.startswith(NOT_PLAYED)).sum() >= 3 * games - bound
     others = frame[(frame["player"] != "crasher") & (frame["opponent"] != "crasher")]
-    assert not others["message"].fillna("").str.startswith(lab.NOT_PLAYED).any()
+    assert not others["message"].fillna("").str.startswith(NOT_PLAYED).any()
 
     # the same rows when the batches run in parallel (judged in their fixed order, not as they finish)
     monkeypatch.setattr(Sandbox, "_new_game", new_game)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import textwrap
 
 from amoeboid_edu.lab import score
-from amoeboid_edu.lab.scoring import FAST_OPPONENTS, SAME_FAILURE_STOP
+from amoeboid_edu.lab.scoring import SAME_FAILURE_STOP
+from amoeboid_edu.sandbox.defaults import FAST_OPPONENTS
 
 
 def write_strategy(tmp_path, body: str) -> str:

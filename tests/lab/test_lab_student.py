@@ -10,7 +10,8 @@ from amoeboid_edu.theory import coach
 from amoeboid_edu.players.bots import greedy
 from amoeboid_edu.ui.exercises import check
 from amoeboid_edu.lab import compare, score, tournament
-from amoeboid_edu.lab.scoring import DEFAULT_GAMES, FAST_OPPONENTS, SAME_FAILURE_STOP
+from amoeboid_edu.lab.scoring import SAME_FAILURE_STOP
+from amoeboid_edu.sandbox.defaults import DEFAULT_GAMES, FAST_OPPONENTS
 from amoeboid_edu.engine.match import play_match
 from amoeboid_edu.engine.rules import Position
 
@@ -250,7 +251,8 @@ def test_a_line_named_by_cloudpickles_dynamic_code_file_is_found_by_function_and
     # names that, and the line is found among the strategy's own functions as this process sees them.
     import linecache
 
-    from amoeboid_edu.lab.scoring import _raised_where, _source_index, _with_source
+    from amoeboid_edu.lab.entrants import _source_index, _with_source
+    from amoeboid_edu.lab.scoring import _raised_where
     from amoeboid_edu.players.strategy import candidate_turns
 
     linecache.cache[CELL] = (len(CELL_SOURCE), None, CELL_SOURCE.splitlines(True), CELL)

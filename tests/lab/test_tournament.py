@@ -20,10 +20,11 @@ import pytest
 
 import hostile
 from amoeboid_edu.theory import analysis
-from amoeboid_edu.lab import scoring as lab
+from amoeboid_edu import lab
 from amoeboid_edu.players.bots import greedy
 from amoeboid_edu.engine.game import TURN_CAP
 from amoeboid_edu.players.registry import BOTS
+from amoeboid_edu.lab.contest import RESULT_FIELDS
 from amoeboid_edu.lab.ledger import Ledger, fingerprint, run_file
 from amoeboid_edu.engine.match import play_match
 from amoeboid_edu.lab.roster import read_folder
@@ -139,6 +140,28 @@ def test_the_pair_of_a_dice_seed_rolls_the_same_dice_for_both_seats():
     assert common >= 3 and rolls["A"][:common] == rolls["B"][:common]
 
 
+def test_two_entrants_meet_different_dice_against_a_bot_and_a_rerun_meets_the_same(tmp_path):
+    """Two hand-ins that play alike (one student's two files, or two who collude) must not share their dice against a
+    bot: one could pass the other its coming rolls.  Both play the first legal turn, and the bot's choices do not
+    depend on who it plays, so the two entrants' games against it differ only if their dice do."""
+    folder = tmp_path / "twins"
+    folder.mkdir()
+    for name in ("ann", "ann_again"):
+        (folder / f"{name}.py").write_text(FIRST_LEGAL)
+
+    def against_random(result) -> dict[str, list]:
+        frame = result.to_frame()
+        mine = frame[frame["opponent"] == "random"].sort_values(["pair", "seat"])
+        return {name: list(zip(games["result"], games["turns"])) for name, games in mine.groupby("player")}
+
+    first = lab.tournament(folder, games=8, seed=4, opponents=["random"], out=tmp_path / "one.csv", progress=False)
+    games = against_random(first)
+    assert games["ann"] != games["ann_again"]
+    again = lab.tournament(folder, games=8, seed=4, opponents=["random"], out=tmp_path / "two.csv", progress=False)
+    assert (tmp_path / "one.csv").read_bytes() == (tmp_path / "two.csv").read_bytes()
+    assert against_random(again) == games
+
+
 # --------------------------------------------------------------------------- ratings
 
 
@@ -223,7 +246,7 @@ def test_a_class_folder_with_every_accident_completes(classroom, tmp_path):
     assert "dave: did not load: no code cell tagged 'strategy'" in text
     rows = pd.read_csv(out)
     assert len(rows) == 15 * 2  # every pairing of the six that ran (the broken file too), 2 games each
-    assert list(rows.columns) == ["run", *lab.RESULT_FIELDS]
+    assert list(rows.columns) == ["run", *RESULT_FIELDS]
     page = out.with_suffix(".html").read_text()
     assert page.count("<svg") == 3 and "did not load" in page and "looper" in page
 

@@ -579,7 +579,7 @@ def test_a_parallel_harness_process_killed_from_outside_costs_time_not_the_run()
         while time.monotonic() < end:
             for pid in living_descendants(os.getpid()):
                 try:
-                    if b"_serve_tasks" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    if b"_serve_batches" in Path(f"/proc/{pid}/cmdline").read_bytes():
                         time.sleep(1.0)  # let it play a few games first
                         os.kill(pid, signal.SIGKILL)
                         return

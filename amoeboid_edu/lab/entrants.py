@@ -1,0 +1,373 @@
+"""Who plays: a strategy as the harness ships it (:class:`Entry`), its name, and a tournament's entrants.
+
+A baseline bot runs in the harness's process; anything else is untrusted code for a sandboxed worker, and is
+never run here: a target ``"module:function"`` or ``"path/to/file.py:function"`` is checked as text, a notebook's
+function travels by value (cloudpickle), a class folder's hand-ins are read as text (:mod:`.roster`).
+"""
+
+from __future__ import annotations
+
+import collections
+import hashlib
+import io
+import os
+import pickle
+import sys
+import types
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping, Sequence, Union
+
+from ..players.registry import BOTS
+from ..players.strategy import Strategy, as_function, strategy_name
+from ..sandbox.text import not_a_formula, shown
+from ..sandbox.importpath import caller_path
+from .roster import NAME_WIDTH, STUDENT_FOLDER_FILE, StudentSource, read_folder
+
+# --------------------------------------------------------------------------- who plays
+
+
+SourceIndex = tuple[tuple[str, int, int, str, tuple[str, ...]], ...]
+"""``(function name, first line, last line, file, lines)`` of each function of a pickled strategy."""
+Strategies = Union[str, "os.PathLike[str]", Iterable[Union[Strategy, str]], Mapping[str, Union[Strategy, str]]]
+"""What a tournament plays: a class folder, a list of strategies, or strategies by name."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A strategy as the harness ships it: a trusted bot by name, or untrusted code for a worker."""
+
+    name: str
+    bot: str | None = None  # a key of BOTS: runs here, in the harness process
+    load: dict[str, Any] = field(default_factory=dict)  # how the worker loads it
+    payload: bytes = b""  # the cloudpickle bytes, for load == "pickle"
+    code: str = ""  # a digest of its source, for a tournament's fingerprint (see _code_digest)
+    sources: SourceIndex = ()  # for a pickled strategy, its functions' lines as this process sees them (_source_index)
+
+    @property
+    def trusted(self) -> bool:
+        return self.bot is not None
+
+
+def _parse_target(target: str) -> dict[str, Any]:
+    """``"module:function"`` or ``"path/to/file.py:function"`` as a worker load request (checked, not run).
+
+    A module is looked for on the caller's import path (:func:`~amoeboid_edu.sandbox.importpath.caller_path`, without
+    importing anything); the folder it lies in (``root``) is given to that worker only, never to this process.
+    """
+    where, colon, name = target.rpartition(":")
+    if not colon or not where or not name.isidentifier():
+        raise ValueError(f"strategy {shown(repr(target))}: expected MODULE:FUNCTION or path/to/file.py:FUNCTION")
+    if where.endswith(".py"):
+        if not os.path.isfile(where):
+            raise ValueError(f"strategy {shown(repr(target))}: no such file {shown(where)}")
+        _check_defines(where, name, target)
+        return {"load": "file", "file": os.path.abspath(where), "name": name}
+    if not all(part.isidentifier() for part in where.split(".")):
+        raise ValueError(f"strategy {shown(repr(target))}: the part before ':' is not a module name")
+    file = _module_file(where)
+    if file is not None and file.endswith(".py"):
+        _check_defines(file, name, target)
+    root = _module_root(where, caller_path())
+    return {"load": "import", "module": where, "name": name, **({"root": root} if root else {})}
+
+
+def _module_root(module: str, path: Sequence[str]) -> str | None:
+    """The entry of ``path`` where the top package of ``module`` lies (found without importing it), or None."""
+    from importlib.machinery import PathFinder
+
+    top = module.split(".")[0]
+    if top in sys.builtin_module_names:
+        return None
+    for place in path:
+        try:
+            if PathFinder.find_spec(top, [os.path.abspath(place or os.curdir)]) is not None:
+                return os.path.abspath(place or os.curdir)
+        except (ImportError, ValueError, OSError):
+            continue
+    return None
+
+
+def student_name(text: str) -> str:
+    """An entrant's name as shown everywhere: the student's word, escaped, cut to ``NAME_WIDTH``, never a formula."""
+    return not_a_formula(shown(text, NAME_WIDTH))
+
+
+ENTRY_FUNCTIONS = ("strategy", "choose")
+"""The functions every hand-in defines: an entrant is named after its file alone when it plays one of them."""
+
+
+def _target_name(request: dict[str, Any]) -> str:
+    """Whose strategy a target is: the file's name (``class/nina.py`` -> nina; ``class/nina/strategy.py`` -> nina)
+    or the module's last part, followed by ``:function`` unless that is ``strategy`` or ``choose`` (so two
+    functions of one file keep two names).  Never the bare function name "strategy" of every hand-in."""
+    if request["load"] == "file":
+        path = Path(request["file"])
+        owner = path.parent.name if path.name == "strategy.py" and path.parent.name else path.stem
+    else:
+        owner = request["module"].rsplit(".", 1)[-1]
+    return owner if request["name"] in ENTRY_FUNCTIONS else f"{owner}:{request['name']}"
+
+
+READ_AHEAD_LIMIT = 1 << 20
+"""Largest source file read here to check the function's name before any game (a bigger one is checked by loading)."""
+
+
+def _check_defines(file: str, name: str, target: str) -> None:
+    """Refuse ``FILE.py:name`` now, naming the functions the file does define, when its top level defines no
+    ``name``: read as text and parsed, never run (the student's code only ever runs in a worker).  A file that
+    cannot be read or parsed, or that makes names some other way (``import``, ``globals()``), is left to the worker."""
+    import ast
+
+    try:
+        if os.path.getsize(file) > READ_AHEAD_LIMIT:
+            return
+        tree = ast.parse(Path(file).read_bytes())
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return
+    defined: list[str] = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined.append(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.If, ast.Try,
+                               ast.With, ast.For, ast.While, ast.Expr)) and name in ast.dump(node):
+            return  # a name made some other way, or mentioned where it could be made: let loading decide
+        elif isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names):
+            return
+    if name in defined:
+        return
+    functions = [n for n in defined if n.isidentifier()]
+    offer = f"it defines {', '.join(functions)}" if functions else "it defines no function at its top level"
+    raise ValueError(f"strategy {shown(repr(target))}: {shown(Path(file).name)} defines no {shown(name)} ({offer}); "
+                     f"give one of its functions after the ':'")
+
+
+def entry(strategy: Strategy | str, name: str | None = None) -> Entry:
+    """How ``strategy`` will be run: a baseline bot (name or function) here, anything else in a worker.
+
+    Its name: ``name``, else the student's file or module name for a target, else the function's name.
+    """
+    if name is not None:
+        name = student_name(name)
+    if isinstance(strategy, str):
+        if strategy in BOTS:
+            return Entry(name or strategy, bot=strategy)
+        request = _parse_target(strategy)
+        return Entry(name or student_name(_target_name(request)), load=request)
+    for bot_name, bot in BOTS.items():
+        if strategy is bot:
+            return Entry(name or bot_name, bot=bot_name)
+    as_function(strategy)  # a clear TypeError now rather than a forfeit per game
+    import cloudpickle
+
+    try:
+        payload = cloudpickle.dumps(strategy)
+    except Exception as error:
+        raise ValueError(f"cannot send strategy {shown(strategy_name(strategy))} to a worker process: {shown(error)}") from None
+    return Entry(name or student_name(strategy_name(strategy)), load={"load": "pickle"}, payload=payload,
+                 sources=_source_index(strategy))
+
+
+SOURCE_INDEX_LIMIT = 200
+"""Functions indexed per strategy (its own, nested ones and the helpers it calls) for naming a forfeit's line."""
+
+
+def _source_index(strategy: Strategy) -> SourceIndex:
+    """``(function name, first line, last line, file, lines)`` for the strategy's function, the code nested in it and
+    the functions of its globals that it uses (helpers from other cells), read here from ``linecache`` (a notebook
+    cell's source is in this kernel's memory).
+
+    A worker names where a pickled strategy raised by file, line and function; what the file is called depends on
+    the cloudpickle release (the cell's file name up to 3.1.2, ``<dynamic-code>`` from 3.1.3), so the line is found
+    here by function name and line range instead, with nothing but Python's own code objects.
+    """
+    import linecache
+
+    index: list[tuple[str, int, int, str, tuple[str, ...]]] = []
+    seen: set[types.CodeType] = set()
+    pending: list[object] = [as_function(strategy)]
+    while pending and len(index) < SOURCE_INDEX_LIMIT:
+        function = pending.pop()
+        code = getattr(function, "__code__", None)
+        if not isinstance(code, types.CodeType) or code in seen:
+            continue
+        codes = [code]
+        while codes:
+            current = codes.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            lines = [line for _, _, line in current.co_lines() if line is not None]
+            first, last = current.co_firstlineno, max(lines, default=current.co_firstlineno)
+            text = tuple(linecache.getline(current.co_filename, n) for n in range(first, last + 1))
+            index.append((current.co_name, first, last, current.co_filename, text))
+            codes += [const for const in current.co_consts if isinstance(const, types.CodeType)]
+            names = getattr(function, "__globals__", {})
+            pending += [names[n] for n in current.co_names if isinstance(names.get(n), types.FunctionType)]
+    return tuple(index)
+
+
+def _with_source(where: object, sources: SourceIndex) -> object:
+    """The worker's ``[file, line, function, source]`` with the line's text (and real file) from ``sources`` when the
+    worker could not read it: the innermost indexed function of that name whose lines hold that line."""
+    if not sources or not (isinstance(where, list) and len(where) == 4 and isinstance(where[1], int)
+                           and isinstance(where[2], str) and isinstance(where[3], str)) or where[3].strip():
+        return where
+    _, lineno, name, _ = where
+    found = [item for item in sources if item[0] == name and item[1] <= lineno <= item[2]]
+    if not found:
+        return where
+    function, first, last, file, text = min(found, key=lambda item: item[2] - item[1])
+    return [file, lineno, function, text[lineno - first]]
+
+
+def _entrants(strategies: Strategies, opponents: Sequence[str]) -> tuple[dict[str, Entry], list[tuple[str, str]]]:
+    """The entries by unique name (a folder's students, or the given strategies), the bots, and the unreadable files."""
+    unknown = [o for o in opponents if o not in BOTS]
+    if unknown:
+        raise ValueError(f"opponents are names from {sorted(BOTS)}, not {unknown}")
+    unread: list[tuple[str, str]] = []
+    if isinstance(strategies, (str, os.PathLike)) and os.path.isdir(strategies):
+        sources, unread = read_folder(os.fspath(strategies))
+        items = [_source_entry(source) for source in sources]
+    elif isinstance(strategies, (str, os.PathLike)):
+        raise ValueError(f"{shown(os.fspath(strategies))} is not a folder: give a folder of strategy files or a list "
+                         "of strategies")
+    else:
+        given: Iterable[tuple[str | None, Strategy | str]] = (
+            strategies.items() if isinstance(strategies, Mapping) else [(None, strategy) for strategy in strategies])
+        items = []
+        for name, strategy in given:
+            item = entry(strategy, name)
+            if item.load.get("load") == "file":  # read here as text, like a class folder's file: see _file_entry
+                item, reason = _file_entry(item)
+                if reason:
+                    unread.append((item.name, reason))
+                    continue
+                items.append(item)
+            else:
+                items.append(replace(item, code=_code_digest(strategy, item)))
+    entries: dict[str, Entry] = {}
+    for item in [*items, *(Entry(o, bot=o, code=f"bot {o}") for o in opponents)]:
+        name, number = item.name, 2
+        while name in entries or (not item.trusted and name in opponents):
+            name, number = f"{item.name} {number}", number + 1
+        entries[name] = replace(item, name=name)
+    return entries, unread
+
+
+def _source_entry(source: StudentSource) -> Entry:
+    """A hand-in read as text (:class:`~amoeboid_edu.lab.roster.StudentSource`), for a worker that runs it; a student
+    folder's worker may read that folder (its helper modules), no other worker reads any folder of the class."""
+    load = {"load": "pickle", **({"file": source.filename} if source.folder else {})}
+    return Entry(source.name, load=load, payload=pickle.dumps(source), code=_digest(source.source))
+
+
+def _file_entry(item: Entry) -> tuple[Entry, str]:
+    """A tournament's ``path.py:function`` entrant as a :func:`_source_entry`: its worker reads no folder, so the
+    classmates' files beside it stay private (``NAME/strategy.py`` is a student folder, readable to its worker).
+    The reason it cannot be read, if so."""
+    path = Path(item.load["file"])
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as error:
+        return item, f"not UTF-8 text (bad byte at offset {error.start})"
+    except OSError as error:
+        return item, shown(f"not read ({error.strerror or error})")
+    source = StudentSource(item.name, str(path.resolve()), text, item.load["name"], path.name == STUDENT_FOLDER_FILE)
+    return _source_entry(source), ""
+
+
+def _digest(data: bytes | str) -> str:
+    return hashlib.sha256(data.encode() if isinstance(data, str) else data).hexdigest()[:16]
+
+
+def _module_file(module: str, root: str | None = None) -> str | None:
+    """The file of ``module`` in ``root`` (else on this process's import path), found without importing anything (so
+    without running the student's package ``__init__``); None if there is none."""
+    from importlib.machinery import PathFinder
+
+    parts, where, spec = module.split("."), None if root is None else [root], None
+    for depth in range(1, len(parts) + 1):
+        try:
+            spec = PathFinder.find_spec(".".join(parts[:depth]), where)
+        except (ImportError, ValueError, OSError):
+            return None
+        if spec is None:
+            return None
+        where = spec.submodule_search_locations
+        if depth < len(parts) and where is None:
+            return None
+    return spec.origin if spec is not None and spec.has_location else None
+
+
+def _anonymous(code: types.CodeType) -> types.CodeType:
+    """``code`` and the code nested in it with the file name left out."""
+    consts = tuple(_anonymous(const) if isinstance(const, types.CodeType) else const for const in code.co_consts)
+    return code.replace(co_filename="", co_consts=consts)
+
+
+def _neutral_pickle(strategy: object) -> bytes:
+    """cloudpickle's bytes for ``strategy`` without the file name of each code object, which changes from one session
+    to the next for the same code (a notebook cell's names the kernel's process; cloudpickle 3.1.3 writes
+    ``<dynamic-code>`` instead).  Only public interfaces: ``cloudpickle.Pickler``, a pickler's ``dispatch_table``
+    and ``marshal``.  A class defined in a notebook still carries cloudpickle's per-session id, so a tournament
+    of such a strategy resumes only in the session that started it (the refusal says so)."""
+    import copyreg
+    import marshal
+
+    import cloudpickle
+
+    def reduce_code(code: types.CodeType) -> tuple[Callable[[bytes], Any], tuple[bytes]]:
+        return marshal.loads, (marshal.dumps(_anonymous(code)),)
+
+    class Neutral(cloudpickle.Pickler):  # type: ignore[misc]  # cloudpickle is not annotated
+        dispatch_table = collections.ChainMap({types.CodeType: reduce_code},
+                                              getattr(cloudpickle.Pickler, "dispatch_table", copyreg.dispatch_table))
+
+    buffer = io.BytesIO()
+    Neutral(buffer, protocol=pickle.DEFAULT_PROTOCOL).dump(strategy)
+    return buffer.getvalue()
+
+
+def _code_digest(strategy: object, item: Entry) -> str:
+    """A digest of the code an entrant plays with, for a tournament's fingerprint: a bot's name (the package version is
+    in the fingerprint too), a file's text, the text of an imported module's file, or for a strategy of this process
+    its by-value pickle with the session's file names left out, plus its module's file when it is pickled by name.
+    Changing a student's code then refuses a resume instead of mixing games of the old code with the new."""
+    if item.trusted:
+        return f"bot {item.bot}"
+    kind = item.load.get("load")
+    if kind in ("file", "import"):
+        target = item.load["file"] if kind == "file" else _module_file(item.load["module"], item.load.get("root"))
+        try:
+            return _digest(Path(target).read_bytes()) if target else _digest(f"import {item.load['module']}")
+        except OSError:
+            return _digest(f"unreadable {target}")
+    try:
+        data = _neutral_pickle(strategy)
+    except Exception:  # noqa: BLE001 - not picklable this way: the payload's bytes (a new session refuses a resume)
+        data = item.payload
+    name = getattr(strategy, "__module__", None)
+    module = sys.modules.get(name) if isinstance(name, str) and name != "__main__" else None
+    file = getattr(module, "__file__", None)
+    if isinstance(file, str):
+        try:
+            data += Path(file).read_bytes()
+        except OSError:
+            pass
+    return _digest(data)
+
+
+def _target_folders(strategies: Strategies) -> list[str]:
+    """The folders that hold hand-ins: a class folder, and each strategy file's (kept off this process's import
+    path)."""
+    if isinstance(strategies, (str, os.PathLike)):
+        return [os.fspath(strategies)] if os.path.isdir(strategies) else []
+    targets = strategies.values() if isinstance(strategies, Mapping) else strategies
+    files = [target.rpartition(":")[0] for target in targets if isinstance(target, str)]
+    return [os.path.dirname(os.path.abspath(file)) for file in files if file.endswith(".py")]
+
+
+
+__all__ = ["ENTRY_FUNCTIONS", "Entry", "entry", "student_name"]

@@ -1,0 +1,142 @@
+"""Handing in a notebook's strategy: ``hand_in(my_strategy, "class/nina")`` writes the file a tournament loads.
+
+The file holds the function and everything it uses from the notebook, written from the notebook's sources;
+nothing of it is run here (the tournament runs the file in its sandbox).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+from ..players.strategy import Strategy, as_function
+from ..sandbox.text import shown
+
+_GLOBAL_LOADS = frozenset({"LOAD_GLOBAL", "LOAD_NAME", "STORE_GLOBAL", "DELETE_GLOBAL"})
+
+
+def _global_names(code: types.CodeType) -> list[str]:
+    """The global names ``code`` (and the functions and classes nested in it) reads, in order of first use."""
+    import dis
+
+    names: dict[str, None] = {}
+    for instruction in dis.get_instructions(code):
+        if instruction.opname in _GLOBAL_LOADS and isinstance(instruction.argval, str):
+            names[instruction.argval] = None
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            names.update(dict.fromkeys(_global_names(constant)))
+    return list(names)
+
+
+class _HandIn:
+    """The text of a hand-in: the imports, plain values and definitions a strategy of a notebook uses."""
+
+    def __init__(self, namespace: dict[str, Any]) -> None:
+        self.namespace, self.module = namespace, namespace.get("__name__")
+        self.imports: dict[str, None] = {}
+        self.values: dict[str, str] = {}
+        self.definitions: dict[str, str] = {}  # dependencies first
+        self.seen: set[str] = set()
+
+    def uses(self, owner: str, code: types.CodeType) -> None:
+        for name in _global_names(code):
+            if name not in self.seen and name in self.namespace:
+                self.seen.add(name)
+                self.add(owner, name, self.namespace[name])
+
+    def add(self, owner: str, name: str, value: object) -> None:
+        import ast
+
+        if isinstance(value, types.ModuleType):
+            module = value.__name__
+            self.imports[f"import {module}" if module == name else f"import {module} as {name}"] = None
+            return
+        if isinstance(value, (types.FunctionType, type)) and getattr(value, "__module__", None) == self.module:
+            self.define(name, value)
+            return
+        where = getattr(value, "__module__", None)
+        qualname = getattr(value, "__qualname__", None)
+        if (isinstance(where, str) and isinstance(qualname, str) and "." not in qualname
+                and getattr(sys.modules.get(where), qualname, None) is value):
+            self.imports[f"from {where} import {qualname}" + (f" as {name}" if name != qualname else "")] = None
+            return
+        try:
+            text = repr(value)
+            if ast.literal_eval(text) == value:
+                self.values[name] = f"{name} = {text}"
+                return
+        except Exception:  # noqa: BLE001 - not a plain value: said below
+            pass
+        raise ValueError(f"{owner} uses {shown(name)}, a {type(value).__name__} made in the notebook, which cannot be "
+                         f"written into a file: define it inside {owner}, or in a function {owner} calls")
+
+    def define(self, name: str, value: types.FunctionType | type) -> None:
+        import inspect
+        import textwrap
+
+        try:
+            source = textwrap.dedent(inspect.getsource(value))
+        except (OSError, TypeError):
+            raise ValueError(f"cannot find the source of {shown(name)}: run its cell again, then hand in") from None
+        first = source.lstrip().split("(")[0].split(":")[0].split()
+        defines = first[-1] if first and first[0] in ("def", "class") else None
+        if not defines:  # a lambda
+            raise ValueError(f"{shown(name)} is not defined with def or class: write it as 'def {shown(name)}(...)'")
+        if defines != name:  # a function kept under another name: the file needs the name
+            source = f"{source.rstrip()}\n\n{name} = {defines}\n"
+        functions: list[Any] = [value] if isinstance(value, types.FunctionType) else [
+            item for item in vars(value).values() if isinstance(item, (types.FunctionType, staticmethod, classmethod))]
+        for base in getattr(value, "__bases__", ()):
+            if base.__name__ in self.namespace and base.__name__ not in self.seen:
+                self.seen.add(base.__name__)
+                self.add(name, base.__name__, base)
+        for function in functions:
+            function = getattr(function, "__func__", function)
+            self.uses(name, function.__code__)
+        self.definitions[name] = source
+
+    def text(self, student: str, function: str) -> str:
+        parts = [f"# {student}'s strategy for the class tournament: {function} and everything it uses, as the "
+                 "notebook defined them\n# (written by amoeboid_edu.lab.hand_in; the line numbers in the "
+                 "tournament's messages are this file's)",
+                 "\n".join(self.imports), "\n".join(self.values.values()),
+                 *(definition.rstrip() for definition in self.definitions.values())]
+        if function != "strategy":
+            parts.append(f"strategy = {function}")
+        return "\n\n\n".join(part for part in parts if part) + "\n"
+
+
+def hand_in(strategy: Strategy, to: str | os.PathLike[str]) -> Path:
+    """Write ``strategy`` (a function of this notebook) into the file a class tournament loads: ``to`` names it
+    (``"class/nina"`` or ``"class/nina.py"`` -> ``class/nina.py``, entered as *nina*); returns its path.
+
+    The file holds the function and everything it uses from the notebook, whatever the cells: the functions and
+    classes it calls (and what they use), the modules and names it imports, and plain values (numbers, text,
+    lists...), with ``strategy = <its name>`` at the end.  Nothing is run: the tournament runs the file in its
+    sandbox.  ValueError, naming what to change, for what cannot be written into a file (e.g. a Position made in
+    the notebook: build it inside the function).  Handing in again replaces the file.
+    """
+    if not isinstance(strategy, types.FunctionType):
+        raise ValueError(f"hand in a function (position, roll, rng) -> turn, not {shown(type(strategy).__name__)}")
+    as_function(strategy)
+    path = Path(os.fspath(to))
+    path = path if path.suffix == ".py" else path.with_name(path.name + ".py")
+    if path.stem.startswith(("_", ".")) or not path.stem or path.is_dir():
+        raise ValueError(f"hand_in(..., {shown(repr(os.fspath(to)))}): name the file after yourself, e.g. "
+                         "hand_in(my_strategy, \"class/nina\") (a name that does not start with '_' or '.')")
+    writer = _HandIn(strategy.__globals__)
+    writer.seen.add(strategy.__name__)
+    writer.define(strategy.__name__, strategy)
+    text = writer.text(path.stem, strategy.__name__)
+    compile(text, str(path), "exec")  # a file that would not even parse is our bug: raise here, not in the contest
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+
+__all__ = ["hand_in"]
