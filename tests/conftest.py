@@ -3,6 +3,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from jupyter_harness import ALL_CELLS, QUIET_SETTINGS, SharedLab, chromium, close_pages, jupyterlab
 
 # tests/strategies holds student-like strategy modules; the lab's workers import them by name.
 sys.path.insert(0, str(Path(__file__).parent / "strategies"))
@@ -15,6 +16,7 @@ HEAVY_FIRST = ("lessons/", "tests/browser/", "tests/package/test_binder.py", "te
 Within a file the order is kept (a notebook's cells must run in order, in one kernel)."""
 
 
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by the markers added here
 def pytest_collection_modifyitems(config, items):
     def weight(item) -> int:
         where = Path(str(item.fspath)).resolve()
@@ -25,6 +27,15 @@ def pytest_collection_modifyitems(config, items):
         return next((rank for rank, prefix in enumerate(HEAVY_FIRST) if path.startswith(prefix)), len(HEAVY_FIRST))
 
     items.sort(key=weight)  # stable: the order inside a file is unchanged
+    for item in items:
+        if item.get_closest_marker("browser") or is_notebook(item):
+            item.add_marker(pytest.mark.slow)
+
+
+def is_notebook(item) -> bool:
+    """A lesson's cell checked by nbval (``lessons/*.ipynb``, ``lessons/solutions/*.ipynb``)."""
+    where = Path(str(item.fspath)).resolve()
+    return where.suffix == ".ipynb" and where.is_relative_to(ROOT / "lessons")
 
 
 @pytest.fixture(scope="session")
@@ -37,3 +48,26 @@ def built_wheel(tmp_path_factory) -> Path:
     assert done.returncode == 0, done.stderr[-3000:]
     (wheel,) = folder.glob("amoeboid_edu-*.whl")
     return wheel
+
+
+@pytest.fixture(scope="session")
+def session_lab(tmp_path_factory):
+    """One quiet JupyterLab (every cell in the DOM) for the session's browser tests: see jupyter_harness.SharedLab."""
+    root = tmp_path_factory.mktemp("jupyterlab")
+    token = "amoeboid-session-lab"
+    with jupyterlab(root, token, ALL_CELLS) as base:
+        yield SharedLab(root, base, token, {**QUIET_SETTINGS, **ALL_CELLS})
+
+
+@pytest.fixture(scope="session")
+def session_browser():
+    """Debian's headless Chromium, started once per session."""
+    with chromium() as browser:
+        yield browser
+
+
+@pytest.fixture(scope="module")
+def browser(session_browser):
+    """The session's Chromium for one module; the module's pages are closed when it ends."""
+    yield session_browser
+    close_pages(session_browser)

@@ -118,3 +118,65 @@ def open_notebook(browser, url: str, screen: str):
         if (!window.jupyterapp.shell.leftCollapsed) window.jupyterapp.commands.execute('application:toggle-left-area');
     }""")
     return page
+
+
+ALL_CELLS = {"@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"}}
+"""Every cell in the DOM (no virtual scrolling), so a test can find any cell's output."""
+
+
+class SharedLab:
+    """One JupyterLab for a test session (per xdist worker): each test module serves its notebooks from a folder.
+
+    Starting JupyterLab costs seconds to tens of seconds on a loaded machine; the browser tests that do not test a
+    fresh server share this one.  Between modules the kernels are shut down and the browser's pages closed, so a
+    module meets the server as a fresh module would, except for its trust database (a test about an untrusted
+    first visit starts its own ``jupyterlab(..., fresh=True)``).
+    """
+
+    def __init__(self, root: Path, base: str, token: str, settings: dict) -> None:
+        self.root, self.base, self.token, self.settings = root, base, token, settings
+
+    @contextlib.contextmanager
+    def serving(self, name: str, browser) -> Iterator[Path]:
+        """A new folder ``name`` under the server's root for one module; afterwards the browser's pages are closed
+        (before their kernels go, so no page sees its kernel die) and the kernels shut down."""
+        folder = self.root / name
+        folder.mkdir()
+        try:
+            yield folder
+        finally:
+            close_pages(browser)
+            self.shut_down_kernels()
+            self.restore_settings()
+
+    def url(self, folder: Path, notebook: str, *, reset: bool = True) -> str:
+        """The URL that opens ``folder/notebook``; ``reset``: only that notebook open (a new workspace state)."""
+        path = (folder / notebook).relative_to(self.root).as_posix()
+        return f"{self.base}/lab/tree/{path}?{'reset&' if reset else ''}token={self.token}"
+
+    def _call(self, method: str, path: str, body: dict | None = None) -> object:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(f"{self.base}{path}", data=data, method=method,
+                                         headers={"Authorization": f"token {self.token}"})  # fmt: skip
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            text = reply.read()
+        return json.loads(text) if text else None
+
+    def shut_down_kernels(self) -> None:
+        """End every notebook session (and its kernel) on the server."""
+        sessions = self._call("GET", "/api/sessions")
+        assert isinstance(sessions, list)
+        for session in sessions:
+            self._call("DELETE", f"/api/sessions/{session['id']}")
+
+    def restore_settings(self) -> None:
+        """Put back the settings the server started with (a test may have switched the theme)."""
+        for path, content in self.settings.items():
+            plugin = path.rsplit("/", 1)
+            self._call("PUT", f"/lab/api/settings/{plugin[0]}:{plugin[1]}", {"raw": json.dumps(content)})
+
+
+def close_pages(browser) -> None:
+    """Close every page (and its context) of a shared browser, so the next module starts with none."""
+    for context in list(browser.contexts):
+        context.close()

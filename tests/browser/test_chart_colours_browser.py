@@ -11,7 +11,6 @@ import altair as alt
 import pandas as pd
 import pytest
 
-from jupyter_harness import chromium
 from amoeboid_edu.ui.charts import chart_html
 
 pytestmark = pytest.mark.browser
@@ -35,19 +34,18 @@ def contrast(first: tuple[float, float, float], second: tuple[float, float, floa
     return (lighter + 0.05) / (darker + 0.05)
 
 
-def test_chart_text_contrasts_with_a_dark_page_without_jupyterlab_variables():
+def test_chart_text_contrasts_with_a_dark_page_without_jupyterlab_variables(browser):
     frame = pd.DataFrame({"turn": [1, 2, 3], "delta": [0, 3, -2]})
     chart = alt.Chart(frame, title="delta by turn").mark_line().encode(x="turn", y="delta")
-    with chromium() as browser:
-        page = browser.new_page()
-        page.set_content(DARK_PAGE.format(chart=chart_html(chart)))
-        fills = page.evaluate("""() => {
-            const parse = (text) => text.match(/[\\d.]+/g).slice(0, 3).map(Number);
-            const texts = [...document.querySelectorAll('.amoeboid-chart svg text')];
-            return {background: parse(getComputedStyle(document.body).backgroundColor),
-                    variable: getComputedStyle(document.body).getPropertyValue('--jp-content-font-color1'),
-                    fills: texts.map((t) => [t.textContent, parse(getComputedStyle(t).fill)])};
-        }""")
+    page = browser.new_page()
+    page.set_content(DARK_PAGE.format(chart=chart_html(chart)))
+    fills = page.evaluate("""() => {
+        const parse = (text) => text.match(/[\\d.]+/g).slice(0, 3).map(Number);
+        const texts = [...document.querySelectorAll('.amoeboid-chart svg text')];
+        return {background: parse(getComputedStyle(document.body).backgroundColor),
+                variable: getComputedStyle(document.body).getPropertyValue('--jp-content-font-color1'),
+                fills: texts.map((t) => [t.textContent, parse(getComputedStyle(t).fill)])};
+    }""")
     assert fills["variable"] == "" and len(fills["fills"]) >= 4, fills  # a title and axis labels, no --jp-*
     dim = [(text, fill, round(contrast(fill, fills["background"]), 2)) for text, fill in fills["fills"]
            if contrast(fill, fills["background"]) < 4.5]

@@ -15,7 +15,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from jupyter_harness import PROJECTOR_SCREENS as SCREENS
-from jupyter_harness import chromium, jupyterlab, open_notebook
+from jupyter_harness import open_notebook
 
 from amoeboid_edu import Position, apply
 
@@ -48,8 +48,12 @@ def record_state(board, path):
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    root = tmp_path_factory.mktemp("demo")
+def lab(session_lab, browser):
+    with session_lab.serving("demo", browser) as root:
+        yield {"url": session_lab.url(root, write_demo(root)), "root": root}
+
+
+def write_demo(root: Path) -> str:
     notebook = nbformat.v4.new_notebook()
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
     notebook.cells = [
@@ -69,15 +73,7 @@ def lab(tmp_path_factory):
         ),
     ]
     nbformat.write(notebook, root / "demo.ipynb")
-    token = "amoeboid-demo-token"
-    with jupyterlab(root, token, {"@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"}}) as base:
-        yield {"url": f"{base}/lab/tree/demo.ipynb?reset&token={token}", "root": root}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as browser:
-        yield browser
+    return "demo.ipynb"
 
 
 def open_demo(browser, lab, screen: str):

@@ -13,7 +13,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-from jupyter_harness import chromium, jupyterlab
 
 from amoeboid_edu import Game
 
@@ -27,21 +26,12 @@ LINE_SHOWN = "6 a1 a1-b2 20,0\n4 c3 c3-c2 0,4\n3 b2 b2-c3 5,0\n3 c2 c2-b1 0,3\n1
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    """JupyterLab serving copies of the lessons, quiet (no news, no autosave)."""
-    root = tmp_path_factory.mktemp("course")
-    for name in LESSONS:
-        shutil.copy(ROOT / "lessons" / name, root / name)
-    token = "amoeboid-course-test"
-    every_cell = {"@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"}}  # all cells in the DOM
-    with jupyterlab(root, token, every_cell) as base:
-        yield lambda name: f"{base}/lab/tree/{name}?reset&token={token}"  # reset: only this lesson open
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as browser:
-        yield browser
+def lab(session_lab, browser):
+    """The session's JupyterLab serving copies of the lessons, quiet (no news, no autosave), all cells in the DOM."""
+    with session_lab.serving("course", browser) as root:
+        for name in LESSONS:
+            shutil.copy(ROOT / "lessons" / name, root / name)
+        yield lambda name: session_lab.url(root, name)  # reset: only this lesson open
 
 
 def run_all(browser, url: str):

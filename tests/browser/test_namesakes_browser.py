@@ -12,7 +12,6 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from jupyter_harness import chromium, jupyterlab
 
 pytestmark = pytest.mark.browser
 
@@ -34,8 +33,12 @@ def record_state(board, path):
 
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory):
-    root = tmp_path_factory.mktemp("lab")
+def page(session_lab, browser):
+    with session_lab.serving("namesakes", browser) as root:
+        yield open_boards(session_lab, browser, root)
+
+
+def open_boards(session_lab, browser, root: Path):
     notebook = nbformat.v4.new_notebook()
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
     notebook.cells = [
@@ -49,24 +52,22 @@ def page(tmp_path_factory):
         ),
     ]
     nbformat.write(notebook, root / "namesakes.ipynb")
-    token = "namesakes-test-token"
-    with jupyterlab(root, token) as base, chromium() as browser:
-        page = browser.new_page(viewport={"width": 1100, "height": 1600})
-        page.goto(f"{base}/lab/tree/namesakes.ipynb?token={token}")
-        page.wait_for_function("() => window.jupyterapp && document.querySelector('.jp-NotebookPanel')", timeout=60_000)
-        deadline = time.monotonic() + 60
-        idle = "() => window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"
-        while not page.evaluate(idle):
-            accept = page.locator(".jp-Dialog .jp-mod-accept")
-            if accept.count():
-                accept.click()
-            assert time.monotonic() < deadline, "the kernel did not start"
-            page.wait_for_timeout(100)
-        page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-        page.wait_for_function(
-            "() => document.querySelectorAll('.hx-widget[data-version]').length === 2", timeout=60_000
-        )
-        yield page, root
+    page = browser.new_page(viewport={"width": 1100, "height": 1600})
+    page.goto(session_lab.url(root, "namesakes.ipynb"))
+    page.wait_for_function("() => window.jupyterapp && document.querySelector('.jp-NotebookPanel')", timeout=60_000)
+    deadline = time.monotonic() + 60
+    idle = "() => window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"
+    while not page.evaluate(idle):
+        accept = page.locator(".jp-Dialog .jp-mod-accept")
+        if accept.count():
+            accept.click()
+        assert time.monotonic() < deadline, "the kernel did not start"
+        page.wait_for_timeout(100)
+    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.hx-widget[data-version]').length === 2", timeout=60_000
+    )
+    return page, root
 
 
 class Widget:

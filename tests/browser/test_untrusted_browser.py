@@ -15,7 +15,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from jupyter_harness import chromium, jupyterlab
+from jupyter_harness import jupyterlab
 
 pytestmark = pytest.mark.browser
 
@@ -47,12 +47,6 @@ def lab(tmp_path_factory):
     every_cell = {"@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"}}
     with jupyterlab(root, token, every_cell, fresh=True) as base:
         yield lambda name: f"{base}/lab/workspaces/{name[:2]}/tree/{name}?reset&token={token}"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as browser:
-        yield browser
 
 
 @pytest.mark.parametrize("name", LESSONS)

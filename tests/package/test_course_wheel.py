@@ -16,6 +16,10 @@ import venv
 import zipfile
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # builds the wheel and a venv
+
 REPO = Path(__file__).resolve().parents[2]
 LESSONS = REPO / "lessons"
 

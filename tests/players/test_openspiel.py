@@ -11,6 +11,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from cli_runner import amoeboid
 
 from amoeboid_edu import Position, Rules, Turn, random_playout, seeded_rng
 from amoeboid_edu.players.strategy import candidate_turns
@@ -193,28 +194,62 @@ def _mcts_against_greedy(game: tuple[int, str]) -> str | None:
 
 
 BOSS_GAMES = 40
+BOSS_LOOKS = 4
+"""The boss test plays at most 40 games, looked at after every 10 (5 dice pairs, seats swapped)."""
 BOSS_TURN_CAP = 100
 """Games that reach it count as ties.  Decided games between mcts and greedy end in about 30 turns; the rest are
 stalemates (a big mixed amoeba that cannot split without losing control, small pieces that run) that the lab's
 500-turn cap would also end as ties, at five times the cost."""
 
 
+def boss_z(looks: int = BOSS_LOOKS, one_sided_error: float = 0.025) -> float:
+    """The Wilson interval's z at each look: the 95% interval's one-sided 2.5% split over the looks (Bonferroni).
+
+    The claim "score above 1/2" is wrongly made with probability at most 2.5% in all, as with one 95% interval
+    over a fixed sample, however many looks are taken before the claim is made.
+    """
+    from statistics import NormalDist
+
+    return NormalDist().inv_cdf(1 - one_sided_error / looks)
+
+
 @needs_extra
 @pytest.mark.slow
 def test_mcts_beats_greedy_at_its_budget():
-    """The class "boss": over 40 seeded games (20 dice pairs, seats swapped) its score against greedy (win 1,
-    tie 1/2) has a 95% Wilson interval above 1/2, at the budget ``mcts`` plays with."""
+    """The class "boss": its score against greedy (win 1, tie 1/2) is above 1/2, at the budget ``mcts`` plays with.
+
+    A sequential test of a fixed rule: games are played in the order of the dice pairs (pair 0 with mcts first,
+    then second, pair 1, ...), at most 40; after every 10 the claim is made if the Wilson interval (at
+    :func:`boss_z`, the 95% interval's error split over the 4 looks) lies above 1/2.  A clear boss stops early;
+    the test fails only if 40 games do not show it.
+    """
     from concurrent.futures import ProcessPoolExecutor
 
     from amoeboid_edu.lab.stats import wilson_interval
 
     games = [(pair, seat) for pair in range(BOSS_GAMES // 2) for seat in "AB"]
+    look = BOSS_GAMES // BOSS_LOOKS
+    winners: list[str | None] = []
     with ProcessPoolExecutor(2) as pool:
-        winners = list(pool.map(_mcts_against_greedy, games))
-    wins, losses = winners.count("first"), winners.count("second")
-    score = (wins + (len(games) - wins - losses) / 2) / len(games)
-    low, _ = wilson_interval(score * len(games), len(games))
-    assert low > 0.5, f"mcts v greedy: {wins} won, {losses} lost, {len(games) - wins - losses} tied; score {score:.3f}"
+        for start in range(0, BOSS_GAMES, look):
+            winners += pool.map(_mcts_against_greedy, games[start : start + look])
+            wins, losses = winners.count("first"), winners.count("second")
+            score = (wins + (len(winners) - wins - losses) / 2) / len(winners)
+            low, _ = wilson_interval(score * len(winners), len(winners), z=boss_z())
+            if low > 0.5:
+                return
+    pytest.fail(f"mcts v greedy over {len(winners)} games: {wins} won, {losses} lost, {len(winners) - wins - losses} "
+                f"tied; score {score:.3f}, interval from {low:.3f} (z={boss_z():.2f})")
+
+
+def test_the_boss_tests_looks_keep_its_error_at_that_of_one_95_percent_interval():
+    from amoeboid_edu.lab.stats import wilson_interval
+
+    assert BOSS_GAMES % BOSS_LOOKS == 0
+    assert boss_z(1) == pytest.approx(1.96, abs=0.001)  # one look: the 95% interval of a fixed sample
+    assert boss_z() > boss_z(1)
+    # the same record is a stricter claim at a look than over a fixed sample
+    assert wilson_interval(30, 40, z=boss_z())[0] < wilson_interval(30, 40)[0]
 
 
 @needs_extra
@@ -245,16 +280,16 @@ def test_a_strategy_bot_names_a_turn_outside_the_abstraction():
 
 
 @needs_extra
+@pytest.mark.slow  # two games of mcts: half a minute
 def test_score_cli_plays_mcts(tmp_path):
     strategy = tmp_path / "my.py"  # a student who copied greedy
     strategy.write_text("from amoeboid_edu.players.bots import greedy\n\n\ndef strategy(position, roll, rng):\n"
                         "    return greedy(position, roll, rng)\n")
     # seed 1: both games are decided within 100 turns (others may stall to the 500-turn cap: minutes of mcts)
-    done = subprocess.run([sys.executable, "-m", "amoeboid_edu", "score", f"{strategy}:strategy", "--opponents",
-                           "mcts", "--games", "2", "--seed", "1", "--quiet"], capture_output=True, text=True, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    row = [line.split() for line in done.stdout.splitlines() if line.split()[:1] == ["mcts"]]
-    assert row and row[0][1] == "2", done.stdout  # opponent mcts, 2 games
+    done = amoeboid("score", f"{strategy}:strategy", "--opponents", "mcts", "--games", "2", "--seed", "1", "--quiet")
+    assert done.returncode == 0, done.stderr.decode()
+    row = [line.split() for line in done.stdout.decode().splitlines() if line.split()[:1] == ["mcts"]]
+    assert row and row[0][1] == "2", done.stdout.decode()  # opponent mcts, 2 games
 
 
 # What `import pyspiel` meets in an environment without the extra: a None entry in sys.modules is Python's own
