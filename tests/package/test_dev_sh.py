@@ -52,3 +52,14 @@ def test_dev_sh_expands_no_array_bash_3_2_would_call_unbound():
     assert "set -euo pipefail" in script
     assert not re.search(r"\$\{[A-Za-z_]+\[[@*]\]", script), "an array expansion: bash 3.2 fails on an empty one"
     assert not re.search(r"^[^#]*sha256sum", script, re.MULTILINE)  # not on macOS
+
+
+def test_the_readme_opens_with_the_two_commands_and_ci_runs_the_test_one():
+    """The README's first lines: one command that sets up and opens the course, one that sets up and runs every test."""
+    root = Path(__file__).resolve().parents[2]
+    lines = (root / "README.md").read_text(encoding="utf-8").splitlines()
+    first_block = lines[lines.index("```bash") + 1:lines.index("```bash") + 3]
+    assert lines.index("```bash") <= 3, "the README opens with its commands"
+    assert [line.split("#")[0].strip() for line in first_block] == ["./dev.sh course", "./dev.sh test"]
+    run = (root / ".ci" / "run").read_text(encoding="utf-8")
+    assert "./dev.sh test" in run
