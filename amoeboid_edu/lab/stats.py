@@ -224,17 +224,42 @@ FORMATS = {"win_rate": "{:.3f}".format, "ci_low": "{:.3f}".format, "ci_high": "{
            "rating_high": "{:.0f}".format}  # fmt: skip
 
 
+INTERVALS = (("win_rate", "ci_low", "ci_high", "{:.3f}", "win_rate (95%)"),
+             ("rating", "rating_low", "rating_high", "{:.0f}", "rating (95%)"))
+"""Columns a table shows as one, "value (low–high)": a leaderboard keeps its columns at 1280x720 with JupyterLab's
+file browser open (the frame itself keeps all three)."""
+
+
+def with_intervals(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` for the eye: each value and its interval in one column (:data:`INTERVALS`); other columns as they are."""
+    import pandas as pd
+
+    shown = table.copy()
+    for value, low, high, form, name in INTERVALS:
+        if {value, low, high} <= set(shown.columns):
+            def joined(row: pd.Series, value: str = value, low: str = low, high: str = high, form: str = form) -> str:
+                if any(pd.isna(row[column]) for column in (value, low, high)):
+                    return ""
+                return f"{form.format(row[value])} ({form.format(row[low])}–{form.format(row[high])})"
+
+            merged = shown.apply(joined, axis=1) if len(shown) else pd.Series([], dtype=object)
+            at = list(shown.columns).index(value)
+            shown = shown.drop(columns=[value, low, high])
+            shown.insert(at, name, merged)
+    return shown
+
+
 def html_table(title: str, table: pd.DataFrame, notes: Sequence[tuple[str, pd.DataFrame]] = (), caption: str = "",
                details: str = "") -> str:
     """A titled table (``caption`` under the title, one paragraph a line), then each ``(heading, frame)`` note that
     has rows, then ``details`` folded under a "details" line (what only a teacher needs).
 
-    Long text cells are kept in ``<pre>``.
+    A value and its interval share a column (:func:`with_intervals`); long text cells are kept in ``<pre>``.
     """
     from html import escape
 
     parts = [f"<div><strong>{escape(title)}</strong>", *(f"<p>{escape(line)}</p>" for line in caption.splitlines()),
-             table.to_html(index=False, formatters=FORMATS)]
+             with_intervals(table).to_html(index=False, formatters=FORMATS)]
     for heading, frame in notes:
         if len(frame):
             def cell(text: object) -> str:
