@@ -8,6 +8,7 @@ import pandas as pd
 
 from ...engine.game import Game
 from ...engine.rules import Position, apply, legal_turns
+from ...players.bots import can_end_at_once
 from ..search import ForcedWinSearch, SearchBudgetExceeded
 from .lines import (
     EATS_ONLY,
@@ -23,7 +24,7 @@ from .lines import (
     plan_options,
 )  # fmt: skip
 from .advantage import DELTA_SIZE
-from .verdict import Verdict
+from .verdict import WORD_RULE, Verdict, judged
 
 QUOTE = "We claim that, if amoeba from player A is bigger, player A can win the game in finitely many turns (A max of 8)."
 
@@ -228,11 +229,12 @@ def case_IV_max_8(delta: int = 45, b_size: int = 16, budget: int = 400_000) -> V
              f"{FORCED_TURNS} of its turns whatever the dice (proved), but not by the paper's own steps, which with "
              f"some rolls for B take more than {example_turns - 1} of A's turns. Against a B free to do anything, "
              "nobody knows." if forced is True else "Open: see the summary.")  # fmt: skip
-    scope += (f"; {DELTA_SIZE}; not given items, with the reason: step 2's 'B can't eat anything without loosing' "
-              "and step 5's 'He can't eat any amoeba because the adjacent amoebae are bigger than him' are steps of "
-              "the proof, not claims of their own: whether B can escape the plan at all is case-IV-forced-win "
-              "(against any B) and split-in-half; step 5 as a general rule fails for small pieces next to small "
-              "neutral ones, which is neutral-twice-its-size (false as stated, with its counter-line)")
+    scope += (f"; {DELTA_SIZE}; step 2's 'B can't eat anything without loosing' is its own item, case-IV-step-2; "
+              "not given an item, with the reason: step 5's 'He can't eat any amoeba because the adjacent amoebae "
+              "are bigger than him' is a step of the proof, not a claim of its own: whether B can escape the plan "
+              "at all is case-IV-forced-win (against any B) and split-in-half; step 5 as a general rule fails for "
+              "small pieces next to small neutral ones, which is neutral-twice-its-size (false as stated, with its "
+              "counter-line)")
     brief = (f"against a B that always halves, A forces a win within {FORCED_TURNS} of its turns (proved); against "
              "any B: unknown." if forced is True else "undecided: see the details.")
     return Verdict("case-IV-max-8", verdict, summary, explanation, evidence, scope=scope, plain=plain,
@@ -290,6 +292,63 @@ def case_IV_forced_win(delta: int = 45, b_size: int = 16, depths: tuple[int, int
              "A's turns.")
     return Verdict("case-IV-forced-win", verdict, summary, explanation, evidence, scope=f"{DELTA_SIZE}; {scope}",
                    plain=plain, quote=QUOTE, brief=brief, reach=f"3x3; any legal B, searched to {depths[0]} A turns")  # fmt: skip
+
+
+# --------------------------------------------------------------------------- step 2: "B can't eat anything"
+
+STEP_2_QUOTE = ("A eats the bigger of the two amoebae with an amoeba just as big. Again B can't eat anything without "
+                "loosing, so he will have to split again in half.")
+
+
+def step_2_eats(record: str) -> pd.DataFrame:
+    """Every B eat in a game record after one of A's step-2 eats ('with an amoeba just as big', leaving a neutral
+    piece), with whether A can win at once on its next turn (B lost by eating) and the game's result."""
+    game = Game.parse(record)
+    rows = []
+    for number, (before, turn) in enumerate(zip(game.positions, game.turns), start=1):
+        if before.to_move != "B" or turn.is_pass or before[turn.dst] is None:
+            continue
+        after = apply(before, turn)
+        rows.append({"turn": number, "B played": str(turn), "ate": f"({before[turn.dst].a},{before[turn.dst].b})",
+                     "neutral eaten": before[turn.dst].is_neutral, "B owns it after": after[turn.dst].owner == "B",
+                     "A can win at once next": can_end_at_once(after, ties=False) if not after.is_over else False,
+                     "result of the record": game.result})  # fmt: skip
+    return pd.DataFrame(rows, columns=["turn", "B played", "ate", "neutral eaten", "B owns it after",
+                                       "A can win at once next", "result of the record"])  # fmt: skip
+
+
+def case_IV_step_2(delta: int = 45, b_size: int = 16, budget: int = 400_000) -> Verdict:
+    """Step 2's "B can't eat anything without loosing", on the line where A follows the paper's steps against a
+    halving B (:func:`paper_steps_line`): every B eat on it, and whether A could win at once after it."""
+    record = paper_steps_line(delta, b_size, budget)
+    eats = step_2_eats(record) if record else step_2_eats("start " + str(case_IV_position(delta, b_size)))
+    safe = eats[~eats["A can win at once next"]] if len(eats) else eats
+    # the rule: the line is the paper's own plan (every A turn annotated with its step), so a safe B eat on it is a
+    # failure where the paper applies the sentence
+    verdict = judged(safe.empty, safe.empty)
+    first = safe.iloc[0] if len(safe) else None
+    summary = ((f"on the line where A follows the paper's steps against a halving B, B eats {len(eats)} time(s); "
+                f"{len(safe)} of them leave A no win at once (first: turn {first['turn']}, {first['B played']} eats "
+                f"the {'neutral ' if first['neutral eaten'] else ''}{first['ate']}); the record ends "
+                f"'{first['result of the record']}'") if first is not None else
+               "no B eat on the paper's steps' line leaves A without a win at once")  # fmt: skip
+    scope = (f"3x3; A {b_size + delta - 1} on a1 v B {b_size} on c3 (delta {delta}); the line of case-IV-max-8 (A: "
+             f"only turns the paper's steps allow; B splits in half when it can); exact check of A's next turn after "
+             f"every B eat; {DELTA_SIZE}; {WORD_RULE}")
+    explanation = (
+        "Step 2 says that after A's eat B 'can't eat anything without loosing'. On the line found by case-IV-max-8's "
+        "search, where every A turn is one the paper's steps allow (each annotated), B's pieces stay small and a "
+        "small piece can eat a small neutral piece (neutral-twice-its-size): B eats, and A has no win on its next "
+        "turn, whatever it rolls. The line is the paper's own plan, so by the rule the sentence is false as stated.\n"
+        + record
+    ) if first is not None else "No B eat on the line leaves A without a win at once."
+    plain = ("False: following the paper's steps, B's small pieces can eat a small neutral piece and the game goes "
+             "on." if first is not None else "Right on the line searched.")
+    brief = ("B can eat a small neutral piece and play on, on a line where A follows the paper's steps."
+             if first is not None else "right on the line searched.")
+    return Verdict("case-IV-step-2", verdict, summary, explanation, eats, scope=scope, plain=plain,
+                   counter_line=record if first is not None else "", quote=STEP_2_QUOTE, brief=brief,
+                   reach="3x3, delta 45; the paper's steps against a halving B")  # fmt: skip
 
 
 # --------------------------------------------------------------------------- where 44 comes from
