@@ -144,7 +144,8 @@ def test_lesson_8_seed_sweep_names_each_flagged_turns_player_from_the_reviews():
 
     game = paper.example_game()
     quick = SimpleNamespace(MISTAKES=coach.MISTAKES, review=lambda game, seed: coach.review(game, seed=seed, rollouts=8))
-    text = run_cell(prose_cell("08", "sweep_seeds"), {"game": game, "coach": quick})
+    first = quick.review(game, seed=2010)
+    text = run_cell(prose_cell("08", "sweep_seeds"), {"game": game, "coach": quick, "example_review": first})
     lines = [line for line in text.splitlines() if line.startswith("- turn ")]
     assert lines
     for line in lines:

@@ -87,10 +87,13 @@ def test_symmetry_theorem_holds_after_every_round_corrected_for_always():
     assert means[2] == means[4] == means[6] == 0
 
 
-def test_unboundedness_is_a_theorem_for_the_dice_and_says_that_games_end():
+def test_unboundedness_is_a_theorem_for_the_dice_corrected_for_games_that_end():
     verdict = paper.unboundedness_conjecture(levels=(2, 4), walks=2_000, mc_turns=100, seed=3, length_games=50)
-    assert verdict.verdict == "confirmed"  # delta as the paper defines it: the rolls
-    assert "as if play went on" in verdict.summary and "not covered by the statement" in verdict.summary and "games end early" in verdict.summary
+    # the rule of the symmetry item: fails inside a game (a case its words cover), holds for the dice sums (where the
+    # paper applies it): confirmed with a correction, as symmetry is
+    assert verdict.verdict == "confirmed with a correction"
+    assert "as if play went on" in verdict.summary and "correction: for the dice sums only" in verdict.summary
+    assert "a game can end on turn 2" in verdict.summary
     assert "the dice sums alone" in verdict.scope and "3x3, 4x4, 5x5" in verdict.scope and "cut at 1,000" in verdict.scope
     assert "half of them within" in verdict.plain and "in the median" not in verdict.plain
     # the witness that games end early: a game over on turn 2, delta never above 6
@@ -99,6 +102,52 @@ def test_unboundedness_is_a_theorem_for_the_dice_and_says_that_games_end():
     turns_for_2 = verdict.evidence.set_index("M").loc[2, "turns to P_M >= 0.9"]
     exact = [float(p) for p in analysis.exceedance_exact(2, int(turns_for_2))]
     assert exact[-1] >= 0.9 > exact[-2]  # the Fraction DP agrees with the float DP's count
+
+
+def test_one_rule_decides_the_words_of_symmetry_unboundedness_and_the_neutral_piece():
+    """The rule is stated on each card it decides, and the words are what :func:`judged` gives for the facts."""
+    from amoeboid_edu.theory.paper import WORD_RULE, judged
+
+    assert judged(True, True) == "confirmed"
+    assert judged(False, True) == "confirmed with a correction"
+    assert judged(False, False) == "false as stated"
+    symmetry = paper.symmetry_theorem(rounds=2, games=50)
+    unbounded = paper.unboundedness_conjecture(levels=(2,), walks=200, mc_turns=20, seed=1, length_games=20)
+    neutral = paper.verdict("neutral-twice-its-size")
+    for card in (symmetry, unbounded, neutral):
+        assert WORD_RULE in card.scope, card.item
+    assert symmetry.verdict == unbounded.verdict == judged(False, True)  # both: fail in a case, hold where applied
+    assert neutral.verdict == judged(False, False)  # fails in the paper's own plan (its counter-line)
+
+
+def test_case_II_tie_ends_the_game_so_nobody_rolls_again():
+    verdict = paper.verdict("case-II-tie")
+    assert verdict.verdict == "false as stated"
+    game = replay(verdict.counter_line)
+    assert game.result == "tie" and [str(turn).split()[:3] for turn in game.turns] == [["4", "a1", "a1-b2"],
+                                                                                      ["4", "c3", "c3-b2"]]
+    assert game.position.is_over and not game.position.owned("A") and not game.position.owned("B")
+    table = verdict.evidence
+    assert set(table["delta"]) == {4, 5, 6} and table["game over after the tie"].all()
+    for row in table.itertuples():  # B ties only with a roll of exactly delta (it eats A's centre: a neutral piece)
+        assert row[3] == row.delta
+    assert "case-II-tie" in paper.verdict("case-II").scope  # case-II's scope points to the item
+
+
+def test_case_IV_step_2_b_eats_a_neutral_piece_and_a_cannot_win_at_once():
+    from amoeboid_edu.players.bots import can_end_at_once
+
+    verdict = paper.verdict("case-IV-step-2")
+    assert verdict.verdict == "false as stated" and verdict.counter_line == paper.paper_steps_line()
+    game = replay(verdict.counter_line)
+    safe = verdict.evidence[~verdict.evidence["A can win at once next"]]
+    assert len(safe)
+    for row in safe.itertuples():
+        before, turn = game.positions[row.turn - 1], game.turns[row.turn - 1]
+        assert before.to_move == "B" and before[turn.dst] is not None
+        after = apply(before, turn)
+        assert not after.is_over and not can_end_at_once(after, ties=False)
+    assert "case-IV-step-2" in paper.verdict("case-IV-max-8").scope
 
 
 # --------------------------------------------------------------------------- Case I
@@ -511,7 +560,7 @@ def test_split_in_half_counter_line_survives_and_halving_does_not():
     verdict = paper.verdict("split-in-half")
     assert verdict.verdict == "not supported" and "the paper's dice" in verdict.scope
     assert "measure: B still owns something" in verdict.scope and "Case III: 3x3" in verdict.scope
-    assert "paper's own dice" in verdict.plain and "not B's best move" not in verdict.explanation
+    assert "the rolls of the paper's example" in verdict.plain and "not B's best move" not in verdict.explanation
     assert replay(verdict.counter_line).result == "ongoing"
     moves = claimant_turns(verdict.counter_line)
     assert len(moves) == 9

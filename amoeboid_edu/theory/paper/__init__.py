@@ -18,7 +18,9 @@ Modules, in the paper's order: :mod:`.advantage` (the Advantage section),
 
 from __future__ import annotations
 
-from typing import Callable, Iterator
+from typing import Callable, Iterator, TypedDict
+
+import altair as alt
 
 import pandas as pd
 
@@ -70,7 +72,34 @@ ITEMS = (
 
 # Sizes for `amoeboid paper` (quick) and `--full`.  Everything that decides a word (proofs, exact computations,
 # exhaustive searches) is the same in both; only simulations and extra exact tables grow.
-SIZES = {
+class Sizes(TypedDict):
+    """The sample sizes and extra tables of one run (quick or full)."""
+
+    random_games: int
+    bot_games: int
+    expectimax_games: int
+    rounds: int
+    symmetry_games: int
+    walks: int
+    length_games: int
+    case_I_sizes: tuple[int, ...]
+    case_I_games: int
+    case_II_bases: tuple[int, ...]
+    streak_games: int
+    case_III_games: int
+    threshold_extra: tuple[int, ...]
+
+
+class WordSearches(TypedDict):
+    """The searches that decide words."""
+
+    case_III_setups: tuple[tuple[int, int, int], ...]
+    case_III_turns: int
+    forced_depths: tuple[int, int]
+    threshold_deltas: tuple[int, ...]
+
+
+SIZES: dict[str, Sizes] = {
     "quick": {
         "random_games": 5_000, "bot_games": 20, "expectimax_games": 0, "rounds": 10, "symmetry_games": 2_000,
         "walks": 5_000, "length_games": 500, "case_I_sizes": (1, 2, 3, 4, 6, 8, 10, 12), "case_I_games": 6,
@@ -83,7 +112,7 @@ SIZES = {
         "threshold_extra": tuple(range(7, 61)),
     },
 }  # fmt: skip
-WORD_SEARCHES = {"case_III_setups": ((10, 1, 3), (10, 5, 3)), "case_III_turns": 6,  # 3x3: the plan's board
+WORD_SEARCHES: WordSearches = {"case_III_setups": ((10, 1, 3), (10, 5, 3)), "case_III_turns": 6,  # 3x3: the plan's board
                  "forced_depths": (4, 4), "threshold_deltas": (45, 46, 47, 48, 50, 55, 60)}
 """The searches that decide words: identical in quick and full runs, so the words cannot differ."""
 
@@ -153,21 +182,21 @@ def verdict(item: str, full: bool = False, seed: int | str = 0) -> Verdict:
 # --------------------------------------------------------------------------- the charts that show each item
 
 
-def advantage_chart(results: pd.DataFrame | None = None, seed: int | str = 0):
+def advantage_chart(results: pd.DataFrame | None = None, seed: int | str = 0) -> alt.LayerChart:
     """Win rates with 95% intervals for the games behind the Advantage claims."""
     results = final_results(2_000, 50, seed) if results is None else results
     title = "Who wins (the games behind the Advantage claims)"
     return analysis.win_rate_chart(analysis.win_rates(results), title=title)
 
 
-def symmetry_chart(rounds: int = 5, walks: int = 100_000, seed: int | str = 0):
+def symmetry_chart(rounds: int = 5, walks: int = 100_000, seed: int | str = 0) -> alt.LayerChart:
     """delta after ``rounds`` rounds: the exact symmetric law against seeded dice walks."""
     frame = analysis.delta_samples_frame(rounds, walks, seed=seed)
     return analysis.delta_distribution_chart(frame, title=f"delta after {rounds} full rounds: symmetric, mean 0")
 
 
 def unboundedness_chart(levels: tuple[int, ...] = (10, 20, 50), turns: int = 20_000, points: int = 400,
-                        walks: int = 20_000, mc_turns: int = 2_000, seed: int | str = 0):  # fmt: skip
+                        walks: int = 20_000, mc_turns: int = 2_000, seed: int | str = 0) -> alt.LayerChart:  # fmt: skip
     """P_M(n) curves approaching 1 (exact DP, ``points`` samples per curve) with Monte Carlo points."""
     exact = analysis.exceedance_frame(levels, turns, every=max(1, turns // points))
     sampled = analysis.exceedance_monte_carlo(levels, mc_turns, walks, seed=seed)
@@ -175,7 +204,7 @@ def unboundedness_chart(levels: tuple[int, ...] = (10, 20, 50), turns: int = 20_
     return analysis.exceedance_chart(pd.concat([exact, sampled], ignore_index=True))
 
 
-def example_game_chart():
+def example_game_chart() -> alt.LayerChart:
     """delta and Delta over the paper's example game, eats and neutralisations marked."""
     return analysis.delta_chart(analysis.game_frame(example_game()), title="The paper's example game")
 

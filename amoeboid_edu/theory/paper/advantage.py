@@ -175,7 +175,7 @@ def game_lengths(games: int = 2_000, seed: int | str = 0, boards: tuple[int, ...
     """
     from ...players.registry import BOTS
 
-    def row(label: str, frame: pd.DataFrame) -> dict:
+    def row(label: str, frame: pd.DataFrame) -> dict[str, object]:
         unfinished = int((frame["result"] == CAPPED).sum())
 
         ended = sorted(int(t) for t in frame.loc[frame["result"] != CAPPED, "turns"])
@@ -210,7 +210,7 @@ def unboundedness_conjecture(
     for level in levels:
         horizon = int(25 * level * level + 200)  # P_M(n) reaches 0.9 near 22 M^2 turns: compute a little beyond
         curve = analysis.exceedance_curve(level, horizon)
-        reached[level] = {p: analysis.turns_to_reach(curve, p) for p in (0.5, target)}
+        reached[level] = {p: analysis.turns_to_reach(list(curve), p) for p in (0.5, target)}
         rows.append({"M": level, "turns to P_M >= 1/2": reached[level][0.5],
                      f"turns to P_M >= {target}": reached[level][target], "turns computed": horizon,
                      "P_M at the last turn": float(curve[-1])})  # fmt: skip

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Iterator
 from fractions import Fraction
 
 import pandas as pd
@@ -12,7 +13,7 @@ from ...engine.rules import Position, Turn, apply, legal_move_pairs, legal_turns
 from ...engine.game import CAPPED
 from ...engine.seeding import seed_text
 from .advantage import DELTA_SIZE
-from .lines import annotated_record, corner_cells, opening_position
+from .lines import annotated_record, at, corner_cells, opening_position
 from .verdict import WORD_RULE, Verdict, judged
 
 QUOTE = ("If delta = 4 moving to the center has at least a possibility of 1/2 of not winning ... If delta = 5 ... at "
@@ -31,7 +32,7 @@ _CASE_II_BOUND = {4: Fraction(1, 2), 5: Fraction(1, 3), 6: Fraction(1, 6)}
 def _best_share_eaten(position: Position) -> Fraction:
     """The largest share of B's units that A's next turn can eat, for A's worst roll (A to move)."""
     b_units = sum(cell.b for cell in position.cells if cell is not None)
-    worst = None
+    worst: int | None = None
     for roll, _ in position.dice_outcomes():
         best = 0
         for grow in position.owned("A"):
@@ -40,7 +41,7 @@ def _best_share_eaten(position: Position) -> Fraction:
                 if target is not None:
                     best = max(best, target.b)
         worst = best if worst is None else min(worst, best)
-    return Fraction(worst, b_units)
+    return Fraction(worst or 0, b_units)
 
 
 def case_II_table(deltas: tuple[int, ...] = (4, 5, 6), bases: tuple[int, ...] = (1, 10, 40),
@@ -220,24 +221,24 @@ def case_II_streak(games: int = 40, seed: int | str = 0) -> Verdict:
 
     going_on = [int(r) for r in table.loc[~(table["B can win at once"] | table["B can tie at once"]), "B roll"]]
     p_on = Fraction(len(going_on), 6)
-    later = []  # B rolled 1-4: the game goes on; how often does B still come back? (simulated, for the numbers)
+    later_rows = []  # B rolled 1-4: the game goes on; how often does B still come back? (simulated, for the numbers)
     for opponent in ("greedy", "paper"):
-        results = []
+        outcomes: list[str] = []
         for i in range(games):
             roll = going_on[i % len(going_on)]  # B's rolls that do not end the game, in turn
             reply = BOTS[opponent](centre, roll, seeded_rng(seed, "streak", opponent, i))
             game = analysis.play_game(BOTS["paper"], BOTS[opponent], seed=seed_text(seed, "streak"), index=i,
                                       start=apply(centre, reply), max_turns=60)  # fmt: skip
-            results.append(game.result)
-        b = results.count("B")
+            outcomes.append(game.result)
+        b = outcomes.count("B")
         low, high = analysis.wilson_interval(b, games)
-        later.append({"B plays": opponent, "games (B rolled 1-4 first)": games, "B wins later": b,
+        later_rows.append({"B plays": opponent, "games (B rolled 1-4 first)": games, "B wins later": b,
                       "P(B comes back)": b / games, "low": low, "high": high,
                       "P(B wins the game)": float(p_win + p_on * Fraction(b, games)),
                       "P(B wins) low": float(p_win) + float(p_on) * low,
                       "P(B wins) high": float(p_win) + float(p_on) * high,
-                      "unfinished (60 turns)": results.count(CAPPED)})  # fmt: skip
-    later = pd.DataFrame(later)
+                      "unfinished (60 turns)": outcomes.count(CAPPED)})  # fmt: skip
+    later = pd.DataFrame(later_rows)
     record = annotated_record(STREAK_START, ["A 5 a1 a1-b2", "B 6 c3 c3-b2"])
     summary = (f"exact: whatever the earlier rolls, P(B rolls 5 or 6) = 1/3, so B ties or wins at once with "
                f"probability {p_end} (wins with {p_win}); over the whole game B wins with probability {p_win} + "
@@ -269,15 +270,15 @@ def case_II_streak(games: int = 40, seed: int | str = 0) -> Verdict:
                    reach="the dice after any streak; the size-1000 set-up in opposite corners")  # fmt: skip
 
 
-def _eats_of(position: Position, roll: int):
+def _eats_of(position: Position, roll: int) -> Iterator[str]:
     """B's turns that move onto A's amoeba: the whole amoeba and the exact tie (enough to decide win/tie at once)."""
     target = position.owned("A")[0]
     for src in position.owned("B"):
-        cell = position[src]
-        grown = cell.b + roll
-        if position.board.are_adjacent(src, target) and grown >= position[target].size:
+        grown = at(position, src).b + roll
+        size = at(position, target).size
+        if position.board.are_adjacent(src, target) and grown >= size:
             yield f"{roll} {src} {src}-{target} 0,{grown}"
-            yield f"{roll} {src} {src}-{target} 0,{position[target].size}"
+            yield f"{roll} {src} {src}-{target} 0,{size}"
 
 
 LENGTH_QUOTE = ("Then B will never be able to eat A until he gets 1006 more in size, this will take him more than 200 "
@@ -300,7 +301,7 @@ def _expected_rolls(total: int, sides: int = 6) -> Fraction:
     """The expected number of fair dice rolls until their sum reaches ``total``, exactly (E(n) = 1 + mean E(n - r))."""
     values = [Fraction(0)] * sides  # E(k) = 0 for k <= 0
     for _ in range(total):
-        values.append(1 + sum(values[-sides:]) / sides)
+        values.append(1 + sum(values[-sides:], Fraction(0)) / sides)
     return values[-1]
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 import pandas as pd
 
@@ -13,7 +13,7 @@ from ...players.bots import paper_options
 from ...engine.rules import Position, Turn, apply, legal_turns
 from ..search import LineOutcomes, SearchBudgetExceeded, line_counterexample
 from .advantage import DELTA_SIZE
-from .lines import annotate_paper_turn, annotated_record, opening_position, paper_line
+from .lines import annotate_paper_turn, annotated_record, at, ends, opening_position, paper_line, piece_sizes
 from .verdict import WORD_RULE, Verdict, judged
 
 QUOTE = ("We can show that by moving to the center with an Advantage 2 in your favor, the opponent cannot win. After "
@@ -39,13 +39,13 @@ def eat_stage_turns(position: Position, roll: int) -> list[Turn]:
     return []
 
 
-def whole_eat_line(position: Position, roll: int):
+def whole_eat_line(position: Position, roll: int) -> Turn:
     """The paper bot's line, except that Case III's eat takes the biggest of B's pieces next to A's centre with A's
     whole amoeba (the paper bot's own default eats with one unit more than the piece, and only when B cannot win at
     once afterwards); where that sentence does not apply, the paper bot's turn."""
-    eats = [turn for turn in eat_stage_turns(position, roll) if apply(position, turn)[turn.src] is None]
+    eats = [turn for turn in eat_stage_turns(position, roll) if apply(position, turn)[ends(turn)[0]] is None]
     if eats:
-        return max(eats, key=lambda turn: position[turn.dst].size)
+        return max(eats, key=lambda turn: at(position, turn.dst).size)
     return paper_line(position, roll)
 
 
@@ -67,7 +67,7 @@ SMALLER_WHOLE_BIG = ("A 1 a1 a1-b2 21,0", "B 6 c3 c3-c2 0,1", "A 1 b2 b2-c2 22,0
 """The same from A 20 on a1 v B 14 on c3: B wins on turn 4 with (22,26)."""
 
 
-def _annotate_case_III(position: Position, turn) -> str:
+def _annotate_case_III(position: Position, turn: Turn) -> str:
     """The paper's sentence for an A turn of a Case III counter-line: the paper bot's reading when it allows the turn;
     else Case III's eat when the sentence allows it before the bot's defaults choose (which piece, how many units,
     the safety default); else the reset, read as the paper words it.  ValueError for anything else."""
@@ -79,26 +79,25 @@ def _annotate_case_III(position: Position, turn) -> str:
         pass
     after = apply(position, turn).cells
     allowed = eat_stage_turns(position, turn.roll)
+    src, dst = ends(turn)
     if any(apply(position, other).cells == after for other in allowed):
-        target = position[turn.dst]
-        board = position.board
-        sizes = sorted((position.cells[j].size for j in board.neighbours[board.index[turn.src]]
-                        if position.cells[j] is not None and position.cells[j].owner == "B"), reverse=True)  # fmt: skip
+        target = at(position, dst)
+        sizes = piece_sizes(position, src, "B")
         rank = ("the only one of the opponent's next to it" if len(sizes) == 1 else
                 "the biggest of the opponent's next to it" if target.size == sizes[0] else
                 f"smaller than the biggest of the opponent's next to it ({sizes[0]})")  # fmt: skip
-        whole = apply(position, turn)[turn.src] is None
-        units = sum(x for x in (turn.a, turn.b) if x is not None) or position[turn.src].size + turn.roll
+        whole = apply(position, turn)[src] is None
+        units = sum(x for x in (turn.a, turn.b) if x is not None) or at(position, src).size + turn.roll
         bot = paper_line(position, turn.roll)
         return (f"{PAPER_RULES['III-eat'].where}: \"{PAPER_RULES['III-eat'].text.split(' (How many')[0]}\" [here: "
                 f"Delta = {position.Delta}; eats and owns {turn.dst} ({target.a},{target.b}), size {target.size}, "
                 f"{rank}, with {'its whole amoeba' if whole else 'part of its amoeba'} ({units} units); which piece "
                 f"and how many units: paper silent; the paper bot's defaults would play {bot} instead]")  # fmt: skip
     board = position.board
-    reach = [board.names[j] for j in board.neighbours[board.index[turn.src]] if position.cells[j] is None]
-    enemy = [name for name in board.names if position[name] is not None and position[name].owner == "B"]
+    reach = [board.names[j] for j in board.neighbours[board.index[src]] if position.cells[j] is None]
+    enemy = position.owned("B")
     touching = all(any(board.are_adjacent(cell, e) for e in enemy) for cell in reach)
-    if apply(position, turn)[turn.src] is not None or not touching or position.Delta >= 0:
+    if apply(position, turn)[src] is not None or not touching or position.Delta >= 0:
         raise ValueError(f"{turn} is not a turn this counter-line reads")
     return ('Case III: "the Delta may continue to decrease from your advantage in which case the optimal move is to '
             f'move to an opposite square from your opponent" [here: Delta = {position.Delta}; the whole amoeba moves '
@@ -128,16 +127,14 @@ def a_turn_phrase(position: Position, turn: Turn) -> str:
     eats or neutralises (by rank among them, with their sizes), with how many units."""
     if turn.is_pass:
         return "passes (no legal move)"
+    src, dst = ends(turn)
     after = apply(position, turn)
-    target = position[turn.dst]
-    moved = after[turn.dst].size - (target.size if target is not None else 0)
-    whole = after[turn.src] is None
-    units = f"its whole amoeba ({moved} units)" if whole else f"{moved} of its {after[turn.src].size + moved} units"
+    target, landed, left = position[dst], at(after, dst), after[src]
+    moved = landed.size - (target.size if target is not None else 0)
+    units = f"its whole amoeba ({moved} units)" if left is None else f"{moved} of its {left.size + moved} units"
     if target is None:
-        return f"moves its whole amoeba to {turn.dst}" if whole else f"splits off {moved} units to {turn.dst}"
-    board = position.board
-    sizes = sorted((position.cells[j].size for j in board.neighbours[board.index[turn.src]]
-                    if position.cells[j] is not None and position.cells[j].owner == "B"), reverse=True)  # fmt: skip
+        return f"moves its whole amoeba to {dst}" if left is None else f"splits off {moved} units to {dst}"
+    sizes = piece_sizes(position, src, "B")
     if len(sizes) == 1:
         rank = "B's only piece next to it"
     elif sizes[0] == sizes[-1]:
@@ -149,15 +146,14 @@ def a_turn_phrase(position: Position, turn: Turn) -> str:
     else:
         rank = "a middle-sized one of B's pieces next to it"
     pieces = f" (sizes {', '.join(map(str, sizes))})" if len(sizes) > 1 else ""
-    kind = ("neutralises" if after[turn.dst].is_neutral else "eats and owns" if after[turn.dst].owner == "A"
-            else "feeds")  # fmt: skip
-    return f"{kind} {rank}, a piece of {target.size} on {turn.dst}{pieces}, with {units}"
+    kind = "neutralises" if landed.is_neutral else "eats and owns" if landed.owner == "A" else "feeds"
+    return f"{kind} {rank}, a piece of {target.size} on {dst}{pieces}, with {units}"
 
 
 def describe_line(start: Position, line: Sequence[str]) -> str:
     """A losing line in words, computed from it: every A turn (by its number in the game) with what it does, the
     A turns on which the paper is silent (named defaults, not the paper's words), and how the game ends."""
-    position, parts, silent = start, [], []
+    position, parts, silent = start, list[str](), list[str]()
     for number, entry in enumerate(line, 1):
         player, text = entry.split(" ", 1)
         turn = Turn.parse(text)
@@ -175,7 +171,7 @@ def describe_line(start: Position, line: Sequence[str]) -> str:
 
 
 def case_III_table(setups: tuple[tuple[int, int, int], ...] = ((7, 1, 3),), turns: int = 6, chance_turns: int = 0,
-                   budget: int = 2_000_000, line=paper_line) -> pd.DataFrame:  # fmt: skip
+                   budget: int = 2_000_000, line: Callable[[Position, int], Turn] = paper_line) -> pd.DataFrame:  # fmt: skip
     """Per set-up (delta, B size, board): A plays ``line`` (the paper bot), B every roll and every legal turn.
 
     A line on which B wins within ``turns`` turns ("none" is exhaustive), and,
@@ -286,9 +282,8 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
     played = case_III_games(game_starts, games, opponent, max_turns=game_turns, seed=seed) if games else None
 
     def who(start: Position) -> str:
-        cells = [start[name] for name in start.board.names if start[name] is not None]
-        a_size = next(cell.size for cell in cells if cell.owner == "A")
-        b_size = next(cell.size for cell in cells if cell.owner == "B")
+        a_size = at(start, start.owned("A")[0]).size
+        b_size = at(start, start.owned("B")[0]).size
         board = start.board
         return f"A {a_size} v B {b_size}" + ("" if board.rows == 3 else f" on {board.rows}x{board.cols}")
 
@@ -301,8 +296,8 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
         "ii": [entry(case_III_start(7, 1), SMALLER_WHOLE_LINE), entry(opening_position(20, 14), SMALLER_WHOLE_BIG)],
         "iii": [entry(case_III_start(7, 1), ONE_MORE_LINE)],
     }
-    searched = {}
-    held = {}
+    searched: dict[str, list[tuple[str, str, str, str]]] = {}
+    held: dict[str, list[str]] = {}
     for key, frame in (("iv", table), ("v", bot_table)):
         searched[key] = [entry(Position.parse(row["start"]), row["found"]) for _, row in frame.iterrows()
                          if row["found"] is not None]  # fmt: skip
@@ -460,7 +455,7 @@ def neutral_twice_its_size(sizes: tuple[int, ...] = tuple(range(1, 9))) -> Verdi
     position = start
     for entry in NEUTRAL_LINE:
         position = apply(position, entry.split(" ", 1)[1])
-    eaten_in_the_plan = position[Turn.parse(NEUTRAL_LINE[-1].split(" ", 1)[1]).dst].owner == "B"
+    eaten_in_the_plan = at(position, Turn.parse(NEUTRAL_LINE[-1].split(" ", 1)[1]).dst).owner == "B"
     # the rule: false in some case (small pieces); the counter-line is the paper's own plan, so false as stated
     verdict = judged(not eats, not eaten_in_the_plan)
     summary = (f"exact: a piece of size k may eat the neutral (k,k) exactly when it rolls at least k: with probability "

@@ -16,7 +16,8 @@ VERDICTS = ("confirmed", "confirmed with a correction", "false as stated", "not 
 - confirmed: the statement holds (a proof, an exact computation, or an exhaustive search that covers the claim).
 - confirmed with a correction: it fails in some case its words cover, but holds in every case the paper itself
   applies it to; the verdict names the correction (:data:`WORD_RULE`, :func:`judged`).
-- false as stated: it fails in a case the paper itself applies it to (:data:`WORD_RULE`): a counterexample in which every move of the claimant's side follows the paper's text (or a
+- false as stated: it fails in a case the paper itself applies it to (:data:`WORD_RULE`): a counterexample in
+  which every move of the claimant's side follows the paper's text (or a
   paper-silent default the verdict names); it carries a replayable counter-line.  A claim that the claimant *can*
   secure something ("A can win", "by moving to the center ... the opponent cannot win") leaves the choices the text
   does not make to the claimant: its counterexample must beat every way of playing that the text allows.
