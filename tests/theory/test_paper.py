@@ -398,6 +398,34 @@ def test_case_III_lists_the_paper_bots_lost_games_with_annotated_lines_and_does_
         assert all(note.startswith(("Case", "paper silent")) for _, _, note in claimant_turns(record))
 
 
+def test_case_III_search_skips_a_rolls_that_win_at_once_and_finds_what_the_general_search_finds():
+    """The card's search settles an A roll that wins at once without asking the line for its turn: sound because the
+    paper bot (and completion (iv), which defers to it) then plays a winning turn; both searches agree."""
+    from amoeboid_edu.players.bots import can_end_at_once
+    from amoeboid_edu.theory.paper.case_III import b_win_line, whole_eat_line
+
+    for start, line, turns in ((paper.case_III_start(7, 1), paper.paper_line, 4),
+                               (paper.case_III_start(10, 1), whole_eat_line, 6),
+                               (paper.case_III_start(7, 1), whole_eat_line, 4)):  # fmt: skip
+        general = paper.line_counterexample(start, line, turns)
+        fast = b_win_line(start, line, turns)
+        assert (general is None) == (fast is None)
+        if fast is not None:
+            assert replay("start " + str(start) + "\n" + "\n".join(e.split(" ", 1)[1] for e in fast)).result == "B"
+    rng = seeded_rng("wins at once")
+    checked = 0
+    for _ in range(300):  # the lines do take a win when there is one
+        position = random_playout(paper.case_III_start(10, 1), rng, max_turns=rng.randint(1, 12)).final
+        if position.is_over or position.to_move != "A":
+            continue
+        for roll in range(1, 7):
+            if can_end_at_once(position, roll, ties=False):
+                checked += 1
+                for line in (paper.paper_line, whole_eat_line):
+                    assert apply(position, line(position, roll)).result == "A"
+    assert checked >= 5
+
+
 def test_case_III_searches_as_deep_as_the_first_turn_b_can_win_against_completion_iv():
     from amoeboid_edu.theory.paper.case_III import FIRST_B_WIN_TURN, whole_eat_line
 

@@ -70,6 +70,12 @@ def paper_line(position: Position, roll: int) -> Turn:
     return _paper_choice(position, roll).turn
 
 
+def paper_rule_key(position: Position, roll: int) -> str:
+    """The key of the sentence (or default) that applies here for this roll (cached with :func:`paper_line`): the
+    same rule :func:`~amoeboid_edu.players.bots.paper_options` finds, since both take the first stage with a turn."""
+    return _paper_choice(position, roll).rule.key
+
+
 def paper_annotation(position: Position, roll: int) -> str:
     """The sentence (or named default) behind :func:`paper_line`'s turn (for a played turn: :func:`annotate_paper_turn`)."""
     return _paper_choice(position, roll).annotation
