@@ -64,7 +64,7 @@ def markdown_text(number: str) -> str:
     ("08", r"B's turn 15"),                    # turn 15 is A's: the review's frame names the player
     ("08", r"seeds 0 to 9"),                   # the seed sweep is computed by the lesson
     ("08", r"\d+ to \d+ points"),              # drops come from the reviews
-    ("08", r"turns 11 and 13"),                # the eats and neutralisations are listed from the game's frame
+    ("08", r"large \(turns 11 and 13\)"),      # the eats and neutralisations are listed from the game's frame
     ("07", r"not sharp"),                      # jargon for students
     ("07", r"paper's (own )?dice"),            # jargon: say which rolls
 ])  # fmt: skip

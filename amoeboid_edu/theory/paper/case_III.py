@@ -437,9 +437,10 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
         "that loses is listed below with its line; what each line's A turns do is computed from the line.\n"
         f"(ii) {completions['ii']}:\n{records(fixed['ii'])}"
         f"(iii) {completions['iii']}:\n{records(fixed['iii'])}"
-        f"(iv) {completions['iv']}, searched over every B roll and every legal B turn for {deep}, as deep as the "
-        f"first turn on which B can win against it ({FIRST_B_WIN_TURN}: after such an eat B needs two turns of its own "
-        "to outgrow A):\n" + records(searched["iv"])
+        f"(iv) {completions['iv']}, searched over every B roll and every legal B turn for {deep}, "
+        + ("as deep as" if turns >= FIRST_B_WIN_TURN else "less deep than")
+        + f" the first turn on which B can win against it ({FIRST_B_WIN_TURN}: after such an eat B needs two turns "
+        "of its own to outgrow A):\n" + records(searched["iv"])
         + (f"From {', '.join(held['iv'])} B never wins within that bound, which proves nothing beyond it.\n"
            if held["iv"] else "")
         + f"(v) {completions['v']}, searched the same way:\n" + records(searched["v"])
