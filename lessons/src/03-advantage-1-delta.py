@@ -18,8 +18,9 @@
 # - *A player can only win with advantage 1*: right, and there is a short proof.
 # - *The expected δ is always 0*: right, with "turn" meaning a full round as in the paper's own example; just after
 #   A's roll (mid-round) A is 3.5 ahead on average, and at the end of a game δ is not 0 on average either.
-# - *δ eventually passes any level*: right, it is even a theorem, if you imagine rolling forever; real games end
-#   long before (a dozen turns on the 3×3 board).
+# - *δ eventually passes any level*: right for the dice alone, if you imagine rolling forever (then it is even a
+#   theorem); inside a real game, which ends long before, it can fail, so the word carries a correction, by the same
+#   rule as the symmetry theorem.
 
 # %%
 import altair as alt
@@ -170,8 +171,8 @@ paper.symmetry_theorem(games=2_000)
 # n → ∞, for every M. The authors "have run computer modeling that supports this claim".
 #
 # **In one sentence:** the authors' modelling was right, and it is even a theorem, for the dice sums *as if play went
-# on forever*; but a real game on 3×3 lasts about a dozen turns (even on 5×5 random players need only about 400),
-# while δ needs about 1,500 turns to pass 10 with 90% chance.
+# on forever*; but real games end long before δ has wandered far (the card below measures both: how long games last,
+# and how many turns δ needs).
 #
 # We can do better than modelling: P_M(n) can be computed exactly, turn by turn, by keeping the probability of every
 # value of δ among the walks that have not yet passed M (dynamic programming). Lines: exact curves. Dots: 5,000
@@ -208,8 +209,11 @@ unbounded
 # %%
 lengths = unbounded.evidence.dropna(subset=["half end within"])
 median = dict(zip(lengths["games"], lengths["half end within"]))
+levels = unbounded.evidence.dropna(subset=["M"]).set_index("M")
+need = int(levels.loc[10, "turns to P_M >= 0.9"])
 Markdown(f"Half of the games end within: {'; '.join(f'{turns} turns ({games})' for games, turns in median.items())}. "
-         "The bigger the board, the longer the games; on every board a game stops long before δ has wandered far.")
+         f"δ needs {need:,} turns to pass 10 with 90% chance. The bigger the board, the longer the games; on every "
+         "board a game stops long before δ has wandered far.")
 
 # %% [markdown]
 # **Exercise 3.** Using `analysis.exceedance_curve(M, turns)` (it returns P_M(n) for n = 0..turns) and
@@ -231,4 +235,5 @@ check(my_answer, analysis.turns_to_reach(curve, 0.5), hint="read it off the M = 
 #   7/2, not 0; at the end of a
 #   game 7/2 × P(the game ends on A's turn).
 # - The unboundedness conjecture is a theorem (recurrence of mean-zero random walks) about the dice as if play went
-#   on; exact curves show how slowly P_M(n) approaches 1, far more slowly than games end. Next: [lesson 4](04-advantage-2-size.ipynb), the advantage that choices *do* change.
+#   on, and false inside a game (one can end on turn 2): confirmed with a correction, by the same rule as the
+#   symmetry theorem; exact curves show how slowly P_M(n) approaches 1, far more slowly than games end. Next: [lesson 4](04-advantage-2-size.ipynb), the advantage that choices *do* change.

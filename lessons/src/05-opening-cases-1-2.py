@@ -77,6 +77,8 @@ print(*stalling, sep="\n")
 # %%
 print("B sizes in `amoeboid paper`:", paper.SIZES["quick"]["case_I_sizes"], "and with --full:",
       paper.SIZES["full"]["case_I_sizes"])
+print("seeded games per size, option and opponent in `amoeboid paper`:", paper.SIZES["quick"]["case_I_games"],
+      "and with --full:", paper.SIZES["full"]["case_I_games"])
 case_1 = paper.case_I((1, 2, 3, 4, 8, 12), games=12)
 case_1
 
@@ -92,7 +94,7 @@ case_1.evidence.loc[case_1.evidence["board"] == "3x3", columns].round(3)
 # leaves nothing smaller than B's 1, so the argument against splitting does not apply there. Which option scores
 # better in the simulations is shown with 95% intervals, size by size and pooled over the sizes (`B size` "all"); where
 # the intervals overlap we say "not separated", whatever the number of games. The verdict word does not come from these
-# games: it stays "open" with 12 games or with the CLI's 60.
+# games: it stays "open" with 12 games or with the CLI's counts printed above.
 
 # %%
 paper_comparison = case_1.evidence.dropna(subset=["stall v split"])

@@ -147,8 +147,9 @@ paper.verdict("case-IV-forced-win")
 # ## Two more sentences of Case IV
 #
 # "B's only option is to split his amoeba, obviously in half": is halving really B's best move against the plan?
-# With the paper's own dice (A rolls 1, B rolls 6), and only for that one sequence of rolls, splitting off small
-# pieces lasts longer against the paper's steps (which says nothing yet about who wins in the end):
+# Take the rolls of the paper's example (A rolls 1 every time, B rolls 6 every time), and only that one sequence of
+# rolls: there, splitting off small pieces lasts longer against the paper's steps than halving does (which says
+# nothing yet about who wins in the end):
 
 # %%
 paper.split_in_half()
@@ -175,5 +176,5 @@ paper.case_IV_threshold()
 #   by split-in-half), A can force a win, though the paper's own steps are not how; against a B free to play any
 #   legal turn nobody knows. The cards say how far each search reached.
 # - δ > 44 is **open** too: against a halving B, A wins at every δ the card searched above 44, and below 44 as well,
-#   so 44 is not sharp; a free B was not tested.
+#   so a lead of 44 is more than A needs against that B; a free B was not tested.
 #   Next: [lesson 8](08-example-game.ipynb), a whole game of the authors, replayed.

@@ -15,7 +15,7 @@
 import altair as alt
 import ipywidgets as widgets
 import pandas as pd
-from IPython.display import display
+from IPython.display import Markdown, display
 
 from amoeboid_edu.theory import analysis, paper
 from amoeboid_edu import seeded_rng
@@ -74,10 +74,15 @@ check_game.evidence
 #
 # The circled points are eats and neutralisations. Player 1 (A) walks around the edge until δ = 5, then "makes a
 # risky move to the center" (turn 5): exactly the situation of Case II with δ = 5 (lesson 5). B splits, A eats half,
-# and from then on A plays Case III: neutralise while Δ is large (turns 11 and 13), eat when it is not (turn 15).
+# and from then on A plays Case III: neutralise while Δ is large, eat when it is not (the turns are listed below).
 
 # %%
 frame = analysis.game_frame(game)
+events = frame[frame["event"].isin(["eat", "neutralise"])]
+Markdown("Eats and neutralisations: " + "; ".join(f"turn {row.turn} ({row.player}) {row.event}s"
+                                                 for row in events.itertuples()))
+
+# %%
 analysis.delta_chart(frame, title="The paper's example game")
 
 # %% [markdown]
@@ -190,13 +195,26 @@ flagged.assign(paper_says=[comments[turn - 1] for turn in flagged["turn"]])
 # %% [markdown]
 # The paper calls one move "risky": A's walk to the centre at turn 5. The review flags it too: in the centre A's
 # `(9,0)` sits next to B's `(0,4)`, which reaches it with a roll of 5 (a neutral `(9,9)`: nobody owns an amoeba, a
-# tie) or 6 (an eat: B wins), while a step along the edge keeps it out of reach. How big is the drop? It depends a
-# little on the rollouts' dice: over the seeds 0 to 9 and 2010 it was 11 to 12 points, a mistake under every one of
-# them (the table above shows seed 2010). The review also flags a turn the paper passes over in silence, under
-# every seed we tried: at turn 16 B eats A's centre amoeba with all 9 units, leaving nothing else of its own on the
-# board; eating with 8 keeps one unit on `a3`, so A's eat on the next turn would no longer end the game (a drop of
-# 15 to 19 points: a mistake). Any other flag in the table is small (B's turn 15 sits at the 5-point line between
-# good and an inaccuracy, and comes and goes with the seed): at the edge of the noise.
+# tie) or 6 (an eat: B wins), while a step along the edge keeps it out of reach. The review also flags a turn the
+# paper passes over in silence: at turn 16 B eats A's centre amoeba with all 9 units, leaving nothing else of its own
+# on the board; eating with 8 keeps one unit on `a3`, so A's eat on the next turn would no longer end the game.
+#
+# How big is each drop? It depends a little on the rollouts' dice. The cell below reviews the game again under a few
+# more seeds and writes, for every turn flagged under any of them, who played it and the range of its drops; a flag
+# that comes and goes with the seed is at the edge of the noise.
+
+# %%
+sweep = {2010: example_review.frame.set_index("turn")}  # the review above, and two more seeds
+sweep.update({seed: coach.review(game, seed=seed).frame.set_index("turn") for seed in (0, 1)})
+sweep_seeds = tuple(sweep)
+flag_rows = []
+for number in sorted({turn for frame in sweep.values() for turn in frame.index[frame["class"].isin(coach.MISTAKES)]}):
+    drops = [100 * float(sweep[seed].loc[number, "drop"]) for seed in sweep_seeds]
+    flagged_under = sum(sweep[seed].loc[number, "class"] in coach.MISTAKES for seed in sweep_seeds)
+    flag_rows.append(f"- turn {number} ({sweep[2010].loc[number, 'player']}'s): a drop of {min(drops):.0f} to "
+                     f"{max(drops):.0f} points, flagged under {flagged_under} of {len(sweep_seeds)} seeds "
+                     f"({', '.join(sorted({str(sweep[seed].loc[number, 'class']) for seed in sweep_seeds}))})")
+Markdown(f"Over the seeds {', '.join(map(str, sweep_seeds))}:\n\n" + "\n".join(flag_rows))
 
 # %%
 risky = [number for number, comment in enumerate(comments, start=1) if "risky" in comment]

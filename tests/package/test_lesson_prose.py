@@ -58,6 +58,15 @@ def markdown_text(number: str) -> str:
     ("05", r"true except with a tiny chance"),  # the card says 'surely' under both readings
     ("07", r"\b(two|three|four|\d+) misprints"),  # the misprints are counted by case-IV-matrices
     ("06", r"no B win within \d+ turns"),      # the search depth and its findings are the card's
+    ("03", r"a dozen turns"),                  # the card measures game lengths
+    ("03", r"about 1,500 turns"),              # the exact curve gives the turns delta needs
+    ("05", r"CLI's 60"),                       # the CLI plays paper.SIZES[...]["case_I_games"] per size and option
+    ("08", r"B's turn 15"),                    # turn 15 is A's: the review's frame names the player
+    ("08", r"seeds 0 to 9"),                   # the seed sweep is computed by the lesson
+    ("08", r"\d+ to \d+ points"),              # drops come from the reviews
+    ("08", r"large \(turns 11 and 13\)"),      # the eats and neutralisations are listed from the game's frame
+    ("07", r"not sharp"),                      # jargon for students
+    ("07", r"paper's (own )?dice"),            # jargon: say which rolls
 ])  # fmt: skip
 def test_no_hand_typed_figure_that_a_card_computes(number, typed):
     assert not re.search(typed, markdown_text(number)), typed
@@ -100,5 +109,45 @@ def test_lesson_6_question_4_is_answered_by_the_card_from_the_lessons_own_start(
     start = Position.parse(re.search(r'CASE_III_START = "([^"]+)"', start_cell).group(1))
     named = [paper.case_III_start(delta, base, board) for delta, base, board in paper.WORD_SEARCHES["case_III_setups"]]
     assert start in named  # the card searches the lesson's own start
-    card = paper.case_III(((10, 5, 3),))
-    assert f"From A {start['a1'].size} v B {start['c3'].size} B wins:" in card.explanation
+    card = paper.verdict("case-III")  # the card the lesson shows, computed once per process
+    assert f"From A {start['a1'].size} v B {start['c3'].size} (A's turns: " in card.explanation
+
+
+def test_lesson_3_says_the_turns_delta_needs_from_the_card():
+    card = paper.unboundedness_conjecture(walks=200, length_games=60)
+    text = run_cell(prose_cell("03", "half end within"), {"unbounded": card})
+    levels = card.evidence.dropna(subset=["M"]).set_index("M")
+    assert f"δ needs {int(levels.loc[10, 'turns to P_M >= 0.9']):,} turns to pass 10" in text
+
+
+def test_lesson_5_prints_the_clis_game_counts_rather_than_naming_them():
+    cells = [cell.source for cell in lesson("05") if cell.cell_type == "code"]
+    assert any('paper.SIZES["quick"]["case_I_games"]' in cell and 'paper.SIZES["full"]["case_I_games"]' in cell
+               for cell in cells)  # fmt: skip
+
+
+def test_lesson_8_lists_the_eats_with_their_players_from_the_game():
+    from amoeboid_edu.theory import analysis
+
+    game = paper.example_game()
+    text = run_cell(prose_cell("08", 'frame["event"]'), {"game": game, "analysis": analysis})
+    frame = analysis.game_frame(game)
+    for row in frame[frame["event"].isin(["eat", "neutralise"])].itertuples():
+        assert f"turn {row.turn} ({row.player}) {row.event}s" in text
+    assert "turn 15 (A)" in text  # the reviewer's case: turn 15 is A's, as every odd turn
+
+
+def test_lesson_8_seed_sweep_names_each_flagged_turns_player_from_the_reviews():
+    from types import SimpleNamespace
+
+    from amoeboid_edu.theory import coach
+
+    game = paper.example_game()
+    quick = SimpleNamespace(MISTAKES=coach.MISTAKES, review=lambda game, seed: coach.review(game, seed=seed, rollouts=8))
+    first = quick.review(game, seed=2010)
+    text = run_cell(prose_cell("08", "sweep_seeds"), {"game": game, "coach": quick, "example_review": first})
+    lines = [line for line in text.splitlines() if line.startswith("- turn ")]
+    assert lines
+    for line in lines:
+        number, player = re.match(r"- turn (\d+) \((\w)'s\)", line).groups()
+        assert player == game.positions[int(number) - 1].to_move

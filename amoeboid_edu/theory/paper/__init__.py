@@ -18,6 +18,10 @@ Modules, in the paper's order: :mod:`.advantage` (the Advantage section),
 
 from __future__ import annotations
 
+from typing import Callable, Iterator, TypedDict
+
+import altair as alt
+
 import pandas as pd
 
 from .. import analysis
@@ -32,11 +36,13 @@ from .advantage import (
     unboundedness_conjecture,
 )  # fmt: skip
 from .case_I import CASE_I_OPTIONS, case_I, case_I_table, split_premise_holds
-from .case_II import CASE_II_PAPER, STREAK_START, case_II, case_II_length, case_II_streak, case_II_table
+from .case_II import (
+    CASE_II_PAPER, STREAK_START, case_II, case_II_length, case_II_streak, case_II_table, case_II_tie,
+)  # fmt: skip
 from .case_III import case_III, case_III_games, case_III_start, case_III_table, neutral_twice_its_size
 from .case_IV import (
     PAPER_CASE_IV_LINE, PAPER_CASE_IV_MATRICES, case_IV_forced_win, case_IV_matrices, case_IV_matrix_differences,
-    case_IV_max_8, case_IV_position, case_IV_threshold, forced_win_report, paper_example_a_turns, paper_steps_line,
+    case_IV_max_8, case_IV_position, case_IV_step_2, case_IV_threshold, forced_win_report, paper_example_a_turns, paper_steps_line,
 )  # fmt: skip
 from .example import EXAMPLE_GAME, EXAMPLE_MATRICES, example_game, example_game_check
 from .lines import (
@@ -55,18 +61,45 @@ from .lines import (
     plan_options,
 )  # fmt: skip
 from .split import split_in_half
-from .verdict import SHORT_LINE, VERDICTS, Verdict
+from .verdict import SHORT_LINE, VERDICTS, WORD_RULE, Verdict, judged
 
 ITEMS = (
     "advantage-1-claim", "symmetry-theorem", "unboundedness-conjecture", "advantage-2-claim", "case-I", "case-II",
-    "case-II-streak", "case-II-length", "case-III", "split-in-half", "neutral-twice-its-size", "case-IV-max-8",
-    "case-IV-forced-win", "case-IV-threshold", "case-IV-matrices", "example-game",
+    "case-II-tie", "case-II-streak", "case-II-length", "case-III", "split-in-half", "neutral-twice-its-size", "case-IV-max-8",
+    "case-IV-step-2", "case-IV-forced-win", "case-IV-threshold", "case-IV-matrices", "example-game",
 )  # fmt: skip
 """The paper's statements in the paper's order."""
 
 # Sizes for `amoeboid paper` (quick) and `--full`.  Everything that decides a word (proofs, exact computations,
 # exhaustive searches) is the same in both; only simulations and extra exact tables grow.
-SIZES = {
+class Sizes(TypedDict):
+    """The sample sizes and extra tables of one run (quick or full)."""
+
+    random_games: int
+    bot_games: int
+    expectimax_games: int
+    rounds: int
+    symmetry_games: int
+    walks: int
+    length_games: int
+    case_I_sizes: tuple[int, ...]
+    case_I_games: int
+    case_II_bases: tuple[int, ...]
+    streak_games: int
+    case_III_games: int
+    threshold_extra: tuple[int, ...]
+
+
+class WordSearches(TypedDict):
+    """The searches that decide words."""
+
+    case_III_setups: tuple[tuple[int, int, int], ...]
+    case_III_turns: int
+    forced_depths: tuple[int, int]
+    threshold_deltas: tuple[int, ...]
+
+
+SIZES: dict[str, Sizes] = {
     "quick": {
         "random_games": 5_000, "bot_games": 20, "expectimax_games": 0, "rounds": 10, "symmetry_games": 2_000,
         "walks": 5_000, "length_games": 500, "case_I_sizes": (1, 2, 3, 4, 6, 8, 10, 12), "case_I_games": 6,
@@ -79,25 +112,38 @@ SIZES = {
         "threshold_extra": tuple(range(7, 61)),
     },
 }  # fmt: skip
-WORD_SEARCHES = {"case_III_setups": ((10, 1, 3), (10, 5, 3)), "case_III_turns": 6,  # 3x3: the plan's board
+WORD_SEARCHES: WordSearches = {"case_III_setups": ((10, 1, 3), (10, 5, 3)), "case_III_turns": 6,  # 3x3: the plan's board
                  "forced_depths": (4, 4), "threshold_deltas": (45, 46, 47, 48, 50, 55, 60)}
 """The searches that decide words: identical in quick and full runs, so the words cannot differ."""
 
 
-def check_all(full: bool = False, seed: int | str = 0, only: tuple[str, ...] = ITEMS):
-    """Yield the :class:`Verdict` of each item in ``only`` (in :data:`ITEMS` order), computed now."""
+_COMPUTED: dict[tuple[str, bool, str], Verdict] = {}
+"""Verdicts computed in this process, by (item, full, seed): the CLI, a lesson and a test session that ask for the
+same item again get the same object instead of recomputing it (every computation is seeded, so it is the same)."""
+
+_RESULTS: dict[tuple[bool, str], pd.DataFrame] = {}
+
+
+def _results(full: bool, seed: int | str) -> pd.DataFrame:
+    """The games behind both Advantage claims, computed once per (size, seed)."""
+    key = (full, str(seed))
+    if key not in _RESULTS:
+        size = SIZES["full" if full else "quick"]
+        _RESULTS[key] = final_results(size["random_games"], size["bot_games"], seed, size["expectimax_games"], BOARDS)
+    return _RESULTS[key]
+
+
+def _compute(item: str, full: bool, seed: int | str) -> Verdict:
     size = SIZES["full" if full else "quick"]
-    results = None
-    if {"advantage-1-claim", "advantage-2-claim"} & set(only):
-        results = final_results(size["random_games"], size["bot_games"], seed, size["expectimax_games"], BOARDS)
-    runners = {
-        "advantage-1-claim": lambda: advantage_1_claim(results=results),
+    runners: dict[str, Callable[[], Verdict]] = {
+        "advantage-1-claim": lambda: advantage_1_claim(results=_results(full, seed)),
         "symmetry-theorem": lambda: symmetry_theorem(size["rounds"], size["symmetry_games"], seed),
         "unboundedness-conjecture": lambda: unboundedness_conjecture(walks=size["walks"], seed=seed,
                                                                      length_games=size["length_games"]),
-        "advantage-2-claim": lambda: advantage_2_claim(results=results),
+        "advantage-2-claim": lambda: advantage_2_claim(results=_results(full, seed)),
         "case-I": lambda: case_I(size["case_I_sizes"], size["case_I_games"], seed=seed),
         "case-II": lambda: case_II(size["case_II_bases"], BOARDS),
+        "case-II-tie": case_II_tie,
         "case-II-streak": lambda: case_II_streak(size["streak_games"], seed),
         "case-II-length": case_II_length,
         "case-III": lambda: case_III(WORD_SEARCHES["case_III_setups"], WORD_SEARCHES["case_III_turns"],
@@ -105,15 +151,25 @@ def check_all(full: bool = False, seed: int | str = 0, only: tuple[str, ...] = I
         "split-in-half": split_in_half,
         "neutral-twice-its-size": neutral_twice_its_size,
         "case-IV-max-8": case_IV_max_8,
+        "case-IV-step-2": case_IV_step_2,
         "case-IV-forced-win": lambda: case_IV_forced_win(depths=WORD_SEARCHES["forced_depths"]),
         "case-IV-threshold": lambda: case_IV_threshold(deltas=WORD_SEARCHES["threshold_deltas"],
                                                        extra=size["threshold_extra"]),
         "case-IV-matrices": case_IV_matrices,
         "example-game": example_game_check,
     }  # fmt: skip
+    return runners[item]()
+
+
+def check_all(full: bool = False, seed: int | str = 0, only: tuple[str, ...] = ITEMS) -> Iterator[Verdict]:
+    """Yield the :class:`Verdict` of each item in ``only`` (in :data:`ITEMS` order), computed now (or earlier in
+    this process with the same size and seed)."""
     for item in ITEMS:
         if item in only:
-            yield runners[item]()
+            key = (item, full, str(seed))
+            if key not in _COMPUTED:
+                _COMPUTED[key] = _compute(item, full, seed)
+            yield _COMPUTED[key]
 
 
 def verdict(item: str, full: bool = False, seed: int | str = 0) -> Verdict:
@@ -126,21 +182,21 @@ def verdict(item: str, full: bool = False, seed: int | str = 0) -> Verdict:
 # --------------------------------------------------------------------------- the charts that show each item
 
 
-def advantage_chart(results: pd.DataFrame | None = None, seed: int | str = 0):
+def advantage_chart(results: pd.DataFrame | None = None, seed: int | str = 0) -> alt.LayerChart:
     """Win rates with 95% intervals for the games behind the Advantage claims."""
     results = final_results(2_000, 50, seed) if results is None else results
     title = "Who wins (the games behind the Advantage claims)"
     return analysis.win_rate_chart(analysis.win_rates(results), title=title)
 
 
-def symmetry_chart(rounds: int = 5, walks: int = 100_000, seed: int | str = 0):
+def symmetry_chart(rounds: int = 5, walks: int = 100_000, seed: int | str = 0) -> alt.LayerChart:
     """delta after ``rounds`` rounds: the exact symmetric law against seeded dice walks."""
     frame = analysis.delta_samples_frame(rounds, walks, seed=seed)
     return analysis.delta_distribution_chart(frame, title=f"delta after {rounds} full rounds: symmetric, mean 0")
 
 
 def unboundedness_chart(levels: tuple[int, ...] = (10, 20, 50), turns: int = 20_000, points: int = 400,
-                        walks: int = 20_000, mc_turns: int = 2_000, seed: int | str = 0):  # fmt: skip
+                        walks: int = 20_000, mc_turns: int = 2_000, seed: int | str = 0) -> alt.LayerChart:  # fmt: skip
     """P_M(n) curves approaching 1 (exact DP, ``points`` samples per curve) with Monte Carlo points."""
     exact = analysis.exceedance_frame(levels, turns, every=max(1, turns // points))
     sampled = analysis.exceedance_monte_carlo(levels, mc_turns, walks, seed=seed)
@@ -148,7 +204,7 @@ def unboundedness_chart(levels: tuple[int, ...] = (10, 20, 50), turns: int = 20_
     return analysis.exceedance_chart(pd.concat([exact, sampled], ignore_index=True))
 
 
-def example_game_chart():
+def example_game_chart() -> alt.LayerChart:
     """delta and Delta over the paper's example game, eats and neutralisations marked."""
     return analysis.delta_chart(analysis.game_frame(example_game()), title="The paper's example game")
 
@@ -159,8 +215,8 @@ __all__ = [
     "Verdict",
     "advantage_1_claim", "advantage_2_claim", "advantage_chart", "annotate_paper_turn", "annotated_record", "case_I",
     "case_III", "case_III_games", "case_III_start", "case_III_table", "case_IV_options", "corner_cells",
-    "describe_turn", "plan_options", "case_II", "case_II_length", "case_II_streak", "case_II_table",
-    "case_IV_forced_win", "case_IV_matrices", "case_IV_matrix_differences", "PAPER_CASE_IV_MATRICES", "case_IV_max_8",
+    "describe_turn", "plan_options", "case_II", "case_II_tie", "WORD_RULE", "judged", "case_II_length", "case_II_streak", "case_II_table",
+    "case_IV_forced_win", "case_IV_matrices", "case_IV_matrix_differences", "PAPER_CASE_IV_MATRICES", "case_IV_max_8", "case_IV_step_2",
     "case_IV_position", "case_IV_threshold", "case_I_table", "check_all",
     "example_game", "example_game_chart", "example_game_check", "final_results", "forced_win_report", "game_lengths",
     "grid_symmetries", "half_splits", "legal_turns", "line_counterexample", "line_then_candidates",

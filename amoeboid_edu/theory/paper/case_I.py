@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Callable
 
 import pandas as pd
 
@@ -17,7 +18,7 @@ QUOTE = ("We claim that the optimal strategy here is to move to one of the two a
          "enemy amoeba. ... Splitting in this case guarantees that at least one of your amoebae is smaller than the "
          "opponent's amoeba ...")  # fmt: skip
 
-CASE_I_OPTIONS = {  # the paper's three options, as A's turn from a1 (size s) after rolling r
+CASE_I_OPTIONS: dict[str, Callable[..., str]] = {  # the paper's three options, as A's turn from a1 (size s) after rolling r
     "stall": lambda r, s=1: f"{r} a1 a1-b1",  # to a cell not adjacent to B on c3 (the paper's choice)
     "adjacent": lambda r, s=1: f"{r} a1 a1-b2",  # to b2, next to B
     "split": lambda r, s=1: f"{r} a1 a1-b1 {(s + r) // 2},0",  # half of A's amoeba to b1, the rest stays on a1
@@ -36,6 +37,12 @@ def _b_ends_at_once(after: Position) -> tuple[Fraction, Fraction]:
         wins += p * ("B" in results)
         ties += p * ("tie" in results and "B" not in results)
     return wins, ties
+
+
+def _interval(points: float, games: int) -> tuple[float, float]:
+    """The 95% Wilson interval of a score counting a tie as half a win (the formula takes any real count)."""
+    low, high = analysis.wilson_interval(points, games)  # type: ignore[arg-type]
+    return low, high
 
 
 def split_premise_holds(a_size: int, b_size: int) -> bool:
@@ -79,7 +86,7 @@ def case_I_table(b_sizes: tuple[int, ...] = tuple(range(1, 13)), games: int = 30
                                               start=after, max_turns=200)  # fmt: skip
                     results.append(game.result)
                 points = sum((x == "A") + 0.5 * (x == "tie") for x in results)
-                low, high = analysis.wilson_interval(points, games)  # a tie counts half a win
+                low, high = _interval(points, games)  # a tie counts half a win
                 row.update({f"score v {opponent}": points / games, f"low v {opponent}": low, f"high v {opponent}": high,
                             f"games v {opponent}": games})  # fmt: skip
             rows.append(row)
@@ -110,7 +117,7 @@ def _comparison(table: pd.DataFrame, opponent: str) -> pd.DataFrame:
         part = table[table["option"] == option]
         games = int(part[f"games v {opponent}"].sum())
         points = float((part[f"score v {opponent}"] * part[f"games v {opponent}"]).sum())
-        pooled[option] = (points / games, *analysis.wilson_interval(points, games), games)
+        pooled[option] = (points / games, *_interval(points, games), games)
     rows.append({"B size": "all", "opponent": opponent, "stall": pooled["stall"][0], "split": pooled["split"][0],
                  "stall v split": _label(pooled["stall"][1:3], pooled["split"][1:3]),
                  "stall interval": f"[{pooled['stall'][1]:.2f}, {pooled['stall'][2]:.2f}]",

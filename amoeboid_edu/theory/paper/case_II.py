@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import math
+from typing import Iterator
 from fractions import Fraction
 
 import pandas as pd
 
 from .. import analysis
-from ...engine.rules import Position, apply, legal_move_pairs, legal_turns
+from ...engine.rules import Position, Turn, apply, legal_move_pairs, legal_turns
 from ...engine.game import CAPPED
 from ...engine.seeding import seed_text
 from .advantage import DELTA_SIZE
-from .lines import annotated_record, corner_cells, opening_position
-from .verdict import Verdict
+from .lines import annotated_record, at, corner_cells, opening_position
+from .verdict import WORD_RULE, Verdict, judged
 
 QUOTE = ("If delta = 4 moving to the center has at least a possibility of 1/2 of not winning ... If delta = 5 ... at "
          "least a possibility of 1/3 of not winning ... If delta = 6, A is never going to lose by moving to the center "
@@ -31,7 +32,7 @@ _CASE_II_BOUND = {4: Fraction(1, 2), 5: Fraction(1, 3), 6: Fraction(1, 6)}
 def _best_share_eaten(position: Position) -> Fraction:
     """The largest share of B's units that A's next turn can eat, for A's worst roll (A to move)."""
     b_units = sum(cell.b for cell in position.cells if cell is not None)
-    worst = None
+    worst: int | None = None
     for roll, _ in position.dice_outcomes():
         best = 0
         for grow in position.owned("A"):
@@ -40,7 +41,7 @@ def _best_share_eaten(position: Position) -> Fraction:
                 if target is not None:
                     best = max(best, target.b)
         worst = best if worst is None else min(worst, best)
-    return Fraction(worst, b_units)
+    return Fraction(worst or 0, b_units)
 
 
 def case_II_table(deltas: tuple[int, ...] = (4, 5, 6), bases: tuple[int, ...] = (1, 10, 40),
@@ -136,12 +137,64 @@ def case_II(bases: tuple[int, ...] = (1, 10, 40), boards: tuple[int, ...] = (3,)
     scope += (f"; {DELTA_SIZE}; only the immediate chances are tested; not given items, with the reason: 'A is "
               "never going to lose' at delta = 6 is a claim about the whole game after the first exchange, as "
               "case-III's 'the opponent cannot win' is (the same search question, open there); 'he will probably "
-              "choose to tie because he will roll again and get an advantage' is a guess about B's choice: read as "
-              "the game's tie, the game ends and nobody rolls again (End Game); read as B merely matching A's size, "
-              "it is a preference no search can refute; either way the card counts it as A 'not winning'")
+              "choose to tie because he will roll again and get an advantage' is its own item, case-II-tie")
     brief = "stepping next to B with a lead of 4, 5 or 6 fails at once 1/2, 1/3 or 1/6 of the time."
     return Verdict("case-II", verdict, summary, explanation, evidence, scope=scope, plain=plain, quote=QUOTE,
                    brief=brief, reach="B's very next turn, every roll and reply; B in its corner; 3x3 and bigger")  # fmt: skip
+
+
+# --------------------------------------------------------------------------- "he will roll again"
+
+TIE_QUOTE = ("If delta = 4 ... (if B rolls 4 he will probably choose to tie because he will roll again and get an "
+             "advantage).")
+TIE_LINE = ("A 4 a1 a1-b2", "B 4 c3 c3-b2")
+"""From the standard start (delta = 4 after A's roll): A moves to the centre, B rolls 4 and eats it: (5,5), a tie."""
+
+
+def _centre_note(position: Position, turn: Turn) -> str:
+    return ('Case II, delta = 4: "moving to the center" (the move the sentence is about; the paper itself advises '
+            "playing as in Case I instead)")
+
+
+def case_II_tie(deltas: tuple[int, ...] = (4, 5, 6), bases: tuple[int, ...] = (1, 10, 40)) -> Verdict:
+    """"He will probably choose to tie because he will roll again": every tie B can choose after A's move to the
+    centre, checked against the End Game rule (a game in which nobody owns a piece is over)."""
+    rows = []
+    for delta in deltas:
+        for base in bases:
+            centre = apply(opening_position(base + delta - 1, base), "1 a1 a1-b2")
+            for roll, _ in centre.dice_outcomes():
+                ties = [after for after in (apply(centre, turn) for turn in legal_turns(centre, roll))
+                        if after.result == "tie"]  # fmt: skip
+                if ties:
+                    rows.append({"delta": delta, "base": base, "B roll": roll, "ways to tie": len(ties),
+                                 "game over after the tie": all(after.is_over for after in ties),
+                                 "A owns a piece after it": any(after.owned("A") for after in ties)})  # fmt: skip
+    evidence = pd.DataFrame(rows)
+    record = annotated_record(Position.start(3), TIE_LINE, annotate=_centre_note)
+    ended = bool(evidence["game over after the tie"].all())
+    # the rule: it fails wherever B ties, the very case the paper applies it to (delta = 4) included
+    at_four = bool(evidence.loc[evidence["delta"] == 4, "game over after the tie"].all())
+    verdict = judged(not ended, not at_four)
+    summary = (f"exact: after A's move to the centre at delta = {', '.join(map(str, deltas))} (B sizes "
+               f"{', '.join(map(str, bases))}), each of the {int(evidence['ways to tie'].sum())} ways B can tie "
+               + ("ends the game at once: nobody owns a piece, the End Game rule's tie, so nobody rolls again"
+                  if ended else "does not always end the game") + "; counter-line from the standard start")
+    scope = (f"3x3; A on a1 moves to the centre b2 next to B on c3, delta = {', '.join(map(str, deltas))}, B sizes "
+             f"{', '.join(map(str, bases))}; every B roll and every legal B turn that ties; exact; {DELTA_SIZE}; "
+             f"{WORD_RULE}")
+    explanation = (
+        "A tie in Amoeboid is the end of the game: 'The game ends when one does not own any of the pieces on the "
+        "board ... otherwise it's a tie.' When B rolls exactly delta and eats A's centre amoeba with all its units, "
+        "the piece is neutral, nobody owns anything, and the game is over, so B cannot 'roll again and get an "
+        "advantage'. The paper applies the sentence to delta = 4 itself, so by the rule it is false as stated. "
+        "What B can do instead is not tie: eat with fewer units than it has, or move away, and play on.\n" + record
+    )
+    plain = "False: choosing to tie ends the game (nobody owns a piece), so B never gets to roll again after it."
+    brief = "a tie ends the game: nobody owns a piece, so B never rolls again after choosing it."
+    return Verdict("case-II-tie", verdict, summary, explanation, evidence, scope=scope, plain=plain,
+                   counter_line=record, quote=TIE_QUOTE, brief=brief,
+                   reach="every tie B can choose after A's centre move, delta 4-6; exact")  # fmt: skip
 
 
 # --------------------------------------------------------------------------- the size-1000 example
@@ -168,24 +221,24 @@ def case_II_streak(games: int = 40, seed: int | str = 0) -> Verdict:
 
     going_on = [int(r) for r in table.loc[~(table["B can win at once"] | table["B can tie at once"]), "B roll"]]
     p_on = Fraction(len(going_on), 6)
-    later = []  # B rolled 1-4: the game goes on; how often does B still come back? (simulated, for the numbers)
+    later_rows = []  # B rolled 1-4: the game goes on; how often does B still come back? (simulated, for the numbers)
     for opponent in ("greedy", "paper"):
-        results = []
+        outcomes: list[str] = []
         for i in range(games):
             roll = going_on[i % len(going_on)]  # B's rolls that do not end the game, in turn
             reply = BOTS[opponent](centre, roll, seeded_rng(seed, "streak", opponent, i))
             game = analysis.play_game(BOTS["paper"], BOTS[opponent], seed=seed_text(seed, "streak"), index=i,
                                       start=apply(centre, reply), max_turns=60)  # fmt: skip
-            results.append(game.result)
-        b = results.count("B")
+            outcomes.append(game.result)
+        b = outcomes.count("B")
         low, high = analysis.wilson_interval(b, games)
-        later.append({"B plays": opponent, "games (B rolled 1-4 first)": games, "B wins later": b,
+        later_rows.append({"B plays": opponent, "games (B rolled 1-4 first)": games, "B wins later": b,
                       "P(B comes back)": b / games, "low": low, "high": high,
                       "P(B wins the game)": float(p_win + p_on * Fraction(b, games)),
                       "P(B wins) low": float(p_win) + float(p_on) * low,
                       "P(B wins) high": float(p_win) + float(p_on) * high,
-                      "unfinished (60 turns)": results.count(CAPPED)})  # fmt: skip
-    later = pd.DataFrame(later)
+                      "unfinished (60 turns)": outcomes.count(CAPPED)})  # fmt: skip
+    later = pd.DataFrame(later_rows)
     record = annotated_record(STREAK_START, ["A 5 a1 a1-b2", "B 6 c3 c3-b2"])
     summary = (f"exact: whatever the earlier rolls, P(B rolls 5 or 6) = 1/3, so B ties or wins at once with "
                f"probability {p_end} (wins with {p_win}); over the whole game B wins with probability {p_win} + "
@@ -217,15 +270,15 @@ def case_II_streak(games: int = 40, seed: int | str = 0) -> Verdict:
                    reach="the dice after any streak; the size-1000 set-up in opposite corners")  # fmt: skip
 
 
-def _eats_of(position: Position, roll: int):
+def _eats_of(position: Position, roll: int) -> Iterator[str]:
     """B's turns that move onto A's amoeba: the whole amoeba and the exact tie (enough to decide win/tie at once)."""
     target = position.owned("A")[0]
     for src in position.owned("B"):
-        cell = position[src]
-        grown = cell.b + roll
-        if position.board.are_adjacent(src, target) and grown >= position[target].size:
+        grown = at(position, src).b + roll
+        size = at(position, target).size
+        if position.board.are_adjacent(src, target) and grown >= size:
             yield f"{roll} {src} {src}-{target} 0,{grown}"
-            yield f"{roll} {src} {src}-{target} 0,{position[target].size}"
+            yield f"{roll} {src} {src}-{target} 0,{size}"
 
 
 LENGTH_QUOTE = ("Then B will never be able to eat A until he gets 1006 more in size, this will take him more than 200 "
@@ -248,7 +301,7 @@ def _expected_rolls(total: int, sides: int = 6) -> Fraction:
     """The expected number of fair dice rolls until their sum reaches ``total``, exactly (E(n) = 1 + mean E(n - r))."""
     values = [Fraction(0)] * sides  # E(k) = 0 for k <= 0
     for _ in range(total):
-        values.append(1 + sum(values[-sides:]) / sides)
+        values.append(1 + sum(values[-sides:], Fraction(0)) / sides)
     return values[-1]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any, Callable, Sequence
 
 import pandas as pd
 
@@ -10,10 +11,13 @@ from ...engine.game import CAPPED, Game
 from ...engine.seeding import seed_text
 from ...players.bots import paper_options
 from ...engine.rules import Position, Turn, apply, legal_turns
-from ..search import LineOutcomes, SearchBudgetExceeded, line_counterexample
+from ...players.bots import can_end_at_once
+from ..search import LineOutcomes, SearchBudgetExceeded
 from .advantage import DELTA_SIZE
-from .lines import annotate_paper_turn, annotated_record, opening_position, paper_line
-from .verdict import Verdict
+from .lines import (
+    annotate_paper_turn, annotated_record, at, ends, opening_position, paper_line, paper_rule_key, piece_sizes,
+)  # fmt: skip
+from .verdict import WORD_RULE, Verdict, judged
 
 QUOTE = ("We can show that by moving to the center with an Advantage 2 in your favor, the opponent cannot win. After "
          "your amoeba moves to the center, your opponent's amoeba grows but not by more than 6.")  # fmt: skip
@@ -30,7 +34,7 @@ def eat_stage_turns(position: Position, roll: int) -> list[Turn]:
     apply.  Each eats a piece of B's next to A's centre and gains control of it."""
     from ...players.bots import _plan_stages
 
-    if paper_options(position, roll)[0].key != "III-eat":
+    if paper_rule_key(position, roll) != "III-eat":  # the sentence that applies, as paper_options finds it
         return []
     for key, turns in _plan_stages(position, roll):
         if key == "III-eat":
@@ -38,13 +42,15 @@ def eat_stage_turns(position: Position, roll: int) -> list[Turn]:
     return []
 
 
-def whole_eat_line(position: Position, roll: int):
+def whole_eat_line(position: Position, roll: int) -> Turn:
     """The paper bot's line, except that Case III's eat takes the biggest of B's pieces next to A's centre with A's
     whole amoeba (the paper bot's own default eats with one unit more than the piece, and only when B cannot win at
     once afterwards); where that sentence does not apply, the paper bot's turn."""
-    eats = [turn for turn in eat_stage_turns(position, roll) if apply(position, turn)[turn.src] is None]
+    if paper_rule_key(position, roll) != "III-eat":  # shares the paper bot's cached choice: most nodes end here
+        return paper_line(position, roll)
+    eats = [turn for turn in eat_stage_turns(position, roll) if apply(position, turn)[ends(turn)[0]] is None]
     if eats:
-        return max(eats, key=lambda turn: position[turn.dst].size)
+        return max(eats, key=lambda turn: at(position, turn.dst).size)
     return paper_line(position, roll)
 
 
@@ -66,7 +72,7 @@ SMALLER_WHOLE_BIG = ("A 1 a1 a1-b2 21,0", "B 6 c3 c3-c2 0,1", "A 1 b2 b2-c2 22,0
 """The same from A 20 on a1 v B 14 on c3: B wins on turn 4 with (22,26)."""
 
 
-def _annotate_case_III(position: Position, turn) -> str:
+def _annotate_case_III(position: Position, turn: Turn) -> str:
     """The paper's sentence for an A turn of a Case III counter-line: the paper bot's reading when it allows the turn;
     else Case III's eat when the sentence allows it before the bot's defaults choose (which piece, how many units,
     the safety default); else the reset, read as the paper words it.  ValueError for anything else."""
@@ -78,26 +84,25 @@ def _annotate_case_III(position: Position, turn) -> str:
         pass
     after = apply(position, turn).cells
     allowed = eat_stage_turns(position, turn.roll)
+    src, dst = ends(turn)
     if any(apply(position, other).cells == after for other in allowed):
-        target = position[turn.dst]
-        board = position.board
-        sizes = sorted((position.cells[j].size for j in board.neighbours[board.index[turn.src]]
-                        if position.cells[j] is not None and position.cells[j].owner == "B"), reverse=True)  # fmt: skip
+        target = at(position, dst)
+        sizes = piece_sizes(position, src, "B")
         rank = ("the only one of the opponent's next to it" if len(sizes) == 1 else
                 "the biggest of the opponent's next to it" if target.size == sizes[0] else
                 f"smaller than the biggest of the opponent's next to it ({sizes[0]})")  # fmt: skip
-        whole = apply(position, turn)[turn.src] is None
-        units = sum(x for x in (turn.a, turn.b) if x is not None) or position[turn.src].size + turn.roll
+        whole = apply(position, turn)[src] is None
+        units = sum(x for x in (turn.a, turn.b) if x is not None) or at(position, src).size + turn.roll
         bot = paper_line(position, turn.roll)
         return (f"{PAPER_RULES['III-eat'].where}: \"{PAPER_RULES['III-eat'].text.split(' (How many')[0]}\" [here: "
                 f"Delta = {position.Delta}; eats and owns {turn.dst} ({target.a},{target.b}), size {target.size}, "
                 f"{rank}, with {'its whole amoeba' if whole else 'part of its amoeba'} ({units} units); which piece "
                 f"and how many units: paper silent; the paper bot's defaults would play {bot} instead]")  # fmt: skip
     board = position.board
-    reach = [board.names[j] for j in board.neighbours[board.index[turn.src]] if position.cells[j] is None]
-    enemy = [name for name in board.names if position[name] is not None and position[name].owner == "B"]
+    reach = [board.names[j] for j in board.neighbours[board.index[src]] if position.cells[j] is None]
+    enemy = position.owned("B")
     touching = all(any(board.are_adjacent(cell, e) for e in enemy) for cell in reach)
-    if apply(position, turn)[turn.src] is not None or not touching or position.Delta >= 0:
+    if apply(position, turn)[src] is not None or not touching or position.Delta >= 0:
         raise ValueError(f"{turn} is not a turn this counter-line reads")
     return ('Case III: "the Delta may continue to decrease from your advantage in which case the optimal move is to '
             f'move to an opposite square from your opponent" [here: Delta = {position.Delta}; the whole amoeba moves '
@@ -106,14 +111,116 @@ def _annotate_case_III(position: Position, turn) -> str:
             f"B's amoeba: default (this line) {turn.dst}; the paper bot plays its greedy default instead]")
 
 
-def case_III_line_record(start: Position, line) -> tuple[str, str]:
+def case_III_line_record(start: Position, line: Sequence[str]) -> tuple[str, str]:
     """``(annotated record, result)`` of a Case III counter-line (every turn checked as it is replayed)."""
     record = annotated_record(start, line, annotate=_annotate_case_III)
     return record, Game.parse(record).result
 
 
+def is_papers_text(position: Position, turn: Turn) -> bool:
+    """True when a sentence of the paper allows this A turn; False when only a named default (the paper silent)
+    does.  A Case III eat counts as the paper's whichever piece and however many units: the sentence allows them."""
+    rule, turns, _ = paper_options(position, turn.roll)
+    after = apply(position, turn).cells
+    if not rule.is_default and any(apply(position, other).cells == after for other in turns):
+        return True
+    return any(apply(position, other).cells == after for other in eat_stage_turns(position, turn.roll))
+
+
+def a_turn_phrase(position: Position, turn: Turn) -> str:
+    """What one A turn does, computed from the position: where it moves, or which of B's pieces next to it it
+    eats or neutralises (by rank among them, with their sizes), with how many units."""
+    if turn.is_pass:
+        return "passes (no legal move)"
+    src, dst = ends(turn)
+    after = apply(position, turn)
+    target, landed, left = position[dst], at(after, dst), after[src]
+    moved = landed.size - (target.size if target is not None else 0)
+    units = f"its whole amoeba ({moved} units)" if left is None else f"{moved} of its {left.size + moved} units"
+    if target is None:
+        return f"moves its whole amoeba to {dst}" if left is None else f"splits off {moved} units to {dst}"
+    sizes = piece_sizes(position, src, "B")
+    if len(sizes) == 1:
+        rank = "B's only piece next to it"
+    elif sizes[0] == sizes[-1]:
+        rank = "one of B's equal pieces next to it"
+    elif target.size == sizes[0]:
+        rank = "the biggest of B's pieces next to it"
+    elif target.size == sizes[-1]:
+        rank = "the smallest of B's pieces next to it"
+    else:
+        rank = "a middle-sized one of B's pieces next to it"
+    pieces = f" (sizes {', '.join(map(str, sizes))})" if len(sizes) > 1 else ""
+    kind = "neutralises" if landed.is_neutral else "eats and owns" if landed.owner == "A" else "feeds"
+    return f"{kind} {rank}, a piece of {target.size} on {dst}{pieces}, with {units}"
+
+
+def describe_line(start: Position, line: Sequence[str]) -> str:
+    """A losing line in words, computed from it: every A turn (by its number in the game) with what it does, the
+    A turns on which the paper is silent (named defaults, not the paper's words), and how the game ends."""
+    position, parts, silent = start, list[str](), list[str]()
+    for number, entry in enumerate(line, 1):
+        player, text = entry.split(" ", 1)
+        turn = Turn.parse(text)
+        if player == "A":
+            parts.append(f"{number} {a_turn_phrase(position, turn)}")
+            if not is_papers_text(position, turn):
+                silent.append(str(number))
+        position = apply(position, turn)
+    result = {"B": "B wins", "A": "A wins", "tie": "a tie"}.get(position.result, "the game goes on")
+    text = f"A's turns: {'; '.join(parts)}; {result} on turn {len(line)}"
+    if silent:
+        text += (f"; A's turn{'s' if len(silent) > 1 else ''} {', '.join(silent)}: the paper silent, a default of "
+                 "this line, not the paper's words")
+    return text
+
+
+def b_win_line(position: Position, a_line: Callable[[Position, int], Turn], turns: int,
+               budget: int = 2_000_000) -> list[str] | None:  # fmt: skip
+    """A line within ``turns`` turns on which B, playing any legal turn, wins against ``a_line``; None if there is
+    none (exhaustive).
+
+    :func:`~amoeboid_edu.theory.search.line_counterexample` for a line that wins at once whenever it can (the paper
+    bot's first rule, Case IV step 5's "can eat him ... winning the game", which completion (iv) keeps): an A roll
+    with which A can win at once is settled without asking the line which winning turn it plays, the costly part of
+    the search.  B's last turn is decided exactly (:func:`~amoeboid_edu.players.bots.can_end_at_once`).  Memoised
+    per (position, turns left); ``budget`` caps the turns visited (:class:`SearchBudgetExceeded`).
+    """
+    no_win: set[tuple[object, str, int]] = set()
+    visited = 0
+
+    def search(position: Position, turns: int) -> list[str] | None:
+        nonlocal visited
+        if position.result == "B":
+            return []
+        key = (position.cells, position.to_move, turns)
+        if position.is_over or turns == 0 or key in no_win:
+            return None
+        b_to_move = position.to_move == "B"
+        last_b_turn = turns == 1 and b_to_move
+        if last_b_turn and not can_end_at_once(position, ties=False):
+            no_win.add(key)
+            return None
+        for roll, _ in position.dice_outcomes():
+            if last_b_turn and not can_end_at_once(position, roll, ties=False):
+                continue
+            if not b_to_move and can_end_at_once(position, roll, ties=False):
+                continue  # the line wins here: no B win along this roll
+            for turn in legal_turns(position, roll) if b_to_move else [a_line(position, roll)]:
+                visited += 1
+                if visited > budget:
+                    raise SearchBudgetExceeded(f"more than {budget:,} turns visited")
+                rest = search(apply(position, turn), turns - 1)
+                if rest is not None:
+                    return [f"{position.to_move} {turn}"] + rest
+        no_win.add(key)
+        return None
+
+    return search(position, turns)
+
+
 def case_III_table(setups: tuple[tuple[int, int, int], ...] = ((7, 1, 3),), turns: int = 6, chance_turns: int = 0,
-                   budget: int = 2_000_000, line=paper_line) -> pd.DataFrame:  # fmt: skip
+                   budget: int = 2_000_000, line: Callable[[Position, int], Turn] = paper_line) -> pd.DataFrame:  # fmt: skip
     """Per set-up (delta, B size, board): A plays ``line`` (the paper bot), B every roll and every legal turn.
 
     A line on which B wins within ``turns`` turns ("none" is exhaustive), and,
@@ -124,7 +231,7 @@ def case_III_table(setups: tuple[tuple[int, int, int], ...] = ((7, 1, 3),), turn
     for delta, base, board in setups:
         start = case_III_start(delta, base, board)
         try:
-            found = line_counterexample(start, line, turns, budget=budget)
+            found = b_win_line(start, line, turns, budget=budget)
             outcome = "none" if found is None else " ; ".join(found)
         except SearchBudgetExceeded:
             found, outcome = None, f"unknown (more than {budget:,} turns visited)"
@@ -154,8 +261,9 @@ GAME_STARTS = ((8, 1), (20, 14), (30, 24))
 
 def case_III_games(starts: tuple[tuple[int, int], ...] = GAME_STARTS, games: int = 10, opponent: str = "expectimax",
                    max_turns: int = 60, seed: int | str = 0) -> pd.DataFrame:  # fmt: skip
-    """The paper bot as A against a bot as B from Case III starts: results with 95% intervals, and for every B win
-    whether A had already played a turn on which the paper is silent (its instructions had run out)."""
+    """The paper bot as A against a bot as B from Case III starts: results with 95% intervals, for every B win
+    whether A had already played a turn on which the paper is silent (its instructions had run out), and the B
+    wins' lines ("B win lines": ``"A 1 a1 a1-b2 8,0"``-style entries from the start, for annotated records)."""
     from .. import analysis
     from ...players.bots import paper_options
     from ...players.registry import BOTS
@@ -169,7 +277,7 @@ def case_III_games(starts: tuple[tuple[int, int], ...] = GAME_STARTS, games: int
                                       max_turns=max_turns)  # fmt: skip
             results.append(game.result)
             if game.result == "B":
-                records.append(str(game))
+                records.append(tuple(f"{before.to_move} {turn}" for before, turn in zip(game.positions, game.turns)))
                 after_default += any(paper_options(before, turn.roll)[0].is_default
                                      for before, turn in zip(game.positions, game.turns) if before.to_move == "A")  # fmt: skip
         b_wins = results.count("B")
@@ -178,7 +286,7 @@ def case_III_games(starts: tuple[tuple[int, int], ...] = GAME_STARTS, games: int
                      "B wins": b_wins, "B win rate": b_wins / games, "low": low, "high": high,
                      "ties": results.count("tie"), f"unfinished ({max_turns} turns)": results.count(CAPPED),
                      "B wins after A played a paper-silent default": after_default,
-                     "B win records": tuple(records)})  # fmt: skip
+                     "B win lines": tuple(records)})  # fmt: skip
     return pd.DataFrame(rows)
 
 
@@ -198,108 +306,124 @@ depth sees it (its lines end on this turn)."""
 
 
 def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3)),
-             turns: int = FIRST_B_WIN_TURN, chance_turns: int = 0, games: int = 0, game_starts=GAME_STARTS,
-             game_turns: int = 60, seed: int | str = 0) -> Verdict:  # fmt: skip
+             turns: int = FIRST_B_WIN_TURN, chance_turns: int = 0, games: int = 0,
+             game_starts: tuple[tuple[int, int], ...] = GAME_STARTS, game_turns: int = 60,
+             seed: int | str = 0, opponent: str = "expectimax") -> Verdict:  # fmt: skip
     """Case III: 'the opponent cannot win' is a guarantee A secures by following the plan, the choices the paper
     leaves open (which piece it eats, with how many units, where it resets) being A's, as Case IV's 'A can win' is
-    read.  Exact for B's next turn (the paper's own argument); completions that lose are listed with replayable,
-    annotated lines: (ii) and (iii) fixed lines, (iv) A eating the biggest piece with its whole amoeba, and the
-    paper bot, both searched over every B roll and legal turn to ``turns`` turns of the game from every set-up; a
-    losing completion refutes that completion, not the plan, and none is proved beyond the search: "open".
-    ``games`` played-out games of the paper bot against the expectimax bot add numbers and, when B wins, the
-    bot's losing games (they decide no word)."""
+    read.  Exact for B's next turn (the paper's own argument); every completion that loses is listed with its
+    replayable line, every A turn annotated and the line described from its own turns: (ii) and (iii) fixed lines,
+    (iv) A eating with its whole amoeba the biggest piece it can eat, and (v) the paper bot, both searched over
+    every B roll and legal turn to ``turns`` turns of the game from every set-up, and the paper bot's lost games
+    when ``games`` played-out games against the ``opponent`` bot are asked for (a legal B win, so a counterexample
+    to the bot's completion).  A losing completion refutes that completion, not the plan, and none is proved
+    beyond the search: "open"."""
     table = case_III_table(setups, turns, chance_turns, line=whole_eat_line)
     bot_table = case_III_table(setups, turns, 0, line=paper_line)
     immediate = {(d, b, n): b_wins_at_once_after_centre(d, b, n) for d, b, n in setups}
     safe_at_once = sum(not v for v in immediate.values())
-    table["board n"] = [n for _, _, n in setups]
-    unknown = table[table["B wins along the plan"].str.startswith("unknown")]
+    unknown = pd.concat([table[table["B wins along the plan"].str.startswith("unknown")],
+                         bot_table[bot_table["B wins along the plan"].str.startswith("unknown")]])  # fmt: skip
     boards = sorted({n for _, _, n in setups})
     names = ", ".join(f"{n}x{n}" for n in boards)
     setups_text = "; ".join(f"delta {d}, B size {b} on {n}x{n}" for d, b, n in setups)
     deep = f"{turns} turns of the game ({(turns + 1) // 2} of A's, {turns // 2} of B's)"
-    played = case_III_games(game_starts, games, max_turns=game_turns, seed=seed) if games else None
-    smaller, smaller_result = case_III_line_record(case_III_start(7, 1), SMALLER_WHOLE_LINE)
-    bigger_start = opening_position(20, 14)
-    smaller_big, smaller_big_result = case_III_line_record(bigger_start, SMALLER_WHOLE_BIG)
-    one_more, one_more_result = case_III_line_record(case_III_start(7, 1), ONE_MORE_LINE)
-    def who(row) -> str:
-        position = Position.parse(row["start"])
-        return f"A {position['a1'].size} v B {position['c3'].size}"
+    played = case_III_games(game_starts, games, opponent, max_turns=game_turns, seed=seed) if games else None
 
-    def losing(frame) -> list[tuple[str, str]]:
-        """``(set-up, annotated record)`` for every set-up where B won against the completion."""
-        return [(who(row), case_III_line_record(Position.parse(row["start"]), row["found"])[0])
-                for _, row in frame.iterrows() if row["found"] is not None]  # fmt: skip
+    def who(start: Position) -> str:
+        a_size = at(start, start.owned("A")[0]).size
+        b_size = at(start, start.owned("B")[0]).size
+        board = start.board
+        return f"A {a_size} v B {b_size}" + ("" if board.rows == 3 else f" on {board.rows}x{board.cols}")
 
-    biggest_lost, bot_lost = losing(table), losing(bot_table)
-    biggest_held = [who(row) for _, row in table.iterrows() if row["B wins along the plan"] == "none"]
-    bot_held = [who(row) for _, row in bot_table.iterrows() if row["B wins along the plan"] == "none"]
-    unknown = pd.concat([unknown, bot_table[bot_table["B wins along the plan"].str.startswith("unknown")]])
-    biggest_text = ("if A always eats the biggest of B's pieces next to its centre with its whole amoeba: "
-                    + "; ".join(part for part in (
-                        (f"B wins within {turns} turns from {', '.join(name for name, _ in biggest_lost)} (lines in "
-                         "the details)") if biggest_lost else "",
-                        f"no B win within {deep} from {', '.join(biggest_held)}" if biggest_held else "") if part))
-    bot_text = ("the paper bot (its eat: one unit more than the biggest piece, never a turn after which B can win at "
-                "once): " + "; ".join(part for part in (
-                    (f"B wins within {turns} turns from {', '.join(name for name, _ in bot_lost)} (lines in the "
-                     "details)") if bot_lost else "",
-                    f"no B win within {deep} from {', '.join(bot_held)} (exhaustive)" if bot_held else "") if part))
-    win_boards = [n for n in boards if n != 3 and len(table[(table["board n"] == n) & table["found"].notna()])]
-    n_one_more = len(ONE_MORE_LINE)
-    n_smaller = len(SMALLER_WHOLE_LINE)
+    def entry(start: Position, line: Sequence[str]) -> tuple[str, str, str, str]:
+        """``(set-up, annotated record, description, result)`` of one line."""
+        record, result = case_III_line_record(start, line)
+        return who(start), record, describe_line(start, line), result
+
+    fixed = {
+        "ii": [entry(case_III_start(7, 1), SMALLER_WHOLE_LINE), entry(opening_position(20, 14), SMALLER_WHOLE_BIG)],
+        "iii": [entry(case_III_start(7, 1), ONE_MORE_LINE)],
+    }
+    searched: dict[str, list[tuple[str, str, str, str]]] = {}
+    held: dict[str, list[str]] = {}
+    for key, frame in (("iv", table), ("v", bot_table)):
+        searched[key] = [entry(Position.parse(row["start"]), row["found"]) for _, row in frame.iterrows()
+                         if row["found"] is not None]  # fmt: skip
+        held[key] = [who(Position.parse(row["start"])) for _, row in frame.iterrows()
+                     if row["B wins along the plan"] == "none"]  # fmt: skip
+    bot_games: list[tuple[str, str, str, str]] = []
+    if played is not None:
+        for (a, b), (_, row) in zip(game_starts, played.iterrows()):
+            bot_games += [entry(opening_position(a, b), line) for line in row["B win lines"]]
+    completions = {
+        "ii": "A eats B's smaller piece with its whole amoeba (a fixed line)",
+        "iii": "A eats with one unit more than the piece, then moves its whole amoeba (a fixed line)",
+        "iv": "A eats, with its whole amoeba, the biggest of B's pieces next to its centre that it can eat",
+        "v": ("the course's paper bot (its eat: one unit more than the biggest piece, never a turn after which B can "
+              "win at once)"),
+    }
+
+    def lines_text(found: list[tuple[str, str, str, str]]) -> str:
+        return "; ".join(f"from {name}: {description}" for name, _, description, result in found if result == "B")
+
+    parts = [f"(i) B cannot win on its turn right after the centre move (exact, {safe_at_once} of {len(immediate)} "
+             "set-ups): the narrow reading, as the paper argues it"]
+    for key in ("ii", "iii"):
+        if any(result == "B" for *_, result in fixed[key]):
+            parts.append(f"({key}) {completions[key]} loses: {lines_text(fixed[key])}")
+    for key in ("iv", "v"):
+        text = f"({key}) {completions[key]}: "
+        found = searched[key] + (bot_games if key == "v" else [])
+        pieces = []
+        if searched[key]:
+            pieces.append(f"B wins within {turns} turns {lines_text(searched[key])}")
+        if key == "v" and bot_games:
+            pieces.append(f"B won {len(bot_games)} played-out games against it (each a legal B win, so this "
+                          f"completion loses; the first {min(len(bot_games), 3)} lines are in the details)")
+        if held[key]:
+            pieces.append(f"no B win within {deep} from {', '.join(held[key])} (exhaustive)")
+        parts.append(text + "; ".join(pieces) + ("" if found else ""))
+    losing_keys = [key for key in ("ii", "iii") if any(result == "B" for *_, result in fixed[key])]
+    losing_keys += [key for key in ("iv",) if searched[key]]
+    losing_keys += ["v"] if searched["v"] or bot_games else []
+    summary = "; ".join(parts)
+    if chance_turns and "max P(B wins)" in table:
+        summary += f"; best chance of a B win within {chance_turns} turns: " + ", ".join(table["exact"])
+    if played is not None:
+        summary += (f"; played out (the paper bot) against {opponent}, B wins " + ", ".join(
+            f"{row['B wins']}/{row['games']} [{row['low']:.2f}, {row['high']:.2f}] from A {a} v B {b}"
+            for (a, b), (_, row) in zip(game_starts, played.iterrows())))  # fmt: skip
     # The word: a completion that loses refutes that completion, not the plan; one that holds is not proved beyond
     # the search's bound: open.
     verdict = "open"
-    summary = (
-        f"(i) B cannot win on its turn right after the centre move (exact, {safe_at_once} of {len(immediate)} "
-        "set-ups): the narrow reading, as the paper argues it; "
-        + (f"(ii) a completion that loses: if A eats the smaller of B's pieces with its whole amoeba, B wins on turn "
-           f"{n_smaller} of the game from A 7 v B 1 (in the explanation)"
-           + (" and from A 20 v B 14" if smaller_big_result == "B" else "") + "; " if smaller_result == "B" else "")
-        + (f"(iii) another: if A eats with one unit more than the piece and then resets by moving its whole amoeba to "
-           f"b3, next to B (a default: no square is away from B, so the paper says nothing there): B wins on turn "
-           f"{n_one_more} from A 7 v B 1 (in the explanation); " if one_more_result == "B" else "")
-        + f"(iv) {biggest_text}; (v) {bot_text}"
-    )
-    if chance_turns and "max P(B wins)" in table:
-        summary += f"; best chance of a B win within {chance_turns} turns: " + ", ".join(table["exact"])
-    games_text, bot_games = "", []
-    if played is not None:
-        bot_games = [record for records in played["B win records"] for record in records]
-        b_total, n_total = int(played["B wins"].sum()), int(played["games"].sum())
-        late = int(played["B wins after A played a paper-silent default"].sum())
-        summary += ("; played out (the paper bot) against expectimax, B wins " + ", ".join(
-            f"{row['B wins']}/{row['games']} [{row['low']:.2f}, {row['high']:.2f}] from A {a} v B {b}"
-            for (a, b), (_, row) in zip(game_starts, played.iterrows())))  # fmt: skip
-        games_text = (f"In played-out games (the paper bot as A) against the expectimax bot B won {b_total} of {n_total}"
-                      + (", every time after A had played a turn on which the paper is silent" if b_total and
-                         late == b_total else f" ({late} after A had played a paper-silent turn)" if b_total else "")
-                      + ": too few games to support anything. ")  # fmt: skip
     scope = ("only the clause 'the opponent cannot win' is tested (not 'the optimal strategy here is to move your "
              "amoeba to the center', nor 'splitting can be ruled out'); "
-             f"{names}; {setups_text}; A on a1 and B on c3 (two steps apart, the centre b2 next to both"
-             + ("" if boards == [3] else "; on bigger boards the paper's 3x3 picture, where b2 is not the centre")
-             + "); 3x3 is the board of the paper's plan, whose centre touches every cell ('until either there are no "
-             "squares left unoccupied'); it names no centre square for bigger boards; B: any legal turn (the claim "
-             "is that B cannot win "
-             f"whatever it does); paper silent: which of B's pieces A eats, with how many units, where A resets; "
-             f"{EAT_DEFAULT}; (i) exact over every B roll and legal turn after the centre move; (ii), (iii) replayed "
-             "counter-lines on 3x3 (A 7 on a1 v B 1 on c3; (ii) also A 20 v B 14); (iv) searched: A plays the paper "
-             "bot (centre, neutralise the biggest piece while Delta > 6, reset to an opposite square; defaults named "
-             "in its rules) but eats the biggest of B's pieces next to its centre with its whole amoeba; (v) the paper "
-             f"bot itself; both against B's every roll and every legal turn, to {deep}, from every set-up named; "
-             "sentences of Case III given no item, with the reason: 'the optimal strategy here is to move your "
-             "amoeba to the center' and 'splitting can be ruled out' are optimality claims, and no exact comparison "
-             "of whole strategies exists (as case-I's 'optimal'); 'until either there are no squares left unoccupied "
-             "in which case you win' is the end of this same plan (a B win before it is what (ii)-(v) look for; a "
-             "full board with B stuck is case-IV's step 5, case-IV-max-8); 'your opponent cannot eat your amoeba' "
-             "after the reset is this item's claim again, once Delta <= 6 (the completions above include resets)"
+             f"{names}; {setups_text}; A on a1 and B on c3 (two steps apart, the centre b2 next to both); 3x3 is the "
+             "board of the paper's plan, whose centre touches every cell ('until either there are no squares left "
+             "unoccupied'); B: any legal turn (the claim is that B cannot win whatever it does); paper silent: which "
+             f"of B's pieces A eats, with how many units, where A resets; {EAT_DEFAULT}; (i) exact over every B roll "
+             "and legal turn after the centre move; (ii), (iii) replayed counter-lines on 3x3 (A 7 on a1 v B 1 on "
+             "c3; (ii) also A 20 v B 14); (iv) searched: A plays the paper bot (centre, neutralise the biggest piece "
+             "while Delta > 6, reset to an opposite square; defaults named in its rules) but eats with its whole "
+             "amoeba the biggest of B's pieces next to its centre that it can eat; (v) the paper bot itself; both "
+             f"against B's every roll and every legal turn, to {deep}, from every set-up named, as deep as the first "
+             f"turn on which B can win against (iv) ({FIRST_B_WIN_TURN}); every losing line is described from its "
+             "own turns; sentences of Case III given no item, with the reason: 'the optimal strategy here is to move "
+             "your amoeba to the center' and 'splitting can be ruled out' are optimality claims, and no exact "
+             "comparison of whole strategies exists (as case-I's 'optimal'); 'until either there are no squares left "
+             "unoccupied in which case you win' is the end of this same plan (a B win before it is what (ii)-(v) "
+             "look for; a full board with B stuck is case-IV's step 5, case-IV-max-8); 'your opponent cannot eat "
+             "your amoeba' after the reset is this item's claim again, once Delta <= 6 (the completions above "
+             "include resets)"
              + (f"; {len(unknown)} set-ups ran out of budget" if len(unknown) else "")
              + (f"; played out: 3x3, {games} seeded games per start ({', '.join(f'{a} v {b}' for a, b in game_starts)})"
-                f" against the expectimax bot, at most {game_turns} turns each, 95% Wilson intervals"
+                f" against the {opponent} bot, at most {game_turns} turns each, 95% Wilson intervals"
                 if played is not None else ""))  # fmt: skip
+
+    def records(found: list[tuple[str, str, str, str]], limit: int = 100) -> str:
+        return "".join(f"From {name} ({description}):\n{record}\n" for name, record, description, _ in found[:limit])
+
     explanation = (
         "Read as a guarantee: by moving to the centre and following the plan, A can see to it that B cannot win. "
         f"The plan leaves choices open ({SILENT}); they are A's to make, as in Case IV's 'A can win' "
@@ -309,52 +433,45 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
         f"lets B eat it; checked exactly ({safe_at_once} of {len(immediate)} set-ups: B cannot win at once). The claim "
         "goes further: playing the plan, 'the opponent cannot win'. Once Delta <= 6 the plan says 'eat one of the "
         "opponent's split amoebae' without saying which piece or with how many units, and then 'move to an opposite "
-        "square' without saying which when none is away from B. Those choices decide the answer. "
-        f"(ii) In this line B splits off a piece of 1 and keeps 6; A eats the piece of 1 with its whole "
-        f"amoeba, as the text allows; B's 6 rolls 6 and eats A's only amoeba: B wins on turn 4:\n{smaller}\nThe same works from "
-        f"A 20 v B 14 ({'B wins' if smaller_big_result == 'B' else 'result ' + smaller_big_result}):\n{smaller_big}\n"
-        "(iii) Eating with one unit more than the piece (the paper's idiom in Case IV step 4, 'a number 1 higher', "
-        "and the paper bot's default) leaves A's centre weak: B eats it, Delta turns negative, A 'resets' by moving "
-        "its whole amoeba, but on 3x3 no square is away from B (every one touches the centre), so the text does not "
-        "say where; this line takes b3, next to B, and B eats it and wins on turn 6. That turn is a default, not the "
-        "paper's: other turns there (a split, for one) leave B no win at once, and the paper bot, finding no square "
-        f"next to no enemy, plays its greedy default instead.\n{one_more}\n"
-        "(iv) Eating the biggest of B's pieces next to the centre with the whole amoeba keeps A's units together. "
-        f"Along it every B roll and every legal B turn was searched for {deep}, as deep as the first turn on which B "
-        f"can win against it ({FIRST_B_WIN_TURN}: after such an eat B needs two turns of its own to outgrow A). "
-        + "".join(f"From {name} B wins:\n{record}\n" for name, record in biggest_lost)
-        + (f"From {', '.join(biggest_held)} B never wins within that bound, which proves nothing beyond it. "
-           if biggest_held else "")
-        + "(v) The paper bot, searched the same way: "
-        + "".join(f"from {name} B wins:\n{record}\n" for name, record in bot_lost)
-        + (f"from {', '.join(bot_held)} B never wins within {deep}; beyond that bound undecided. " if bot_held else "")
-        + (f"On {', '.join(f'{n}x{n}' for n in win_boards)} (outside the paper's set-up: b2 is not the centre and "
-           "does not touch every cell) B also wins against (iv). " if win_boards else "")
-        + "Only the clause 'the opponent cannot win' is checked here. "
-        + games_text
-        + "".join(f"A game the paper bot lost:\n{record}\n" for record in bot_games[:3])
-        + ("A bot game is not a counterexample: A played one of the turns the text allows, and after the text runs "
-           "out a default; another choice might have won. " if played is not None else "")
+        "square' without saying which when none is away from B. Those choices decide the answer. Every completion "
+        "that loses is listed below with its line; what each line's A turns do is computed from the line.\n"
+        f"(ii) {completions['ii']}:\n{records(fixed['ii'])}"
+        f"(iii) {completions['iii']}:\n{records(fixed['iii'])}"
+        f"(iv) {completions['iv']}, searched over every B roll and every legal B turn for {deep}, "
+        + ("as deep as" if turns >= FIRST_B_WIN_TURN else "less deep than")
+        + f" the first turn on which B can win against it ({FIRST_B_WIN_TURN}: after such an eat B needs two turns "
+        "of its own to outgrow A):\n" + records(searched["iv"])
+        + (f"From {', '.join(held['iv'])} B never wins within that bound, which proves nothing beyond it.\n"
+           if held["iv"] else "")
+        + f"(v) {completions['v']}, searched the same way:\n" + records(searched["v"])
+        + (f"From {', '.join(held['v'])} B never wins within {deep}.\n" if held["v"] else "")
+        + (f"In played-out games against the {opponent} bot B won "
+           f"{len(bot_games)} of {int(played['games'].sum())}: each is a legal B win against the paper bot, so the "
+           "bot's completion loses (not the plan: another completion might have held).\n" + records(bot_games, 3)
+           if played is not None and bot_games else
+           f"In played-out games against the {opponent} bot B won none of {int(played['games'].sum())}.\n"
+           if played is not None else "")
+        + "Only the clause 'the opponent cannot win' is checked here."
     )
+    loses_words = {"ii": "eating B's smaller piece with the whole amoeba",
+                   "iii": "eating with one unit more and then stepping next to B",
+                   "iv": "eating B's biggest piece it can eat with the whole amoeba",
+                   "v": "the course's paper bot"}  # fmt: skip
     plain = ("Open. On B's very next turn B cannot win, as the paper argues. After that the plan leaves A choices "
-             "the paper does not spell out, and some of them lose (eating B's smaller piece; eating with one unit "
-             "more and then stepping next to B"
-             + ("; eating B's biggest piece with the whole amoeba" if biggest_lost else "")
-             + ("; the course's paper bot" if bot_lost or bot_games else "")
-             + "). "
-             + (f"The paper bot held B off for {turns} turns in every case the computer tried; beyond that nobody "
-                "knows." if bot_held and not bot_lost else "Whether some way of filling in the plan always works, "
-                "nobody knows."))  # fmt: skip
+             "the paper does not spell out, and these ways of filling them in lose: "
+             + "; ".join(loses_words[key] for key in losing_keys) + ". "
+             + (f"{'The paper bot' if 'v' not in losing_keys else 'The other ways'} held B off for {turns} turns in "
+                "every case the computer tried. " if held["v"] and "v" not in losing_keys else "")
+             + "Whether some way of filling in the plan always works, nobody knows.")  # fmt: skip
     brief = ("B cannot win on its very next turn, as the paper argues; later, some ways of filling in the plan lose, "
              "and none is proved.")
     if safe_at_once < len(immediate):  # the paper's own one-turn argument fails: looked at by hand, not expected
         plain = "Open: see the summary."
-    evidence = table.drop(columns=["found", "board n"])
+    evidence = table.drop(columns=["found"])
     if played is not None:
-        evidence = pd.concat([evidence, played], ignore_index=True)
-    evidence = evidence.drop(columns=["B win records"], errors="ignore")
-    reach = (f"3x3; from {', '.join(who(row) for _, row in table.iterrows())}; B any legal turn; searched to {turns} "
-             "turns of the game")
+        evidence = pd.concat([evidence, played.drop(columns=["B win lines"])], ignore_index=True)
+    reach = (f"3x3; from {', '.join(who(Position.parse(row['start'])) for _, row in table.iterrows())}; B any legal "
+             f"turn; searched to {turns} turns of the game")
     return Verdict("case-III", verdict, summary, explanation, evidence, scope=f"{DELTA_SIZE}; {scope}", plain=plain,
                    quote=QUOTE, brief=brief, reach=reach)
 
@@ -384,7 +501,13 @@ def neutral_twice_its_size(sizes: tuple[int, ...] = tuple(range(1, 9))) -> Verdi
     never = evidence[evidence["P(B can eat it)"] == 0]["B's piece k"].tolist()
     always = evidence[evidence["P(B can eat it)"] == 1]["B's piece k"].tolist()
     start = opening_position(20, 1)
-    record = annotated_record(start, NEUTRAL_LINE)
+    record = annotated_record(start, NEUTRAL_LINE)  # raises unless every A turn is the paper's plan
+    position = start
+    for entry in NEUTRAL_LINE:
+        position = apply(position, entry.split(" ", 1)[1])
+    eaten_in_the_plan = at(position, Turn.parse(NEUTRAL_LINE[-1].split(" ", 1)[1]).dst).owner == "B"
+    # the rule: false in some case (small pieces); the counter-line is the paper's own plan, so false as stated
+    verdict = judged(not eats, not eaten_in_the_plan)
     summary = (f"exact: a piece of size k may eat the neutral (k,k) exactly when it rolls at least k: with probability "
                f"(7 - k)/6 for k <= 6 (always for k = {', '.join(map(str, always))}), never for k >= {min(never)}; so "
                f"'cannot' is false for pieces of {max(eats)} units or fewer; counter-line: A plays the paper's Case III, "
@@ -404,6 +527,6 @@ def neutral_twice_its_size(sizes: tuple[int, ...] = tuple(range(1, 9))) -> Verdi
              "on the sentence is true.")
     brief = (f"a piece of k units can eat the neutral (k,k) when it rolls at least k; true from {min(never)} "
              "units on.")
-    return Verdict("neutral-twice-its-size", "false as stated", summary, explanation, evidence, scope=scope,
+    return Verdict("neutral-twice-its-size", verdict, summary, explanation, evidence, scope=f"{scope}; {WORD_RULE}",
                    plain=plain, counter_line=record, quote=NEUTRAL_QUOTE, brief=brief,
                    reach="any board, exact for pieces of 1 to 8 units")  # fmt: skip

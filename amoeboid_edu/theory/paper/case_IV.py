@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any, Callable, Iterable
 
 import pandas as pd
 
 from ...engine.game import Game
-from ...engine.rules import Position, apply, legal_turns
+from ...engine.rules import Amoeba, Position, Turn, apply, legal_turns
+from ...players.bots import can_end_at_once
 from ..search import ForcedWinSearch, SearchBudgetExceeded
 from .lines import (
     EATS_ONLY,
     NO_TURN_PASSES,
     annotate_case_IV_turn,
     annotated_record,
+    at,
+    ends,
     case_IV_options,
     eats_only,
     half_splits,
@@ -23,7 +27,10 @@ from .lines import (
     plan_options,
 )  # fmt: skip
 from .advantage import DELTA_SIZE
-from .verdict import Verdict
+from .verdict import WORD_RULE, Verdict, judged
+
+Options = Callable[[Position, int], Iterable[Turn]]
+"""A side's turns at a position for a roll (a search's options)."""
 
 QUOTE = "We claim that, if amoeba from player A is bigger, player A can win the game in finitely many turns (A max of 8)."
 
@@ -64,7 +71,8 @@ def paper_example_a_turns() -> int:
     return sum(1 for before in game.positions[:-1] if before.to_move == "A")
 
 
-def forced_win_report(position: Position, a_options, b_replies, a_turns: int, budget: int = 400_000) -> dict:
+def forced_win_report(position: Position, a_options: Options, b_replies: Options, a_turns: int,
+                      budget: int = 400_000) -> dict[str, Any]:  # fmt: skip
     """One :class:`ForcedWinSearch` as a row: the answer (None when the budget ran out), its cost, a refutation.
 
     Symmetry reduction is used unless ``a_options`` is :func:`only_the_line` (a fixed line is not symmetric).
@@ -161,7 +169,7 @@ def case_IV_max_8(delta: int = 45, b_size: int = 16, budget: int = 400_000) -> V
     readings = [(f"{example_turns - 1} A turns counting the centre move", example_turns - 1),
                 (f"{example_turns - 1} A turns after the centre move ({example_turns} in all)", example_turns),
                 (f"{example_turns + 1} A turns in all", example_turns + 1)]  # fmt: skip
-    rows = [{"A plays": "eats only (forced-win search)", "reading": f"{FORCED_TURNS} A turns in all",
+    rows: list[dict[str, Any]] = [{"A plays": "eats only (forced-win search)", "reading": f"{FORCED_TURNS} A turns in all",
              "A turns in all": FORCED_TURNS, "B": PAPER_B, "A wins for every roll": forced,
              "B replies visited": forced_nodes}]  # fmt: skip
     refutation = None
@@ -228,11 +236,12 @@ def case_IV_max_8(delta: int = 45, b_size: int = 16, budget: int = 400_000) -> V
              f"{FORCED_TURNS} of its turns whatever the dice (proved), but not by the paper's own steps, which with "
              f"some rolls for B take more than {example_turns - 1} of A's turns. Against a B free to do anything, "
              "nobody knows." if forced is True else "Open: see the summary.")  # fmt: skip
-    scope += (f"; {DELTA_SIZE}; not given items, with the reason: step 2's 'B can't eat anything without loosing' "
-              "and step 5's 'He can't eat any amoeba because the adjacent amoebae are bigger than him' are steps of "
-              "the proof, not claims of their own: whether B can escape the plan at all is case-IV-forced-win "
-              "(against any B) and split-in-half; step 5 as a general rule fails for small pieces next to small "
-              "neutral ones, which is neutral-twice-its-size (false as stated, with its counter-line)")
+    scope += (f"; {DELTA_SIZE}; step 2's 'B can't eat anything without loosing' is its own item, case-IV-step-2; "
+              "not given an item, with the reason: step 5's 'He can't eat any amoeba because the adjacent amoebae "
+              "are bigger than him' is a step of the proof, not a claim of its own: whether B can escape the plan "
+              "at all is case-IV-forced-win (against any B) and split-in-half; step 5 as a general rule fails for "
+              "small pieces next to small neutral ones, which is neutral-twice-its-size (false as stated, with its "
+              "counter-line)")
     brief = (f"against a B that always halves, A forces a win within {FORCED_TURNS} of its turns (proved); against "
              "any B: unknown." if forced is True else "undecided: see the details.")
     return Verdict("case-IV-max-8", verdict, summary, explanation, evidence, scope=scope, plain=plain,
@@ -244,7 +253,7 @@ def case_IV_forced_win(delta: int = 45, b_size: int = 16, depths: tuple[int, int
     """Can A force a win at all (any A turn)?  Against any B to ``depths[0]``, against the paper's halving B to
     ``depths[1]`` A turns; open unless the search against any B proves it."""
     start = case_IV_position(delta, b_size)
-    runs = [(ANY_B, depths[0], legal_turns), (PAPER_B, depths[1], half_splits)]
+    runs: list[tuple[str, int, Options]] = [(ANY_B, depths[0], legal_turns), (PAPER_B, depths[1], half_splits)]
     rows = []
     for b_name, depth, b_replies in runs:
         row = forced_win_report(start, line_then_candidates, b_replies, depth, budget)
@@ -292,13 +301,71 @@ def case_IV_forced_win(delta: int = 45, b_size: int = 16, depths: tuple[int, int
                    plain=plain, quote=QUOTE, brief=brief, reach=f"3x3; any legal B, searched to {depths[0]} A turns")  # fmt: skip
 
 
+# --------------------------------------------------------------------------- step 2: "B can't eat anything"
+
+STEP_2_QUOTE = ("A eats the bigger of the two amoebae with an amoeba just as big. Again B can't eat anything without "
+                "loosing, so he will have to split again in half.")
+
+
+def step_2_eats(record: str) -> pd.DataFrame:
+    """Every B eat in a game record after one of A's step-2 eats ('with an amoeba just as big', leaving a neutral
+    piece), with whether A can win at once on its next turn (B lost by eating) and the game's result."""
+    game = Game.parse(record)
+    rows = []
+    for number, (before, turn) in enumerate(zip(game.positions, game.turns), start=1):
+        if before.to_move != "B" or turn.is_pass or before[ends(turn)[1]] is None:
+            continue
+        after, eaten = apply(before, turn), at(before, turn.dst)
+        rows.append({"turn": number, "B played": str(turn), "ate": f"({eaten.a},{eaten.b})",
+                     "neutral eaten": eaten.is_neutral, "B owns it after": at(after, turn.dst).owner == "B",
+                     "A can win at once next": can_end_at_once(after, ties=False) if not after.is_over else False,
+                     "result of the record": game.result})  # fmt: skip
+    return pd.DataFrame(rows, columns=["turn", "B played", "ate", "neutral eaten", "B owns it after",
+                                       "A can win at once next", "result of the record"])  # fmt: skip
+
+
+def case_IV_step_2(delta: int = 45, b_size: int = 16, budget: int = 400_000) -> Verdict:
+    """Step 2's "B can't eat anything without loosing", on the line where A follows the paper's steps against a
+    halving B (:func:`paper_steps_line`): every B eat on it, and whether A could win at once after it."""
+    record = paper_steps_line(delta, b_size, budget)
+    eats = step_2_eats(record) if record else step_2_eats("start " + str(case_IV_position(delta, b_size)))
+    safe = eats[~eats["A can win at once next"]] if len(eats) else eats
+    # the rule: the line is the paper's own plan (every A turn annotated with its step), so a safe B eat on it is a
+    # failure where the paper applies the sentence
+    verdict = judged(safe.empty, safe.empty)
+    first = safe.iloc[0] if len(safe) else None
+    summary = ((f"on the line where A follows the paper's steps against a halving B, B eats {len(eats)} time(s); "
+                f"{len(safe)} of them leave A no win at once (first: turn {first['turn']}, {first['B played']} eats "
+                f"the {'neutral ' if first['neutral eaten'] else ''}{first['ate']}); the record ends "
+                f"'{first['result of the record']}'") if first is not None else
+               "no B eat on the paper's steps' line leaves A without a win at once")  # fmt: skip
+    scope = (f"3x3; A {b_size + delta - 1} on a1 v B {b_size} on c3 (delta {delta}); the line of case-IV-max-8 (A: "
+             f"only turns the paper's steps allow; B splits in half when it can); exact check of A's next turn after "
+             f"every B eat; {DELTA_SIZE}; {WORD_RULE}")
+    explanation = (
+        "Step 2 says that after A's eat B 'can't eat anything without loosing'. On the line found by case-IV-max-8's "
+        "search, where every A turn is one the paper's steps allow (each annotated), B's pieces stay small and a "
+        "small piece can eat a small neutral piece (neutral-twice-its-size): B eats, and A has no win on its next "
+        "turn, whatever it rolls. The line is the paper's own plan, so by the rule the sentence is false as stated.\n"
+        + record
+    ) if first is not None else "No B eat on the line leaves A without a win at once."
+    plain = ("False: following the paper's steps, B's small pieces can eat a small neutral piece and the game goes "
+             "on." if first is not None else "Right on the line searched.")
+    brief = ("B can eat a small neutral piece and play on, on a line where A follows the paper's steps."
+             if first is not None else "right on the line searched.")
+    return Verdict("case-IV-step-2", verdict, summary, explanation, eats, scope=scope, plain=plain,
+                   counter_line=record if first is not None else "", quote=STEP_2_QUOTE, brief=brief,
+                   reach="3x3, delta 45; the paper's steps against a halving B")  # fmt: skip
+
+
 # --------------------------------------------------------------------------- where 44 comes from
 
 THRESHOLD_QUOTE = "Case IV: When two amoebae are not adjacent and delta > 44."
 
 
-def line_survivor(position: Position, a_roll: int, b_roll: int | tuple[int, ...], a_turns: int, b_replies=half_splits,
-                  a_options=case_IV_options, memo: dict | None = None) -> list[str] | None:  # fmt: skip
+def line_survivor(position: Position, a_roll: int, b_roll: int | tuple[int, ...], a_turns: int,
+                  b_replies: Options = half_splits, a_options: Options = case_IV_options,
+                  memo: dict[tuple[object, int], list[str] | None] | None = None) -> list[str] | None:  # fmt: skip
     """With fixed dice for A (``a_roll`` every turn): a B line that survives ``a_turns`` A turns, or None.
 
     B rolls ``b_roll`` every turn, or picks any of them each turn when it is a
@@ -313,7 +380,7 @@ def line_survivor(position: Position, a_roll: int, b_roll: int | tuple[int, ...]
     key = (position.cells, a_turns)
     if key in memo:
         return memo[key]
-    found: list[str] | None = None
+    found: list[str] | None = None  # the first option's surviving line, or None once an option wins
     for index, turn in enumerate(a_options(position, a_roll)):
         after = apply(position, turn)
         line: list[str] | None = None
@@ -342,10 +409,10 @@ def line_survivor(position: Position, a_roll: int, b_roll: int | tuple[int, ...]
     return found
 
 
-def _ranges(values) -> str:
+def _ranges(values: Iterable[int]) -> str:
     """``7-9, 45-60``: sorted integers as runs."""
-    values, runs = sorted(values), []
-    for v in values:
+    runs: list[list[int]] = []
+    for v in sorted(values):
         if runs and v == runs[-1][1] + 1:
             runs[-1][1] = v
         else:
@@ -360,10 +427,10 @@ def case_IV_threshold(b_size: int = 16, deltas: tuple[int, ...] = (45, 46, 47, 4
     :data:`FORCED_TURNS` A turns, every roll) at every delta in ``deltas`` (all above 44: searched in every run, quick
     or full) and in
     ``extra`` (below: how sharp 44 is); the paper's own line with the paper's own dice as an extra figure."""
-    rows = {}
+    rows: dict[int, dict[str, Any]] = {}
     for delta in sorted(set(deltas) | set(extra)):
-        forced, nodes = halving_forced_win(delta, b_size)
-        rows[delta] = {"delta": delta, f"A forces a win within {FORCED_TURNS} A turns v halving B": forced,
+        wins, nodes = halving_forced_win(delta, b_size)
+        rows[delta] = {"delta": delta, f"A forces a win within {FORCED_TURNS} A turns v halving B": wins,
                        "B replies visited": nodes, "searched in every run": delta in deltas}  # fmt: skip
     columns = {  # the paper's line with the paper's dice (A rolls 1, B rolls 6): column -> A turns in all
         f"paper's steps win within {a_turns} A turns v halving B (A 1s, B 6s)": a_turns,
@@ -401,8 +468,8 @@ def case_IV_threshold(b_size: int = 16, deltas: tuple[int, ...] = (45, 46, 47, 4
     summary = (f"proved against a B that always splits in half ({HALF_B_NOTE}), {FORCED_TURNS} A turns, every roll, "
                f"exhaustive (A: eats only): " + (sharp if proved else
                                                  "; ".join(f"delta {d}: {word_text[forced[d]]}" for d in above))
-               + f" (the deltas above 44, searched in every run: {_ranges(above)}; 44 is not sharp)"
-               + f"; with A's turns restricted to the paper's steps and the paper's own dice (A rolls 1, B rolls 6), "
+               + f" (the deltas above 44, searched in every run: {_ranges(above)}; a lead of 44 is more than A needs against that B)"
+               + f"; with A's turns restricted to the paper's steps and the rolls of the paper's example (A rolls 1, B rolls 6 every time), "
                f"its line wins within {a_turns} A turns in all from delta = {main} on, within {a_turns - 1} from "
                f"{short} on; for some sequence of B's rolls the paper's steps take longer (case-IV-max-8); against a B "
                "free to play any legal turn: not tested, and no B is known that holds out for 8 A turns (see "
@@ -427,7 +494,7 @@ def case_IV_threshold(b_size: int = 16, deltas: tuple[int, ...] = (45, 46, 47, 4
         f"rolling 6 every time; with exactly those dice and a halving B, A following Case IV's steps wins within "
         f"{a_turns} A turns in all ({a_turns - 1} after the centre move, the count the example fits) from delta = "
         f"{main} on, and within {a_turns - 1} in all from delta = {short} on. That is a figure about the paper's "
-        "steps with the paper's dice, not the verdict: for some sequence of B's rolls the paper's steps take longer "
+        "steps with the example's rolls (A 1, B 6), not the verdict: for some sequence of B's rolls the paper's steps take longer "
         "(case-IV-max-8). Computed on 3x3 only "
         "(the paper's pictures), B of size 16 (the paper's example)."
     )
@@ -435,10 +502,10 @@ def case_IV_threshold(b_size: int = 16, deltas: tuple[int, ...] = (45, 46, 47, 4
              f"{FORCED_TURNS} of its turns at every lead we searched above 44, and at smaller leads too ("
              + (f"every lead from {sharp_from} to {searched[-1]}" if every else
                 f"at {_ranges(from_text)}; the leads in between were not searched")
-             + f"); the paper's own steps with its own dice need a lead of about {main}. Against a B free to do "
+             + f"); the paper's own steps with the rolls of its example need a lead of about {main}. Against a B free to do "
              "anything, this was not tested." if proved else "Open within the searched bounds: see the summary.")  # fmt: skip
-    brief = (f"against a halving B, A forces a win at every lead searched, some below 44, so 44 is not sharp; any "
-             "B: untested." if proved else "undecided within the searched bounds: see the details.")
+    brief = (f"against a halving B, A forces a win at every lead searched, some below 44, so 44 is more than needed; "
+             "any B: untested." if proved else "undecided within the searched bounds: see the details.")
     return Verdict("case-IV-threshold", verdict, summary, explanation, evidence, scope=f"{DELTA_SIZE}; {scope}",
                    plain=plain, quote=THRESHOLD_QUOTE, brief=brief,
                    reach="3x3, B of size 16; the paper's halving B; leads searched listed in the details")  # fmt: skip
@@ -472,6 +539,10 @@ of :data:`PAPER_CASE_IV_LINE`."""
 MATRICES_QUOTE = "A eats and wins [the 17 matrices of Case IV's steps 1-5, from 'A moves to the center' on]"
 
 
+def _show(amoeba: Amoeba | None) -> str:
+    return "empty" if amoeba is None else f"({amoeba.a},{amoeba.b})"
+
+
 def case_IV_matrix_differences() -> pd.DataFrame:
     """Every cell of every Case IV matrix against the replay of the paper's turns: one row per cell that differs."""
     game = Game.parse(f"start {case_IV_position(44)}\n{PAPER_CASE_IV_LINE}")
@@ -481,9 +552,8 @@ def case_IV_matrix_differences() -> pd.DataFrame:
         printed = Position.parse(f"{text} {replayed.to_move}")
         for cell in replayed.board.names:
             if printed[cell] != replayed[cell]:
-                show = lambda amoeba: "empty" if amoeba is None else f"({amoeba.a},{amoeba.b})"  # noqa: E731
-                rows.append({"matrix": number, "caption": caption, "cell": cell, "paper": show(printed[cell]),
-                             "replay": show(replayed[cell]), "after turn": str(game.turns[number - 1])})  # fmt: skip
+                rows.append({"matrix": number, "caption": caption, "cell": cell, "paper": _show(printed[cell]),
+                             "replay": _show(replayed[cell]), "after turn": str(game.turns[number - 1])})  # fmt: skip
     return pd.DataFrame(rows, columns=["matrix", "caption", "cell", "paper", "replay", "after turn"])
 
 
@@ -495,7 +565,7 @@ def case_IV_matrices() -> Verdict:
     cells = len(PAPER_CASE_IV_MATRICES) * len(game.position.board.names)
     listed = "; ".join(f"matrix {row['matrix']} ({row['caption']}) {row['cell']}: paper {row['paper']}, replay "
                        f"{row['replay']}" for _, row in differences.iterrows())  # fmt: skip
-    first = {}
+    first: dict[tuple[str, str, str], int] = {}
     for _, row in differences.iterrows():  # a misprint carried into the next matrices counts once
         key = (row["cell"], row["paper"], row["replay"])
         first.setdefault(key, row["matrix"])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from ...players.bots import PaperChoice, paper_choice
 from ...engine.seeding import seeded_rng
@@ -38,6 +38,28 @@ def corner_cells(board: int = 3) -> tuple[str, str, str]:
     return (f"{letters[board - 3]}{board - 2}", f"{letters[board - 2]}{board - 1}", f"{letters[board - 1]}{board}")
 
 
+def at(position: Position, name: str | None) -> Amoeba:
+    """The amoeba on cell ``name``: ValueError when that cell is empty or no cell is named (a pass has no ends)."""
+    found = position[name] if name is not None else None
+    if found is None:
+        raise ValueError(f"no amoeba on {name!r} in {position}")
+    return found
+
+
+def ends(turn: Turn) -> tuple[str, str]:
+    """``(src, dst)`` of a turn that moves: ValueError for a pass."""
+    if turn.src is None or turn.dst is None:
+        raise ValueError(f"{turn} moves nothing")
+    return turn.src, turn.dst
+
+
+def piece_sizes(position: Position, cell: str, owner: str) -> list[int]:
+    """The sizes of ``owner``'s amoebae next to ``cell``, biggest first."""
+    board = position.board
+    return sorted((amoeba.size for j in board.neighbours[board.index[cell]]
+                   if (amoeba := position.cells[j]) is not None and amoeba.owner == owner), reverse=True)  # fmt: skip
+
+
 @lru_cache(maxsize=500_000)
 def _paper_choice(position: Position, roll: int) -> PaperChoice:
     return paper_choice(position, roll, seeded_rng("paper-line", position, roll))
@@ -46,6 +68,12 @@ def _paper_choice(position: Position, roll: int) -> PaperChoice:
 def paper_line(position: Position, roll: int) -> Turn:
     """The paper bot's turn, its rng fixed by (position, roll) so that the line is a function (cached, for searches)."""
     return _paper_choice(position, roll).turn
+
+
+def paper_rule_key(position: Position, roll: int) -> str:
+    """The key of the sentence (or default) that applies here for this roll (cached with :func:`paper_line`): the
+    same rule :func:`~amoeboid_edu.players.bots.paper_options` finds, since both take the first stage with a turn."""
+    return _paper_choice(position, roll).rule.key
 
 
 def paper_annotation(position: Position, roll: int) -> str:
@@ -57,7 +85,7 @@ def only_the_line(position: Position, roll: int) -> list[Turn]:
     return [paper_line(position, roll)]
 
 
-def line_then_candidates(position: Position, roll: int):
+def line_then_candidates(position: Position, roll: int) -> Iterator[Turn]:
     """A's options for a forced-win search: the paper's line first, then every other candidate turn."""
     line = paper_line(position, roll)
     yield line
@@ -75,11 +103,11 @@ def half_splits(position: Position, roll: int) -> list[Turn]:
     half split exists (the board is full, or the amoeba has size 1), every legal turn.
     """
     board, mover = position.board, position.to_move
-    turns = []
+    turns: list[Turn] = []
     for grow in position.owned_indices(mover):
-        cell = position.cells[grow]
+        cell = at(position, board.names[grow])
         grown = Amoeba(cell.a + roll, cell.b) if mover == "A" else Amoeba(cell.a, cell.b + roll)
-        halves = []
+        halves: list[tuple[int, int]] = []
         for counts in ((grown.a // 2, grown.b // 2), ((grown.a + 1) // 2, (grown.b + 1) // 2)):
             if 0 < sum(counts) < grown.size and counts not in halves:
                 halves.append(counts)
@@ -112,15 +140,16 @@ def describe_turn(position: Position, turn: Turn) -> str:
     if turn.is_pass:
         return "no legal move: passes"
     mover = position.to_move
-    cell = position[turn.grow]
+    src, dst = ends(turn)
+    cell = at(position, turn.grow)
     grown = Amoeba(cell.a + turn.roll, cell.b) if mover == "A" else Amoeba(cell.a, cell.b + turn.roll)
-    source = grown if turn.src == turn.grow else position[turn.src]
-    moved = (source.a, source.b) if turn.a is None else (turn.a, turn.b)
+    source = grown if src == turn.grow else at(position, src)
+    moved = (source.a, source.b) if turn.a is None or turn.b is None else (turn.a, turn.b)
     size = sum(moved)
-    target = position[turn.dst]
+    target = position[dst]
     if target is not None:
         whose = "the neutral" if target.is_neutral else f"{target.owner}'s"
-        return f"eats {whose} ({target.a},{target.b}) on {turn.dst} with {size} units"
+        return f"eats {whose} ({target.a},{target.b}) on {dst} with {size} units"
     if moved == (source.a, source.b):
         return "moves its whole amoeba onto an empty cell"
     if size in (source.size // 2, (source.size + 1) // 2):
@@ -191,7 +220,7 @@ NO_TURN_PASSES = "a player with no legal turn passes (as in the paper's step 5: 
 """The default where the paper is silent on a player who cannot move: the spec's ``ROLL GROW -``."""
 
 
-def eats_only(position: Position, roll: int):
+def eats_only(position: Position, roll: int) -> Iterator[Turn]:
     """A's options in :data:`EATS_ONLY`: every eat of a B-owned piece with x of A's own units (x >= its size), for every
     grow and every A-owned source; the paper bot's turn when no eat exists (the move to the centre at the start)."""
     from ...players.strategy import grown, neighbours, owned_amoebae

@@ -34,7 +34,7 @@ def case_III_replies(a_size: int = 16, b_size: int = 8) -> pd.DataFrame:
 
 
 def split_in_half(b_size: int = 16, delta: int = 45, a_turns: int = 9) -> Verdict:
-    """Case III, one turn: B must split, in any way.  Case IV, the paper's own dice (A 1s, B 6s): halving loses to
+    """Case III, one turn: B must split, in any way.  Case IV, the rolls of the paper's example (A 1s, B 6s): halving loses to
     the paper's plan within ``a_turns`` A turns, splitting off small pieces survives them."""
     start = case_IV_position(delta, b_size)
     halving = line_survivor(start, 1, 6, a_turns, half_splits, plan_options)
@@ -51,7 +51,7 @@ def split_in_half(b_size: int = 16, delta: int = 45, a_turns: int = 9) -> Verdic
          "turns": " ; ".join(other or [])},
     ])], ignore_index=True)  # fmt: skip
     better = halving is None and other is not None
-    record = annotated_record(start, other, annotate=annotate_case_IV_turn) if better else ""
+    record = annotated_record(start, other, annotate=annotate_case_IV_turn) if better and other else ""
     # "Best" needs a measure: lasting past the plan's own bound is ours, so this supports no "false" (a B that
     # survives 9 A turns may still lose on the 10th).
     verdict = "not supported" if better else "open"
@@ -65,7 +65,7 @@ def split_in_half(b_size: int = 16, delta: int = 45, a_turns: int = 9) -> Verdic
     summary = (("Case III (A 16 v B 8, one turn, exact): every reply that keeps one amoeba lets A win at once, "
                 + ("and every split, in half or not, survives A's next turn; " if any_split_survives else "; ")
                 if must_split else "")
-               + (f"Case IV with the paper's own dice (A rolls 1, B rolls 6) at delta = {delta}: every halving B "
+               + (f"Case IV with the rolls of the paper's example (A rolls 1, B rolls 6 every time) at delta = {delta}: every halving B "
                   f"loses to the paper's plan within {a_turns} A turns, while a B that splits off small pieces "
                   f"({small} of its turns) survives them" if better else
                   f"halving survives: {halving is not None}; any B survives: {other is not None}"))  # fmt: skip
@@ -85,12 +85,12 @@ def split_in_half(b_size: int = 16, delta: int = 45, a_turns: int = 9) -> Verdic
         "sooner than small splits. Whether small splits change who wins in the end is not shown (a B alive after "
         f"{a_turns} A turns may still lose later), so the word is 'not supported', not 'false'."
     )
-    plain = (f"Not supported: splitting is needed, but with the paper's own dice (A always rolls 1, B always 6) a B "
+    plain = (f"Not supported: splitting is needed, but with the rolls of the paper's example (A always rolls 1, B always 6) a B "
              f"that splits in half loses to the paper's plan within {a_turns} of A's turns, while a B that splits off "
              "small pieces is still alive after them; we have not shown that small pieces change who wins in the "
              "end.") if better else "Open within the searched bound."  # fmt: skip
-    brief = (f"B must split, but with the paper's dice a halving B loses within {a_turns} of A's turns while small "
-             "splits survive them." if better else "undecided within the searched bound.")
+    brief = (f"B must split, but with the example's rolls (A 1, B 6) a halving B loses within {a_turns} of A's turns "
+             "while small splits survive them." if better else "undecided within the searched bound.")
     return Verdict("split-in-half", verdict, summary, explanation, evidence, scope=scope, plain=plain,
                    counter_line=record, quote=QUOTE, brief=brief,
-                   reach="3x3, Case IV's set-up, the paper's own dice (A rolls 1, B rolls 6)")  # fmt: skip
+                   reach="3x3, Case IV's set-up, the rolls of the paper's example (A rolls 1, B rolls 6 every time)")  # fmt: skip

@@ -14,8 +14,10 @@ VERDICTS = ("confirmed", "confirmed with a correction", "false as stated", "not 
 """The words a verdict may use.
 
 - confirmed: the statement holds (a proof, an exact computation, or an exhaustive search that covers the claim).
-- confirmed with a correction: it holds once one stated detail is corrected (the verdict names the detail).
-- false as stated: a counterexample in which every move of the claimant's side follows the paper's text (or a
+- confirmed with a correction: it fails in some case its words cover, but holds in every case the paper itself
+  applies it to; the verdict names the correction (:data:`WORD_RULE`, :func:`judged`).
+- false as stated: it fails in a case the paper itself applies it to (:data:`WORD_RULE`): a counterexample in
+  which every move of the claimant's side follows the paper's text (or a
   paper-silent default the verdict names); it carries a replayable counter-line.  A claim that the claimant *can*
   secure something ("A can win", "by moving to the center ... the opponent cannot win") leaves the choices the text
   does not make to the claimant: its counterexample must beat every way of playing that the text allows.
@@ -25,6 +27,21 @@ VERDICTS = ("confirmed", "confirmed with a correction", "false as stated", "not 
 The word is always decided by an argument that does not move with sample sizes (a proof, an exact computation, an
 exhaustive search); simulations only add numbers with intervals.
 """
+
+
+WORD_RULE = ("one rule tells 'confirmed', 'confirmed with a correction' and 'false as stated' apart: the statement is "
+             "read over every case its words cover; confirmed if it holds in all of them; if it fails in some but "
+             "holds in every case the paper itself applies it to (its own example, proof or plan), confirmed with a "
+             "correction, the correction naming the words that confine it; if it fails in a case the paper itself "
+             "applies it to, false as stated, with that case as the counter-line")
+"""The rule behind three of the words, said on the cards it decides."""
+
+
+def judged(holds_in_every_case: bool, holds_where_the_paper_applies_it: bool) -> str:
+    """The word :data:`WORD_RULE` gives: ``confirmed``, ``confirmed with a correction`` or ``false as stated``."""
+    if holds_in_every_case:
+        return "confirmed"
+    return "confirmed with a correction" if holds_where_the_paper_applies_it else "false as stated"
 
 
 @dataclass(frozen=True, eq=False)
