@@ -31,7 +31,7 @@ from amoeboid_edu import Game, legal_turns, random_turn
 from amoeboid_edu.theory import analysis, paper
 from amoeboid_edu.ui.exercises import check
 
-# Charts are drawn as SVG in the kernel (vl-convert): they render offline and reproduce exactly.
+# Charts are drawn as SVG in the kernel where vl-convert is installed (offline, exact), else by vega-embed in the page.
 _ = alt.renderers.enable("amoeboid")  # charts drawn in the kernel as SVG: offline, reproducible, light and dark
 
 # %% [markdown]

@@ -20,9 +20,11 @@ from amoeboid_edu import Game, Position, apply, legal_turns
 from amoeboid_edu.theory import analysis, paper
 from amoeboid_edu.players.registry import BOTS
 from amoeboid_edu.players.bots import paper as paper_bot
+from amoeboid_edu.ui.course_files import VL_CONVERT, ensure_installed
 from amoeboid_edu.ui.exercises import check
 from amoeboid_edu.ui.widget import Board
 
+ensure_installed(VL_CONVERT, "vl_convert")  # the live chart beside the board draws with it (installed once on Binder)
 _ = alt.renderers.enable("amoeboid")  # charts drawn in the kernel as SVG: offline, reproducible, light and dark
 
 # %% [markdown]

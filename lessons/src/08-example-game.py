@@ -25,7 +25,7 @@ from amoeboid_edu.ui.exercises import check
 from amoeboid_edu.players.strategy import advantage_after
 from amoeboid_edu.ui.widget import Replay, explore
 
-# Charts are drawn as SVG in the kernel (vl-convert): they render offline and reproduce exactly.
+# Charts are drawn as SVG in the kernel where vl-convert is installed (offline, exact), else by vega-embed in the page.
 _ = alt.renderers.enable("amoeboid")  # charts drawn in the kernel as SVG: offline, reproducible, light and dark
 
 # %% [markdown]

@@ -107,12 +107,17 @@ def test_binder_pins_are_exactly_the_projects_constraints():
     assert "open-spiel" not in binder  # lesson 12 installs it on demand
 
 
-def test_lesson_12_installs_the_openspiel_of_the_constraints():
-    from amoeboid_edu.ui.course_files import OPENSPIEL
+def test_lessons_install_what_binder_leaves_out_at_the_versions_of_the_constraints():
+    from amoeboid_edu.ui.course_files import OPENSPIEL, VL_CONVERT
 
-    name, _, version = OPENSPIEL.partition("==")
-    assert pins(ROOT / "requirements" / "constraints.txt")[_name(name)] == version
+    for requirement in (OPENSPIEL, VL_CONVERT):
+        name, _, version = requirement.partition("==")
+        assert pins(ROOT / "requirements" / "constraints.txt")[_name(name)] == version
     assert f'ensure_installed("{OPENSPIEL}", "pyspiel")' in (ROOT / "lessons" / "src" / "12-appendix-mcts.py").read_text()
+    for source in sorted((ROOT / "lessons" / "src").glob("*.py")):  # a live chart needs vl-convert, which Binder leaves out
+        text = source.read_text()
+        if "LiveChart" in text or "with_chart" in text:
+            assert 'ensure_installed(VL_CONVERT, "vl_convert")' in text, f"{source.name} draws a live chart"
 
 
 def _names(requirements: list[str]) -> set[str]:
