@@ -12,7 +12,7 @@ import sys
 import time
 import warnings
 from itertools import islice
-from typing import Iterator, Sequence, TextIO
+from typing import Iterator, NoReturn, Sequence, TextIO
 
 from .engine.game import Game, random_playout
 from .engine.seeding import seeded_rng
@@ -37,7 +37,7 @@ class CommandError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse prints usage over several lines; we print one
+    def error(self, message: str) -> NoReturn:  # argparse prints usage over several lines; we print one
         raise CommandError(f"{message} (try '{self.prog} --help')")
 
 
@@ -236,7 +236,7 @@ def _score_here(args: argparse.Namespace, out: TextIO) -> None:
     print(card, file=out)
 
 
-def _tls_files(args: argparse.Namespace) -> dict | None:
+def _tls_files(args: argparse.Namespace) -> dict[str, str] | None:
     """The client certificates of a ``dask:tls://`` executor, from ``--tls-ca``, ``--tls-cert`` and ``--tls-key``."""
     given = {"ca": args.tls_ca, "cert": args.tls_cert, "key": args.tls_key}
     if not any(given.values()):
@@ -423,7 +423,8 @@ def _one_line(message: str) -> str:
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     out = sys.stdout if out is None else out
 
-    def show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # one line, no source
+    def show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                     file: TextIO | None = None, line: str | None = None) -> None:  # one line, no source
         print(f"warning: {_one_line(str(message))}", file=sys.stderr)
 
     try:

@@ -8,9 +8,11 @@ file (``__pycache__``), so only the first use on a machine pays the compilation 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numba
 import numpy as np
+from numpy.typing import NDArray
 
 from ._tails import GOLDEN, MIX1, MIX2, WHOLE_MOVE_PROBABILITY
 
@@ -21,7 +23,7 @@ _WHOLE = WHOLE_MOVE_PROBABILITY
 
 
 @numba.njit(cache=True, nogil=True)
-def _draw(state):
+def _draw(state: np.uint64) -> tuple[np.uint64, np.uint64]:
     state = state + _GOLDEN
     z = state
     z = (z ^ (z >> _S30)) * _MIX1
@@ -30,12 +32,12 @@ def _draw(state):
 
 
 @numba.njit(cache=True, nogil=True)
-def _under(k):
+def _under(k: int) -> int:
     return (k + 1) * (k + 2) // 2 if k >= 0 else 0
 
 
 @numba.njit(cache=True, nogil=True)
-def _isqrt(v):
+def _isqrt(v: int) -> Any:  # an int64 in compiled code
     r = np.int64(math.sqrt(float(v)))
     while r * r > v:
         r -= 1
@@ -45,7 +47,9 @@ def _isqrt(v):
 
 
 @numba.njit(cache=True, nogil=True)
-def kernel(a0, b0, a_to_move, start_of, seeds, neighbours, degree, sides, max_turns):
+def kernel(a0: NDArray[np.int64], b0: NDArray[np.int64], a_to_move: NDArray[np.bool_], start_of: NDArray[np.int64],
+           seeds: NDArray[np.uint64], neighbours: NDArray[np.int64], degree: NDArray[np.int64], sides: int,
+           max_turns: int) -> NDArray[np.float64]:
     """A's score of rollout i from start ``start_of[i]``: see :func:`amoeboid_edu.theory._tails.scores_python`."""
     cells = a0.shape[1]
     out = np.empty(start_of.shape[0], dtype=np.float64)

@@ -32,6 +32,10 @@ def test_the_listed_modules_type_check(tmp_path):
     assert "Success: no issues found" in result.stdout
 
 
+def test_the_whole_package_is_checked():
+    assert tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]["files"] == ["amoeboid_edu"]
+
+
 def test_no_typed_module_has_left_the_list():
     listed = [Path(entry) for entry in tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]["files"]]
     for module in map(Path, STRICT + PLAIN):
