@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..sandbox.importpath import refuse_importable
-from ..sandbox.text import not_a_formula, shown
+from ..sandbox.text import not_a_formula, shown, visible_spaces
 
 NAME_WIDTH = 60
 """A student's name (from the file name) is cut to this many characters."""
@@ -139,13 +139,30 @@ STUDENT_FOLDER_FILE = "strategy.py"
 """A student folder ``NAME/`` is a hand-in when it holds this file."""
 
 
+FOLDER_LIMIT = 10_000
+"""The most entries a student folder may hold (all levels together): a deeper or bigger one is not read."""
+
+
 def _link_in(folder: Path) -> str | None:
-    """The first link (symbolic, or a file with other names) under a student folder, or None."""
-    for place, folders, files in os.walk(folder):
-        for item in [*folders, *files]:
-            status = (Path(place) / item).lstat()
-            if stat.S_ISLNK(status.st_mode) or (stat.S_ISREG(status.st_mode) and status.st_nlink > 1):
-                return str((Path(place) / item).relative_to(folder))
+    """The first link (symbolic, or a file with other names) under a student folder, or None.
+
+    Walked with a list, not recursion, and never through a link: a folder nested thousands deep costs one line.
+    ValueError when the folder holds more than :data:`FOLDER_LIMIT` entries.
+    """
+    waiting, seen = [folder], 0
+    while waiting:
+        place = waiting.pop()
+        with os.scandir(place) as entries:
+            for item in entries:
+                seen += 1
+                if seen > FOLDER_LIMIT:
+                    raise ValueError(f"holds more than {FOLDER_LIMIT:,} files and folders, not read: hand in only "
+                                     "the strategy's own files")
+                status = item.stat(follow_symlinks=False)
+                if stat.S_ISLNK(status.st_mode) or (stat.S_ISREG(status.st_mode) and status.st_nlink > 1):
+                    return str(Path(item.path).relative_to(folder))
+                if stat.S_ISDIR(status.st_mode):
+                    waiting.append(Path(item.path))
     return None
 
 
@@ -184,7 +201,10 @@ def _why_not_read(path: Path) -> str | None:
     if path.name in HAND_IN_SUFFIXES:
         return f"a file with no name before {path.name}, not read: name it after the student (NAME{path.name})"
     if stat.S_ISDIR(status.st_mode) and path.suffix not in HAND_IN_SUFFIXES:  # a student folder
-        link = _link_in(path)
+        try:
+            link = _link_in(path)
+        except ValueError as error:
+            return str(error)
         if link is not None:
             return f"holds a link ({shown(link)}), not read: hand in the files themselves"
         inside = path / STUDENT_FOLDER_FILE
@@ -221,11 +241,13 @@ def read_folder(folder: str | Path) -> tuple[list[StudentSource], list[tuple[str
     for path in files:
         # a file name is the student's word: escaped and cut like anything else they say (it reaches the terminal,
         # the chart renderer and the results file)
-        name = not_a_formula(shown(path.stem if stems.count(path.stem) == 1 else path.name, NAME_WIDTH))
+        name = not_a_formula(visible_spaces(shown(path.stem if stems.count(path.stem) == 1 else path.name, NAME_WIDTH)))
         try:
             reason = _why_not_read(path)
         except OSError as error:  # it vanished or cannot be looked at: the tournament goes on
             reason = shown(f"not read ({type(error).__name__}: {error.strerror or error})")
+        except (RecursionError, MemoryError) as error:  # whatever the folder is, the tournament goes on
+            reason = shown(f"not read ({type(error).__name__})")
         if reason is not None:
             unread.append((name, reason))
             continue

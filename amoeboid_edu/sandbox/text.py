@@ -65,6 +65,17 @@ def shown(text: object, width: int = VALUE_WIDTH) -> str:
     return cut(printable(cut(str(text), width)), width)
 
 
+def visible_spaces(text: str) -> str:
+    """``text`` with each space written ``\\x20`` where a table or a page would hide it: at either end, and beside
+    another space (HTML shows a run of spaces as one), so ``alice``, ``alice `` and ``alice  b`` look different."""
+    out = []
+    for at, char in enumerate(text):
+        hidden = char == " " and (at == 0 or at == len(text) - 1 or text[at - 1] == " "
+                                  or (at + 1 < len(text) and text[at + 1] == " "))
+        out.append("\\x20" if hidden else char)
+    return "".join(out)
+
+
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 """How a spreadsheet cell that it would read as a formula begins (``=HYPERLINK(...)``)."""
 

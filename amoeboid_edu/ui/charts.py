@@ -163,9 +163,14 @@ def browser_chart_html(chart: alt.TopLevelMixin | dict, size: str = "normal") ->
     """
     spec = json.dumps(themed_spec(chart, size, "currentColor"), sort_keys=True)
     element = "amoeboid-chart-" + hashlib.sha1(spec.encode()).hexdigest()[:12]
+    # Inside <script> the page's parser reacts to "<!--", "<script" and "</script" wherever they are, strings
+    # included (a data value such as a file name can hold them): every <, > and & of the spec is written as a
+    # JavaScript escape, which the spec's strings read back as the same characters.
+    for char in "<>&\u2028\u2029":
+        spec = spec.replace(char, f"\\u{ord(char):04x}")
     script = (f'import vegaEmbed from "{VEGA_EMBED}"; '
               f'vegaEmbed("#{element}", {spec}, {{"actions": false, "renderer": "svg"}});')
-    return f'<div id="{element}"></div><script type="module">{script.replace("</", "<" + chr(92) + "/")}</script>'
+    return f'<div id="{element}"></div><script type="module">{script}</script>'
 
 
 def chart_html(chart: alt.TopLevelMixin | dict, size: str = "normal") -> str:

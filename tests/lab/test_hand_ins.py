@@ -154,6 +154,44 @@ def test_names_that_look_alike_are_told_apart_on_the_leaderboard(tmp_path):
     assert not unread and sorted(names) == ["al\\u200bice", "alice", "alice\\u3164", "alice\\ufe0f"]
 
 
+def test_names_that_differ_only_in_spaces_are_told_apart(tmp_path):
+    """pandas' HTML strips a name's outer spaces and a page shows a run of spaces as one (a fresh red team's break)."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name in ("alice", "alice ", " alice", "al  ice", "al ice"):
+        (folder / f"{name}.py").write_text(GOOD)
+    sources, unread = read_folder(folder)
+    names = sorted(source.name for source in sources)
+    assert not unread and names == sorted(["alice", "alice\\x20", "\\x20alice", "al\\x20\\x20ice", "al ice"])
+    assert len({name.strip() for name in names}) == 5
+
+
+def test_a_student_folder_nested_thousands_deep_is_read_without_running_out_of_recursion(tmp_path):
+    folder = tmp_path / "class"
+    (folder / "mallory").mkdir(parents=True)
+    (folder / "mallory" / "strategy.py").write_text(GOOD)
+    (folder / "alice.py").write_text(GOOD)
+    deep = folder / "mallory"
+    for _ in range(12):  # 1,200 levels: os.walk's recursion ran out on Python 3.11
+        deep = deep.joinpath(*["d"] * 100)
+        deep.mkdir(parents=True)
+    sources, unread = read_folder(folder)  # stopped the whole tournament with a RecursionError (a red team's break)
+    assert [source.name for source in sources] == ["alice", "mallory"] and not unread
+
+
+def test_a_student_folder_with_too_many_entries_is_one_did_not_load_line(tmp_path, monkeypatch):
+    from amoeboid_edu.lab import roster
+
+    monkeypatch.setattr(roster, "FOLDER_LIMIT", 20)
+    folder = tmp_path / "class"
+    (folder / "bob").mkdir(parents=True)
+    (folder / "bob" / "strategy.py").write_text(GOOD)
+    for k in range(25):
+        (folder / "bob" / f"note{k}.txt").write_text("x")
+    sources, unread = read_folder(folder)
+    assert not sources and unread[0][0] == "bob" and "holds more than 20 files and folders" in unread[0][1]
+
+
 def test_natural_order_takes_numbers_in_ascii_digits_only():
     assert sorted([("10",), ("²³",), ("9",), ("b",)], key=_natural) == [("9",), ("10",), ("b",), ("²³",)]
 

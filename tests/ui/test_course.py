@@ -106,3 +106,21 @@ def test_the_course_renderer_is_found_by_name_in_a_fresh_process():
     code = "import altair as alt; alt.renderers.enable('amoeboid'); print(alt.renderers.active)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stdout.strip() == "amoeboid", done.stderr[-2000:]
+
+
+def test_a_chart_drawn_in_the_page_keeps_its_script_whole_whatever_its_data_holds():
+    """A file name such as ``<!--<script>.py`` in a chart's data must not end or comment out its script tag."""
+    import json
+
+    import altair as alt
+    import pandas as pd
+
+    from amoeboid_edu.ui.charts import browser_chart_html
+
+    names = ["<!--<script>", "a&b</script>", "x\u2028y"]
+    chart = alt.Chart(pd.DataFrame({"player": names, "x": [1, 2, 3]})).mark_bar().encode(x="x", y="player")
+    html = browser_chart_html(chart)
+    body = html.split('<script type="module">', 1)[1].rsplit("</script>", 1)[0]
+    assert not set("<>&\u2028") & set(body) and html.count("<script") == 1
+    spec = json.loads(body[body.index("{"):body.rindex(', {"actions"')])
+    assert [row["player"] for row in next(iter(spec["datasets"].values()))] == names
