@@ -33,8 +33,8 @@ rng = seeded_rng(9, "lesson 9 checks")  # the random generator the checks below 
 #
 # The lab calls your function with the position (you are `position.to_move`), your roll, and a seeded random
 # generator `rng` of your own. You return a turn, as a `Turn` or as notation text. `candidate_turns(position, roll)`
-# lists the *meaningful* legal turns (whole amoeba, half, just enough to eat, capture or neutralise) so you never
-# have to enumerate every split. The baseline bots: `random`, `greedy` (best Δ after its turn), `paper` (the paper's
+# gives the *meaningful* legal turns one by one (whole amoeba, half, just enough to eat, capture or neutralise), so
+# you never have to enumerate every split: loop over them, or `list(...)` them to pick one with `rng.choice`. The baseline bots: `random`, `greedy` (best Δ after its turn), `paper` (the paper's
 # opening cases, then greedy) and `expectimax` (a two-turn search).
 
 # %%
