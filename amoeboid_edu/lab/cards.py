@@ -262,8 +262,12 @@ class ScoreCard(_Standings):
             return "no move of this strategy was timed (a bot plays in this process)"
         mean = sum(record.seconds[side] for record, side in mine) / asked
         slowest = max(record.slowest[side] for record, side in mine)
-        return (f"{_duration(mean)} on average, {_duration(slowest)} at most over {asked:,} moves (the limit is "
-                f"{self.limits[1]:g} s a move)")
+        stopped = sum(record.reason == "timeout" and record.forfeit_by == ("first", "second")[side]
+                      for record, side in mine)
+        over = (f"; {stopped:,} more {'was' if stopped == 1 else 'were'} stopped at the limit (forfeits: timeout)"
+                if stopped else "")
+        return (f"{_duration(mean)} on average, {_duration(slowest)} at most over {asked:,} moves that answered in "
+                f"time (the limit is {self.limits[1]:g} s a move){over}")
 
     # -- the games themselves
 

@@ -171,12 +171,16 @@ def test_a_student_folder_nested_thousands_deep_is_read_without_running_out_of_r
     (folder / "mallory").mkdir(parents=True)
     (folder / "mallory" / "strategy.py").write_text(GOOD)
     (folder / "alice.py").write_text(GOOD)
-    deep = folder / "mallory"
-    for _ in range(12):  # 1,200 levels: os.walk's recursion ran out on Python 3.11
-        deep = deep.joinpath(*["d"] * 100)
-        deep.mkdir(parents=True)
-    sources, unread = read_folder(folder)  # stopped the whole tournament with a RecursionError (a red team's break)
-    assert [source.name for source in sources] == ["alice", "mallory"] and not unread
+    levels = [folder / "mallory"]
+    for _ in range(1200):  # os.walk's recursion ran out on Python 3.11
+        levels.append(levels[-1] / "d")
+        levels[-1].mkdir()
+    try:
+        sources, unread = read_folder(folder)  # stopped the whole tournament with a RecursionError (a red team's break)
+        assert [source.name for source in sources] == ["alice", "mallory"] and not unread
+    finally:  # removed level by level: pytest's own clean-up (shutil.rmtree) would run out of recursion too
+        for level in reversed(levels[1:]):
+            level.rmdir()
 
 
 def test_a_student_folder_with_too_many_entries_is_one_did_not_load_line(tmp_path, monkeypatch):

@@ -165,6 +165,8 @@ def test_a_timeout_says_where_the_strategy_was_stuck_and_how_to_allow_more_time(
     assert card.records[0].reason == "timeout"
     assert "it was stopped in loops_forever, line " in message and "of student_mistakes.py: " in message
     assert "per_move_limit=1" in message and "--per-move-limit 1" in message
+    timeouts = sum(record.reason == "timeout" for record in card.records)
+    assert f"; {timeouts} more {'was' if timeouts == 1 else 'were'} stopped at the limit (forfeits: timeout)" in card.timing()
 
 
 def test_a_timeout_caused_by_printing_says_so():
