@@ -14,7 +14,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from jupyter_harness import chromium, jupyterlab
+from jupyter_harness import jupyterlab
 
 from amoeboid_edu import Game, Position
 from amoeboid_edu.theory import coach
@@ -68,78 +68,77 @@ def wait_for(read, condition, timeout: float = 60.0) -> dict:
         time.sleep(0.05)
 
 
-def test_press_hint_play_hints_then_review(lab):
+def test_press_hint_play_hints_then_review(lab, browser):
     ARTIFACTS.mkdir(exist_ok=True)
     state_file = lab["root"] / "board.json"
     read = lambda: json.loads(state_file.read_text())  # noqa: E731
-    with chromium() as browser:
-        page = browser.new_page(viewport={"width": 1280, "height": 720})
-        page.goto(lab["url"])
-        page.wait_for_function("() => window.jupyterapp && document.querySelector('.jp-NotebookPanel')", timeout=60_000)
-        deadline = time.monotonic() + 60
-        idle = "() => window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"
-        while not page.evaluate(idle):
-            if page.locator(".jp-Dialog .jp-mod-accept").count():
-                page.locator(".jp-Dialog .jp-mod-accept").click()
-            assert time.monotonic() < deadline, "the kernel did not start"
-            page.wait_for_timeout(100)
-        page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-        page.wait_for_selector(".amoeboid-board[data-version] [data-action='coach-hint']", timeout=60_000)
-        root = page.locator(".amoeboid-board").first
-        page.evaluate("() => window.jupyterapp.commands.execute('notebook:enter-command-mode')")
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page.goto(lab["url"])
+    page.wait_for_function("() => window.jupyterapp && document.querySelector('.jp-NotebookPanel')", timeout=60_000)
+    deadline = time.monotonic() + 60
+    idle = "() => window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"
+    while not page.evaluate(idle):
+        if page.locator(".jp-Dialog .jp-mod-accept").count():
+            page.locator(".jp-Dialog .jp-mod-accept").click()
+        assert time.monotonic() < deadline, "the kernel did not start"
+        page.wait_for_timeout(100)
+    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+    page.wait_for_selector(".amoeboid-board[data-version] [data-action='coach-hint']", timeout=60_000)
+    root = page.locator(".amoeboid-board").first
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:enter-command-mode')")
 
-        shot = 0
-        while True:
-            state = wait_for(read, lambda s: str(s["version"]) == root.get_attribute("data-version"))
-            if state["view"]["phase"] == "over" or len(Game.parse(state["record"]) if state["record"] else []) > 40:
-                break
-            # The spinner shows as soon as Hint is pressed (synchronously, before Python answers).
-            spinner = root.evaluate(
-                "el => { el.querySelector('[data-action=coach-hint]').click();"
-                " return el.querySelector('.amb-coach-spinner').textContent; }"
-            )
-            assert spinner == "computing hints…"
-            state = wait_for(read, lambda s: s["hints"] and str(s["version"]) == root.get_attribute("data-version"))
-            position, view = Position.parse(state["position"]), state["view"]
-            expected = coach.hints(position, view["roll"], grow=view["grow"], seed=SEED)
-            assert [h["turn"] for h in state["hints"]] == [str(h.turn) for h in expected]
-            assert [h["win"] for h in state["hints"]] == [round(h.win, 4) for h in expected]
-            listed = root.locator(".amb-hint-item [data-action='coach-play']").all_inner_texts()
-            assert listed == [h["turn"] for h in state["hints"]]
-            drawn = root.locator(".amb-svg .amb-hint").count()
-            assert drawn == len(state["hints"])
-            assert root.locator(".amb-coach-spinner").inner_text() == ""
-            if shot == 0:
-                root.evaluate("el => el.querySelector('.amb-status').scrollIntoView({block: 'start'})")
-                page.screenshot(path=ARTIFACTS / "coach-hint-light.png")
-                shot += 1
-            played = state["hints"][0]["turn"]
-            plies = len(Game.parse(state["record"])) if state["record"] else 0
-            version = state["version"]
-            root.locator(".amb-hint-item [data-action='coach-play']").first.click()
-            state = wait_for(read, lambda s: s["version"] > version)
-            assert str(Game.parse(state["record"]).turns[plies]) == played
+    shot = 0
+    while True:
+        state = wait_for(read, lambda s: str(s["version"]) == root.get_attribute("data-version"))
+        if state["view"]["phase"] == "over" or len(Game.parse(state["record"]) if state["record"] else []) > 40:
+            break
+        # The spinner shows as soon as Hint is pressed (synchronously, before Python answers).
+        spinner = root.evaluate(
+            "el => { el.querySelector('[data-action=coach-hint]').click();"
+            " return el.querySelector('.amb-coach-spinner').textContent; }"
+        )
+        assert spinner == "computing hints…"
+        state = wait_for(read, lambda s: s["hints"] and str(s["version"]) == root.get_attribute("data-version"))
+        position, view = Position.parse(state["position"]), state["view"]
+        expected = coach.hints(position, view["roll"], grow=view["grow"], seed=SEED)
+        assert [h["turn"] for h in state["hints"]] == [str(h.turn) for h in expected]
+        assert [h["win"] for h in state["hints"]] == [round(h.win, 4) for h in expected]
+        listed = root.locator(".amb-hint-item [data-action='coach-play']").all_inner_texts()
+        assert listed == [h["turn"] for h in state["hints"]]
+        drawn = root.locator(".amb-svg .amb-hint").count()
+        assert drawn == len(state["hints"])
+        assert root.locator(".amb-coach-spinner").inner_text() == ""
+        if shot == 0:
+            root.evaluate("el => el.querySelector('.amb-status').scrollIntoView({block: 'start'})")
+            page.screenshot(path=ARTIFACTS / "coach-hint-light.png")
+            shot += 1
+        played = state["hints"][0]["turn"]
+        plies = len(Game.parse(state["record"])) if state["record"] else 0
+        version = state["version"]
+        root.locator(".amb-hint-item [data-action='coach-play']").first.click()
+        state = wait_for(read, lambda s: s["version"] > version)
+        assert str(Game.parse(state["record"]).turns[plies]) == played
 
-        if state["view"]["phase"] == "over":
-            version = state["version"]
-            root.locator("[data-action='coach-review']").click()
-            state = wait_for(read, lambda s: s["version"] > version and s["review_view"])
-            review = coach.review(Game.parse(state["record"]), seed=SEED)
-            rows = state["review_view"]["rows"]
-            assert [r["class"] for r in rows] == list(review.frame["class"])
-            assert [r["A_after"] for r in rows] == [round(v, 4) for v in review.frame["A_after"]]
-            wait_for(read, lambda s: str(s["version"]) == root.get_attribute("data-version"))
-            assert root.locator(".amb-review-chart .amb-review-point").count() == len(rows)
-            root.locator(".amb-review-turn").first.click()
-            caption = root.locator(".amb-review-caption").inner_text()
-            assert caption.startswith(f"After turn 1: A played {rows[0]['played']}")
-            root.locator(".amb-review-position").scroll_into_view_if_needed()
-            page.screenshot(path=ARTIFACTS / "coach-review-light.png")
-            page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
-            page.wait_for_timeout(1500)
-            page.screenshot(path=ARTIFACTS / "coach-review-dark.png")
-        else:
-            pytest.fail("the game did not end within 40 turns of hints")
+    if state["view"]["phase"] == "over":
+        version = state["version"]
+        root.locator("[data-action='coach-review']").click()
+        state = wait_for(read, lambda s: s["version"] > version and s["review_view"])
+        review = coach.review(Game.parse(state["record"]), seed=SEED)
+        rows = state["review_view"]["rows"]
+        assert [r["class"] for r in rows] == list(review.frame["class"])
+        assert [r["A_after"] for r in rows] == [round(v, 4) for v in review.frame["A_after"]]
+        wait_for(read, lambda s: str(s["version"]) == root.get_attribute("data-version"))
+        assert root.locator(".amb-review-chart .amb-review-point").count() == len(rows)
+        root.locator(".amb-review-turn").first.click()
+        caption = root.locator(".amb-review-caption").inner_text()
+        assert caption.startswith(f"After turn 1: A played {rows[0]['played']}")
+        root.locator(".amb-review-position").scroll_into_view_if_needed()
+        page.screenshot(path=ARTIFACTS / "coach-review-light.png")
+        page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
+        page.wait_for_timeout(1500)
+        page.screenshot(path=ARTIFACTS / "coach-review-dark.png")
+    else:
+        pytest.fail("the game did not end within 40 turns of hints")
 
 
 LONG_GAME_NOTEBOOK = """\
@@ -178,43 +177,42 @@ def long_game_lab(tmp_path_factory):
         yield {"url": f"{base}/lab/tree/review.ipynb?token={token}", "root": root}
 
 
-def test_the_board_answers_clicks_and_cancel_while_the_review_runs_and_the_review_ends(long_game_lab):
+def test_the_board_answers_clicks_and_cancel_while_the_review_runs_and_the_review_ends(long_game_lab, browser):
     state_file = long_game_lab["root"] / "board.json"
     read = lambda: json.loads(state_file.read_text())  # noqa: E731
-    with chromium() as browser:
-        page = browser.new_page(viewport={"width": 1280, "height": 720})
-        page.goto(long_game_lab["url"])
-        page.wait_for_function("() => window.jupyterapp && document.querySelector('.jp-NotebookPanel')", timeout=60_000)
-        deadline = time.monotonic() + 60
-        idle = "() => window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"
-        while not page.evaluate(idle):
-            if page.locator(".jp-Dialog .jp-mod-accept").count():
-                page.locator(".jp-Dialog .jp-mod-accept").click()
-            assert time.monotonic() < deadline, "the kernel did not start"
-            page.wait_for_timeout(100)
-        page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-        page.wait_for_selector(".amoeboid-board[data-version] [data-action='coach-review']", timeout=90_000)
-        root = page.locator(".amoeboid-board").first
-        state = wait_for(read, lambda s: s["phase"] == "over")
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page.goto(long_game_lab["url"])
+    page.wait_for_function("() => window.jupyterapp && document.querySelector('.jp-NotebookPanel')", timeout=60_000)
+    deadline = time.monotonic() + 60
+    idle = "() => window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"
+    while not page.evaluate(idle):
+        if page.locator(".jp-Dialog .jp-mod-accept").count():
+            page.locator(".jp-Dialog .jp-mod-accept").click()
+        assert time.monotonic() < deadline, "the kernel did not start"
+        page.wait_for_timeout(100)
+    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+    page.wait_for_selector(".amoeboid-board[data-version] [data-action='coach-review']", timeout=90_000)
+    root = page.locator(".amoeboid-board").first
+    state = wait_for(read, lambda s: s["phase"] == "over")
 
-        # Review, then a click on the board while the review runs: the board answers (a refusal: the game is over).
-        root.locator("[data-action='coach-review']").click()
-        root.locator(".amb-review-progress").wait_for(timeout=60_000)
-        total = read()["review_progress"]["total"]
-        root.locator(".amb-svg [data-cell='a1']").first.click()
-        state = wait_for(read, lambda s: s["error"], timeout=30)
-        assert state["review_progress"], "the click was answered only after the review"
-        page.screenshot(path=ARTIFACTS / "coach-review-running-light.png")
+    # Review, then a click on the board while the review runs: the board answers (a refusal: the game is over).
+    root.locator("[data-action='coach-review']").click()
+    root.locator(".amb-review-progress").wait_for(timeout=60_000)
+    total = read()["review_progress"]["total"]
+    root.locator(".amb-svg [data-cell='a1']").first.click()
+    state = wait_for(read, lambda s: s["error"], timeout=30)
+    assert state["review_progress"], "the click was answered only after the review"
+    page.screenshot(path=ARTIFACTS / "coach-review-running-light.png")
 
-        # Cancel: the review stops before its next turn and says so; Review is offered again.
-        root.locator("[data-action='coach-cancel']").click()
-        state = wait_for(read, lambda s: not s["review_progress"], timeout=60)
-        assert state["review_view"] == {} and "cancelled" in state["message"]
-        root.locator("[data-action='coach-review']").wait_for(timeout=30_000)
+    # Cancel: the review stops before its next turn and says so; Review is offered again.
+    root.locator("[data-action='coach-cancel']").click()
+    state = wait_for(read, lambda s: not s["review_progress"], timeout=60)
+    assert state["review_view"] == {} and "cancelled" in state["message"]
+    root.locator("[data-action='coach-review']").wait_for(timeout=30_000)
 
-        # Review again, left alone: it ends, and its rows are drawn.
-        root.locator("[data-action='coach-review']").click()
-        state = wait_for(read, lambda s: s["review_view"] and not s["review_progress"], timeout=300)
-        assert len(state["review_view"]["rows"]) == total
-        wait_for(read, lambda s: str(s["version"]) == root.get_attribute("data-version"))
-        assert root.locator(".amb-review-turn").count() == total
+    # Review again, left alone: it ends, and its rows are drawn.
+    root.locator("[data-action='coach-review']").click()
+    state = wait_for(read, lambda s: s["review_view"] and not s["review_progress"], timeout=300)
+    assert len(state["review_view"]["rows"]) == total
+    wait_for(read, lambda s: str(s["version"]) == root.get_attribute("data-version"))
+    assert root.locator(".amb-review-turn").count() == total

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from jupyter_harness import chromium, jupyterlab
+from jupyter_harness import jupyterlab
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from board_players import choose
 
@@ -83,26 +83,25 @@ def lab(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def page(lab):
-    with chromium() as browser:
-        page = browser.new_page(viewport={"width": 1100, "height": 1500})
-        page.goto(lab["url"])
-        page.wait_for_function("() => window.jupyterapp && document.querySelector('.jp-NotebookPanel')", timeout=60_000)
-        start_kernel(page)
-        page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-        page.wait_for_function(
-            "() => document.querySelectorAll('.amoeboid-board[data-version]').length === 6", timeout=60_000
-        )
-        page.evaluate(
-            """() => {
-              window.__amb = {clicks: [], renders: []};
-              document.addEventListener('click', () => window.__amb.clicks.push(performance.now()), true);
-              const first = document.querySelector('.amoeboid-board');
-              new MutationObserver(() => window.__amb.renders.push(performance.now()))
-                .observe(first, {attributes: true, attributeFilter: ['data-version']});
-            }"""
-        )
-        yield page
+def page(lab, browser):
+    page = browser.new_page(viewport={"width": 1100, "height": 1500})
+    page.goto(lab["url"])
+    page.wait_for_function("() => window.jupyterapp && document.querySelector('.jp-NotebookPanel')", timeout=60_000)
+    start_kernel(page)
+    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.amoeboid-board[data-version]').length === 6", timeout=60_000
+    )
+    page.evaluate(
+        """() => {
+          window.__amb = {clicks: [], renders: []};
+          document.addEventListener('click', () => window.__amb.clicks.push(performance.now()), true);
+          const first = document.querySelector('.amoeboid-board');
+          new MutationObserver(() => window.__amb.renders.push(performance.now()))
+            .observe(first, {attributes: true, attributeFilter: ['data-version']});
+        }"""
+    )
+    yield page
 
 
 def start_kernel(page) -> None:

@@ -11,14 +11,14 @@ import time
 from pathlib import Path
 
 import pytest
-from jupyter_harness import chromium, free_port
+from jupyter_harness import free_port
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_dev_sh_course_opens_the_start_here_lesson(tmp_path):
+def test_dev_sh_course_opens_the_start_here_lesson(tmp_path, browser):
     port, token = free_port(), "amoeboid-course-command"
     env = {**os.environ, "AMOEBOID_VENV": sys.prefix, "JUPYTERLAB_SETTINGS_DIR": str(tmp_path / "settings"),
            "JUPYTERLAB_WORKSPACES_DIR": str(tmp_path / "workspaces")}  # fmt: skip
@@ -39,11 +39,10 @@ def test_dev_sh_course_opens_the_start_here_lesson(tmp_path):
                 time.sleep(0.3)
             url = launch.group(0).split("?")[0]  # the log hides the token it was given
             assert url.endswith("/lab/tree/lessons/01-start-here.ipynb")  # where a student's browser is sent
-            with chromium() as browser:
-                page = browser.new_page()
-                page.goto(f"{url}?token={token}")
-                page.locator(".jp-NotebookPanel h1", has_text="Start here").first.wait_for(timeout=60_000)
-                assert page.locator(".lm-TabBar-tabLabel", has_text="01-start-here.ipynb").count() == 1
+            page = browser.new_page()  # the session's Chromium: a second Playwright in one process is refused
+            page.goto(f"{url}?token={token}")
+            page.locator(".jp-NotebookPanel h1", has_text="Start here").first.wait_for(timeout=60_000)
+            assert page.locator(".lm-TabBar-tabLabel", has_text="01-start-here.ipynb").count() == 1
         finally:
             os.killpg(server.pid, signal.SIGTERM)
             try:

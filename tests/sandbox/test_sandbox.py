@@ -911,18 +911,20 @@ def test_a_move_interrupted_at_its_limit_keeps_the_import_and_one_that_will_not_
 
 
 def test_the_early_stop_is_the_same_serially_in_parallel_and_in_a_tournament():
-    """A strategy failing after a while in seat A only: the stop after 5 identical forfeits was counted in arrival
-    order, so one worker gave a card of 5 games and two workers one of 15 (found by the red team)."""
+    """A strategy failing after a while in seat A only: the stop after 5 identical forfeits is counted in the games'
+    order, not in arrival order (one worker once gave a card of 5 games and two workers one of 15).  A tournament's
+    table against a bot has dice of its own (keyed by the entrant), so it is compared with itself across executors."""
     serial = score(hostile.breaks_in_seat_a, games=20, seed=1, opponents=["random"], progress=False)
     parallel = score(hostile.breaks_in_seat_a, games=20, seed=1, opponents=["random"], progress=False, workers=2)
     assert serial.stopped and str(serial) == str(parallel) and serial.records == parallel.records
-    league = tournament([hostile.breaks_in_seat_a, "random"], games=20, seed=1, executor="processes:2", progress=False)
 
     def rows(records):
         return {(r.pair, r.first_seat): (r.winner, r.turns, r.reason, r.value) for r in records}
 
-    played = rows(league.records)
-    assert rows(serial.records).items() <= played.items(), (rows(serial.records), played)
+    leagues = [tournament([hostile.breaks_in_seat_a, "random"], games=20, seed=1, executor=executor, progress=False)
+               for executor in ("serial", "processes:2")]
+    assert rows(leagues[0].records) == rows(leagues[1].records)
+    assert any(r.reason == "exception" for r in leagues[0].records)
     assert settled() == []
 
 
