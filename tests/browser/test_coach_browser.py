@@ -68,12 +68,11 @@ def wait_for(read, condition, timeout: float = 60.0) -> dict:
         time.sleep(0.05)
 
 
-def test_press_hint_play_hints_then_review(lab, browser):
-    ARTIFACTS.mkdir(exist_ok=True)
-    state_file = lab["root"] / "board.json"
-    read = lambda: json.loads(state_file.read_text())  # noqa: E731
+def run_board_notebook(browser, url: str, ready: str, timeout: int):
+    """A 1280x720 page on the notebook at ``url``, its kernel started and every cell run, once the board shows the
+    button ``ready``; returns the page and the board."""
     page = browser.new_page(viewport={"width": 1280, "height": 720})
-    page.goto(lab["url"])
+    page.goto(url)
     page.wait_for_function("() => window.jupyterapp && document.querySelector('.jp-NotebookPanel')", timeout=60_000)
     deadline = time.monotonic() + 60
     idle = "() => window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"
@@ -83,8 +82,15 @@ def test_press_hint_play_hints_then_review(lab, browser):
         assert time.monotonic() < deadline, "the kernel did not start"
         page.wait_for_timeout(100)
     page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-    page.wait_for_selector(".amoeboid-board[data-version] [data-action='coach-hint']", timeout=60_000)
-    root = page.locator(".amoeboid-board").first
+    page.wait_for_selector(f".amoeboid-board[data-version] [data-action='{ready}']", timeout=timeout)
+    return page, page.locator(".amoeboid-board").first
+
+
+def test_press_hint_play_hints_then_review(lab, browser):
+    ARTIFACTS.mkdir(exist_ok=True)
+    state_file = lab["root"] / "board.json"
+    read = lambda: json.loads(state_file.read_text())  # noqa: E731
+    page, root = run_board_notebook(browser, lab["url"], "coach-hint", 60_000)
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:enter-command-mode')")
 
     shot = 0
@@ -180,19 +186,7 @@ def long_game_lab(tmp_path_factory):
 def test_the_board_answers_clicks_and_cancel_while_the_review_runs_and_the_review_ends(long_game_lab, browser):
     state_file = long_game_lab["root"] / "board.json"
     read = lambda: json.loads(state_file.read_text())  # noqa: E731
-    page = browser.new_page(viewport={"width": 1280, "height": 720})
-    page.goto(long_game_lab["url"])
-    page.wait_for_function("() => window.jupyterapp && document.querySelector('.jp-NotebookPanel')", timeout=60_000)
-    deadline = time.monotonic() + 60
-    idle = "() => window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"
-    while not page.evaluate(idle):
-        if page.locator(".jp-Dialog .jp-mod-accept").count():
-            page.locator(".jp-Dialog .jp-mod-accept").click()
-        assert time.monotonic() < deadline, "the kernel did not start"
-        page.wait_for_timeout(100)
-    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-    page.wait_for_selector(".amoeboid-board[data-version] [data-action='coach-review']", timeout=90_000)
-    root = page.locator(".amoeboid-board").first
+    page, root = run_board_notebook(browser, long_game_lab["url"], "coach-review", 90_000)
     state = wait_for(read, lambda s: s["phase"] == "over")
 
     # Review, then a click on the board while the review runs: the board answers (a refusal: the game is over).
