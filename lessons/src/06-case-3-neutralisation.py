@@ -223,8 +223,9 @@ pd.DataFrame(rows)
 #   - A eats with one unit more than the piece (as in the paper's Case IV) and then moves its whole amoeba next to B
 #     (on 3x3 no square is away from B, and there the paper does not say where to go; the line's b3 is our default,
 #     not the paper's): B wins six turns into the game (its record is in the card's details);
-#   - A always eats B's biggest piece next to it with its whole amoeba: the card's search finds B winning from this
-#     lesson's own start (question 4), by eating a neutral piece "twice its size". (Only 3x3 is tested: the plan
+#   - A always eats, with its whole amoeba, the biggest of B's pieces next to it *that it can eat*: the card's search
+#     finds B winning from this lesson's own start (question 4), where A's decisive eat takes B's *smallest* piece
+#     (the biggest is out of reach) and B then eats a neutral piece "twice its size". (Only 3x3 is tested: the plan
 #     needs a centre that touches every cell, and the paper names none on bigger boards.)
 #
 #   A losing way of filling in the plan refutes that way, not the paper; a way that holds is not proved beyond the
