@@ -224,10 +224,9 @@ FORMATS = {"win_rate": "{:.3f}".format, "ci_low": "{:.3f}".format, "ci_high": "{
            "rating_high": "{:.0f}".format}  # fmt: skip
 
 
-INTERVALS = (("win_rate", "ci_low", "ci_high", "{:.3f}", "win_rate (95%)"),
-             ("rating", "rating_low", "rating_high", "{:.0f}", "rating (95%)"))
-"""Columns a table shows as one, "value (low–high)": a leaderboard keeps its columns at 1280x720 with JupyterLab's
-file browser open (the frame itself keeps all three)."""
+INTERVALS = (("win_rate", "ci_low", "ci_high", "win_rate (95%)"), ("rating", "rating_low", "rating_high", "rating (95%)"))
+"""Columns a table shows as one, "value (low–high)" in :data:`FORMATS`' format: a leaderboard keeps its columns at
+1280x720 with JupyterLab's file browser open (the frame itself keeps all three)."""
 
 
 def with_intervals(table: pd.DataFrame) -> pd.DataFrame:
@@ -235,17 +234,14 @@ def with_intervals(table: pd.DataFrame) -> pd.DataFrame:
     import pandas as pd
 
     shown = table.copy()
-    for value, low, high, form, name in INTERVALS:
+    for value, low, high, name in INTERVALS:
         if {value, low, high} <= set(shown.columns):
-            def joined(row: pd.Series, value: str = value, low: str = low, high: str = high, form: str = form) -> str:
-                if any(pd.isna(row[column]) for column in (value, low, high)):
-                    return ""
-                return f"{form.format(row[value])} ({form.format(row[low])}–{form.format(row[high])})"
-
-            merged = shown.apply(joined, axis=1) if len(shown) else pd.Series([], dtype=object)
+            form = FORMATS[value]
+            merged = ["" if any(pd.isna(x) for x in row) else f"{form(row[0])} ({form(row[1])}–{form(row[2])})"
+                      for row in zip(shown[value], shown[low], shown[high])]
             at = list(shown.columns).index(value)
             shown = shown.drop(columns=[value, low, high])
-            shown.insert(at, name, merged)
+            shown.insert(at, name, pd.Series(merged, index=shown.index, dtype=object))
     return shown
 
 
