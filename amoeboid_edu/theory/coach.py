@@ -21,10 +21,12 @@ numbered dice stream (:mod:`amoeboid_edu.theory._tails`, compiled with Numba whe
 installed, else pure Python with the same numbers).  So its 95% interval is at
 most ±5 points whatever the value (a score in [0, 1] has variance at most 1/4,
 1.96 * 0.5 / sqrt(385) < 0.05, and a mean of estimates is no wider than they are).
-Estimates are cached by (position, greedy turns, seed, rollouts); tail ``i`` of
-every position is on stream ``i`` of the seed (the i-th 64-bit word of
-``seeded_rng(seed, "coach")``): common random numbers, so two turns are compared
-on the same dice.
+Estimates are cached by (position, greedy turns, seed, rollouts).  Tail j of the
+greedy turn's k-th roll (of ``sides``) is played on stream j * sides + k of the
+seed (the stream's number indexes the 64-bit words of ``seeded_rng(seed,
+"coach")``) whatever the position: common random numbers, so two turns are
+compared on the same dice, roll by roll (:func:`difference` pairs their tails),
+and an estimate with more tails extends one with fewer.
 
 **One turn of a review**, from position P, mover M, roll r, every number valued
 with the same policy, aligned on that turn (M's chances; ``A_`` columns are A's):
@@ -50,11 +52,15 @@ with the same policy, aligned on that turn (M's chances; ``A_`` columns are A's)
 or as good as the estimates can tell); good: < 5 points; inaccuracy: < 10; mistake:
 < 20; blunder: 20 or more.  "forced": every legal turn is a pass, or there is only
 one legal turn; never a mistake.  So that a class does not hang on the rollouts'
-seed, the turn played and the candidates that may still beat it are valued again
-with 4 and then 16 times as many tails while the drop is within two standard
-errors (measured from the tails) of a class line; the class comes from the last
-values.  Two seeds then give the same class on about 93% of turns
-(``bench/coach.py``); what still differs is a drop within a point or so of a line.
+seed, each candidate's gain over the turn played gets a standard error from the
+paired tails (both played on the same dice, the error of a difference is about
+0.7 times that of two independent estimates); while a class line lies within
+``CLEAR_Z`` = 2 such errors of a gain (and no candidate is surely above it), the
+turn played and the candidates near that line are valued with twice as many tails,
+up to 16 times ``ROLLOUTS`` (the earlier tails kept).  A turn whose class is
+already clear costs no more tails.  The class comes from the last values.  Two seeds
+then give the same class on about 95% of turns (``bench/coach.py``); what still
+differs is a drop within a point or so of a line.
 """
 
 from __future__ import annotations
@@ -167,8 +173,8 @@ def _policy_choices(position: Position, roll: int) -> tuple[Position, ...]:
         if len(_CHOICES) >= _CHOICES_LIMIT:
             _CHOICES.clear()
         board, mover, rules = position.board, other(position.to_move), position.rules
-        choices = _CHOICES[key] = tuple(
-            Position(board, tuple(cells_after_legal(position, turn)), mover, rules)
+        choices = _CHOICES[key] = tuple(  # greedy's turns are legal: the cells need no second check
+            Position.unchecked(board, tuple(cells_after_legal(position, turn)), mover, rules)
             for turn in greedy_choices(position, roll)
         )
     return choices
