@@ -399,8 +399,10 @@ def _mean(estimates: list[Estimate]) -> Estimate:
 
 
 _ESTIMATES: dict[tuple[Position, int, int | str, int], Estimate] = {}
-_ESTIMATES_LIMIT = 100_000
-"""Estimates cached at most (then the cache starts afresh, as ``_CHOICES`` does): an Estimate and its key are small."""
+_ESTIMATES_LIMIT = 20_000
+"""Estimates cached at most (then the cache starts afresh, as ``_CHOICES`` does): an estimate keeps its tails (a
+byte each, about 1 KB for ``ROLLOUTS``), so the cache stays within a few tens of MB; a 100-turn review makes about
+1,500."""
 
 
 def win_chance(
