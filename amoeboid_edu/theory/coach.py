@@ -59,7 +59,7 @@ paired tails (both played on the same dice, the error of a difference is about
 turn played and the candidates near that line are valued with twice as many tails,
 up to 16 times ``ROLLOUTS`` (the earlier tails kept).  A turn whose class is
 already clear costs no more tails.  The class comes from the last values.  Two seeds
-then give the same class on about 95% of turns (``bench/coach.py``); what still
+then give the same class on about 94% of turns (``bench/coach.py``); what still
 differs is a drop within a point or so of a line.
 """
 
