@@ -76,6 +76,15 @@ def board_arrays(board: Board) -> tuple[np.ndarray, np.ndarray]:
 # --------------------------------------------------------------------------- the pure-Python kernel
 
 
+def _below(word: int, n: int) -> int:
+    """A draw uniform over range(n) (n < 2**32) from a 64-bit word: its high 32 bits times n, shifted down 32 bits.
+
+    A multiplication where ``word % n`` would divide (a division costs the compiled kernel several times as much);
+    the bias, at most n / 2**32 per value, is far below what the coach's estimates can see.
+    """
+    return ((word >> 32) * n) >> 32
+
+
 def _split_at(a: int, b: int, at_least: int, index: int) -> tuple[int, int]:
     """``Splits(a, b, at_least)[index]`` (the rules' order: x, then y), by the same arithmetic the kernel uses."""
     threshold = max(1, at_least)
@@ -132,12 +141,12 @@ def scores_python(
             z = state
             z = ((z ^ (z >> 30)) * MIX1) & MASK
             z = ((z ^ (z >> 27)) * MIX2) & MASK
-            roll = (z ^ (z >> 31)) % sides + 1
+            roll = _below(z ^ (z >> 31), sides) + 1
             state = (state + GOLDEN) & MASK
             z = state
             z = ((z ^ (z >> 30)) * MIX1) & MASK
             z = ((z ^ (z >> 27)) * MIX2) & MASK
-            grow = owned[(z ^ (z >> 31)) % len(owned)]
+            grow = owned[_below(z ^ (z >> 31), len(owned))]
             if mover_a:
                 a[grow] += roll
             else:
@@ -153,7 +162,7 @@ def scores_python(
                 z = state
                 z = ((z ^ (z >> 30)) * MIX1) & MASK
                 z = ((z ^ (z >> 27)) * MIX2) & MASK
-                src, dst = pairs[(z ^ (z >> 31)) % len(pairs)]
+                src, dst = pairs[_below(z ^ (z >> 31), len(pairs))]
                 state = (state + GOLDEN) & MASK
                 z = state
                 z = ((z ^ (z >> 30)) * MIX1) & MASK
@@ -166,7 +175,7 @@ def scores_python(
                     z = state
                     z = ((z ^ (z >> 30)) * MIX1) & MASK
                     z = ((z ^ (z >> 27)) * MIX2) & MASK
-                    x, y = _split_at(a[src], b[src], need, (z ^ (z >> 31)) % _count_splits(a[src], b[src], need))
+                    x, y = _split_at(a[src], b[src], need, _below(z ^ (z >> 31), _count_splits(a[src], b[src], need)))
                 a[src] -= x
                 b[src] -= y
                 a[dst] += x

@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 from ._tails import GOLDEN, MIX1, MIX2, WHOLE_MOVE_PROBABILITY
 
 _GOLDEN, _MIX1, _MIX2 = np.uint64(GOLDEN), np.uint64(MIX1), np.uint64(MIX2)
-_S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
+_S30, _S27, _S31, _S11, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11), np.uint64(32)
 _UNIT = 1.0 / 9007199254740992.0
 _WHOLE = WHOLE_MOVE_PROBABILITY
 
@@ -29,6 +29,11 @@ def _draw(state: np.uint64) -> tuple[np.uint64, np.uint64]:
     z = (z ^ (z >> _S30)) * _MIX1
     z = (z ^ (z >> _S27)) * _MIX2
     return state, z ^ (z >> _S31)
+
+
+@numba.njit(cache=True, nogil=True)
+def _below(word: np.uint64, n: int) -> Any:  # an int64 in compiled code
+    return np.int64(((word >> _S32) * np.uint64(n)) >> _S32)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -58,7 +63,6 @@ def kernel(a0: NDArray[np.int64], b0: NDArray[np.int64], a_to_move: NDArray[np.b
     owned = np.empty(cells, dtype=np.int64)
     pair_src = np.empty(cells * neighbours.shape[1] + 1, dtype=np.int64)
     pair_dst = np.empty(cells * neighbours.shape[1] + 1, dtype=np.int64)
-    usides = np.uint64(sides)
     for i in range(start_of.shape[0]):
         k = start_of[i]
         for c in range(cells):
@@ -71,26 +75,28 @@ def kernel(a0: NDArray[np.int64], b0: NDArray[np.int64], a_to_move: NDArray[np.b
         while True:
             count_a = 0
             count_b = 0
+            n_owned = 0  # the mover's cells, in index order
             for c in range(cells):
                 if a[c] > b[c]:
                     count_a += 1
+                    if mover_a:
+                        owned[n_owned] = c
+                        n_owned += 1
                 elif b[c] > a[c]:
                     count_b += 1
+                    if not mover_a:
+                        owned[n_owned] = c
+                        n_owned += 1
             if count_a == 0 or count_b == 0:
                 score = 1.0 if count_a else (0.0 if count_b else 0.5)
                 break
             if turns >= max_turns:
                 score = 0.5
                 break
-            n_owned = 0
-            for c in range(cells):
-                if (a[c] > b[c]) if mover_a else (b[c] > a[c]):
-                    owned[n_owned] = c
-                    n_owned += 1
             state, z = _draw(state)
-            roll = np.int64(z % usides) + 1
+            roll = _below(z, sides) + 1
             state, z = _draw(state)
-            grow = owned[np.int64(z % np.uint64(n_owned))]
+            grow = owned[_below(z, n_owned)]
             if mover_a:
                 a[grow] += roll
             else:
@@ -107,7 +113,7 @@ def kernel(a0: NDArray[np.int64], b0: NDArray[np.int64], a_to_move: NDArray[np.b
                         n_pairs += 1
             if n_pairs:
                 state, z = _draw(state)
-                j = np.int64(z % np.uint64(n_pairs))
+                j = _below(z, n_pairs)
                 src = pair_src[j]
                 dst = pair_dst[j]
                 state, z = _draw(state)
@@ -122,7 +128,7 @@ def kernel(a0: NDArray[np.int64], b0: NDArray[np.int64], a_to_move: NDArray[np.b
                     total = (sa + 1) * (sb + 1) - (_under(s) - _under(s - sa - 1) - _under(s - sb - 1)
                                                    + _under(s - sa - sb - 2))
                     state, z = _draw(state)
-                    index = np.int64(z % np.uint64(total))
+                    index = _below(z, total)
                     first_x = max(0, threshold - sb)
                     sloped_rows = max(0, min(sa + 1, threshold) - first_x)
                     first_width = sb - threshold + first_x + 1

@@ -21,10 +21,12 @@ numbered dice stream (:mod:`amoeboid_edu.theory._tails`, compiled with Numba whe
 installed, else pure Python with the same numbers).  So its 95% interval is at
 most ±5 points whatever the value (a score in [0, 1] has variance at most 1/4,
 1.96 * 0.5 / sqrt(385) < 0.05, and a mean of estimates is no wider than they are).
-Estimates are cached by (position, greedy turns, seed, rollouts); tail ``i`` of
-every position is on stream ``i`` of the seed (the i-th 64-bit word of
-``seeded_rng(seed, "coach")``): common random numbers, so two turns are compared
-on the same dice.
+Estimates are cached by (position, greedy turns, seed, rollouts).  Tail j of the
+greedy turn's k-th roll (of ``sides``) is played on stream j * sides + k of the
+seed (the stream's number indexes the 64-bit words of ``seeded_rng(seed,
+"coach")``) whatever the position: common random numbers, so two turns are
+compared on the same dice, roll by roll (:func:`difference` pairs their tails),
+and an estimate with more tails extends one with fewer.
 
 **One turn of a review**, from position P, mover M, roll r, every number valued
 with the same policy, aligned on that turn (M's chances; ``A_`` columns are A's):
@@ -50,11 +52,15 @@ with the same policy, aligned on that turn (M's chances; ``A_`` columns are A's)
 or as good as the estimates can tell); good: < 5 points; inaccuracy: < 10; mistake:
 < 20; blunder: 20 or more.  "forced": every legal turn is a pass, or there is only
 one legal turn; never a mistake.  So that a class does not hang on the rollouts'
-seed, the turn played and the candidates that may still beat it are valued again
-with 4 and then 16 times as many tails while the drop is within two standard
-errors (measured from the tails) of a class line; the class comes from the last
-values.  Two seeds then give the same class on about 93% of turns
-(``bench/coach.py``); what still differs is a drop within a point or so of a line.
+seed, each candidate's gain over the turn played gets a standard error from the
+paired tails (both played on the same dice, the error of a difference is about
+0.7 times that of two independent estimates); while a class line lies within
+``CLEAR_Z`` = 2 such errors of a gain (and no candidate is surely above it), the
+turn played and the candidates near that line are valued with twice as many tails,
+up to 16 times ``ROLLOUTS`` (the earlier tails kept).  A turn whose class is
+already clear costs no more tails.  The class comes from the last values.  Two seeds
+then give the same class on about 94% of turns (``bench/coach.py``); what still
+differs is a drop within a point or so of a line.
 """
 
 from __future__ import annotations
@@ -100,10 +106,11 @@ CLASSES = (("best", 0.02), ("good", 0.05), ("inaccuracy", 0.10), ("mistake", 0.2
 """Drop in the mover's win chance (from the best turn found) below which a turn gets each class."""
 LINES = tuple(limit for _, limit in CLASSES[:-1])
 """The class lines: a review refines a turn's estimates until its drop is clearly on one side of each."""
-REFINE_FACTOR = 4
-REFINE_LEVELS = 3
-"""A review values the turn played and the candidates with ``ROLLOUTS`` tails, then 4, 16 and 64 times as many
-while the drop is within ``CLEAR_Z`` standard errors of a class line."""
+REFINE_FACTOR = 2
+REFINE_LEVELS = 5
+"""A review values the turn played and the candidates with ``ROLLOUTS`` tails, then 2, 4, 8 and 16 times as many
+(only the new tails are played) while a class line is within ``CLEAR_Z`` standard errors of a gain over the turn
+played (see :func:`_refined`)."""
 CLEAR_Z = 2.0
 MISTAKES = ("inaccuracy", "mistake", "blunder")
 COLUMNS = (
@@ -123,6 +130,10 @@ class Estimate:
     rollouts: int  # 0 when exact
     spread: float | None = field(default=None, compare=False, repr=False)
     """The standard error measured from the tails' own scores (None: not measured, use ``half_width / 1.96``)."""
+    tails: tuple[np.ndarray, ...] | None = field(default=None, compare=False, repr=False)
+    """A :func:`stratified_estimate`'s tails, roll by roll: twice each tail's score (uint8), stream order."""
+    ties: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
+    """With ``tails``: the number of greedy's tied turns for each roll (tail j of a roll went to tie j % ties)."""
 
     @property
     def std_error(self) -> float:
@@ -162,8 +173,8 @@ def _policy_choices(position: Position, roll: int) -> tuple[Position, ...]:
         if len(_CHOICES) >= _CHOICES_LIMIT:
             _CHOICES.clear()
         board, mover, rules = position.board, other(position.to_move), position.rules
-        choices = _CHOICES[key] = tuple(
-            Position(board, tuple(cells_after_legal(position, turn)), mover, rules)
+        choices = _CHOICES[key] = tuple(  # greedy's turns are legal: the cells need no second check
+            Position.unchecked(board, tuple(cells_after_legal(position, turn)), mover, rules)
             for turn in greedy_choices(position, roll)
         )
     return choices
@@ -249,63 +260,122 @@ def rollout_estimate(
     return Estimate(total / rollouts, Z95 * 0.5 / math.sqrt(rollouts), rollouts)
 
 
-def stratified_estimate(position: Position, *, rollouts: int = ROLLOUTS, seed: int | str = 0) -> Estimate:
+def stratified_estimate(
+    position: Position, *, rollouts: int = ROLLOUTS, seed: int | str = 0, base: Estimate | None = None
+) -> Estimate:
     """A's win chance when the side to move plays its one greedy turn, then both play random: ``rollouts`` random
     tails spread evenly over the rolls and, within a roll, over greedy's tied turns (stratified sampling).
 
     The value is the mean over the rolls (each 1/sides) of the mean over the tied turns (each 1/ties) of the
     mean score of the tails played from the position after that turn: the same quantity as the plain Monte
     Carlo mean of :func:`rollout` with one greedy turn, with the roll and the tie no longer left to chance (a
-    smaller variance).  A turn that ends the game counts its result, with no tail.  Each stratum gets at least
-    one tail, so a roll with more ties than its share uses a few more than ``rollouts``.  The tails are the
-    engine's random player on numbered dice streams (:mod:`amoeboid_edu.theory._tails`: compiled with Numba when it is
-    installed, else pure Python, the same numbers): tail i is on stream i of ``seed`` whatever the position, so
-    positions compared are played on the same dice.  The half-width is 1.96 times the largest standard error the
-    allocation allows (each tail's variance at most 1/4); with every stratum filled in proportion it is at most
-    1.96 * 0.5 / sqrt(rollouts), the plain mean's.
+    smaller variance).  A turn that ends the game counts its result, with no tail.  Roll k (0-based, of
+    ``sides``) gets ``rollouts // sides`` tails, one more for the first ``rollouts % sides`` rolls, and at least
+    one per tied turn; its j-th tail goes to tie ``j % ties`` and is played on stream ``j * sides + k``.  The
+    tails are the engine's random player on those numbered dice streams (:mod:`amoeboid_edu.theory._tails`:
+    compiled with Numba when it is installed, else pure Python, the same numbers), so
+
+    - positions compared are played on the same dice, roll by roll (common random numbers: :func:`difference`
+      measures the error of their difference from the paired tails);
+    - an estimate with more tails extends one with fewer: given ``base`` (an estimate of the same position and
+      seed with fewer tails), only the new tails are played.
+
+    The half-width is 1.96 times the largest standard error the allocation allows (each tail's variance at
+    most 1/4); with every stratum filled in proportion it is at most 1.96 * 0.5 / sqrt(rollouts), the plain
+    mean's.  The measured standard error (``Estimate.spread``) comes from the tails' own scores.
     """
     from . import _tails
 
     if rollouts < 1:
         raise ValueError(f"rollouts must be at least 1, not {rollouts}")
     sides = position.rules.die_sides
-    cells: list[tuple[float, Position, int, int]] = []  # (weight, child, first stream, tails)
-    stream = 0
+    plan: list[tuple[tuple[Position, ...], int, int]] = []  # per roll: (greedy's tied turns' positions, old, new count)
+    tails: list[np.ndarray] = []  # per roll: twice each tail's score (0, 1 or 2), stream order
+    starts: dict[Position, int] = {}
+    jobs: list[tuple[int, np.ndarray, int]] = []  # new tails from live positions: (roll index, js, start index)
     for index, (roll, _) in enumerate(position.dice_outcomes()):
-        share = rollouts // sides + (index < rollouts % sides)
         choices = _policy_choices(position, roll)
         ties = len(choices)
+        old = 0 if base is None or base.tails is None else len(base.tails[index])
+        count = max(old, ties, rollouts // sides + (index < rollouts % sides))
+        plan.append((choices, old, count))
+        halves = np.empty(count, dtype=np.uint8)
+        if old:
+            assert base is not None and base.tails is not None
+            halves[:old] = base.tails[index]
         for tie, child in enumerate(choices):
-            count = max(1, share // ties + (tie < share % ties))
-            cells.append((1.0 / (sides * ties), child, stream, count))
-            stream += count
-    value = variance = measured = 0.0
-    live = [(weight, child, first, count) for weight, child, first, count in cells if not child.is_over]
-    for weight, child, _, _ in cells:
-        if child.is_over:
-            value += weight * _score(child)
-    if live:
-        starts: dict[Position, int] = {}
-        for _, child, _, _ in live:
-            starts.setdefault(child, len(starts))
+            js = np.arange(old + (tie - old) % ties, count, ties, dtype=np.int64)
+            if child.is_over:
+                halves[js] = round(2 * _score(child))
+            elif len(js):
+                jobs.append((index, js, starts.setdefault(child, len(starts))))
+        tails.append(halves)
+    if jobs:
         a0 = np.array([[0 if c is None else c.a for c in child.cells] for child in starts], dtype=np.int64)
         b0 = np.array([[0 if c is None else c.b for c in child.cells] for child in starts], dtype=np.int64)
         a_to_move = np.array([child.to_move == "A" for child in starts], dtype=np.bool_)
-        start_of = np.concatenate([np.full(count, starts[child], dtype=np.int64) for _, child, _, count in live])
-        seeds = _tails.stream_seeds(seed, stream)
-        picked = np.concatenate([seeds[first:first + count] for _, _, first, count in live])
+        start_of = np.concatenate([np.full(len(js), start, dtype=np.int64) for _, js, start in jobs])
+        streams = np.concatenate([js * sides + k for k, js, _ in jobs])  # tail j of roll k: stream j * sides + k
+        seeds = _tails.stream_seeds(seed, int(streams.max()) + 1)[streams]
         neighbours, degree = _board_arrays(position.board)
-        scores = _tails.scores(a0, b0, a_to_move, start_of, picked, neighbours, degree, sides, MAX_ROLLOUT_TURNS)
+        scores = _tails.scores(a0, b0, a_to_move, start_of, seeds, neighbours, degree, sides, MAX_ROLLOUT_TURNS)
+        doubled = np.rint(2 * scores).astype(np.uint8)
         at = 0
-        for weight, _, _, count in live:
-            tails = scores[at:at + count]
-            value += weight * float(tails.mean())
-            variance += weight * weight * 0.25 / count
+        for k, js, _ in jobs:
+            tails[k][js] = doubled[at:at + len(js)]
+            at += len(js)
+    value = variance = measured = 0.0
+    for (choices, _, _), halves in zip(plan, tails):
+        ties = len(choices)
+        weight = 1.0 / (sides * ties)
+        for tie in range(ties):
+            _, half, whole = np.bincount(halves[tie::ties], minlength=3).tolist()  # tails scoring 0, 1/2, 1
+            used = len(halves[tie::ties])
+            mean = (half / 2 + whole) / used
+            value += weight * mean
+            variance += weight * weight * 0.25 / used
             # one pseudo-tail of variance 1/4 beside the tails' own: a run of equal scores never claims certainty
-            measured += weight * weight * (float(((tails - tails.mean()) ** 2).sum()) + 0.25) / count / count
-            at += count
-    used = sum(count for _, _, _, count in live)
-    return Estimate(value, Z95 * math.sqrt(variance), used, math.sqrt(measured))
+            squares = half / 4 + whole - used * mean * mean  # the sum of the squared deviations from the mean
+            measured += weight * weight * (max(0.0, squares) + 0.25) / used / used
+    total = sum(count for _, _, count in plan)
+    return Estimate(value, Z95 * math.sqrt(variance), total, math.sqrt(measured), tuple(tails),
+                    tuple(len(choices) for choices, _, _ in plan))
+
+
+def difference(first: Estimate, second: Estimate) -> tuple[float, float]:
+    """``first.value - second.value`` and its standard error, the tails paired stream by stream where both are
+    :func:`stratified_estimate`\\ s of the same seed and rules (common dice make the difference's error smaller:
+    about 0.7 times the unpaired one for two turns from one position); otherwise the two errors as if independent.
+
+    Within roll k each stream j (of the first n both estimates played) contributes ``n / (sides * ties *
+    tails of its tie)`` times its score, so the roll's part of an estimate is the mean of these over the
+    streams; the difference's variance is the sum over the rolls of the variance of the paired differences'
+    mean (ties treated as if drawn at random: never smaller than the stratified variance), with the same
+    pseudo-tail as :func:`stratified_estimate`.  An exact estimate pairs with anything: its error is zero.
+    """
+    value = first.value - second.value
+    if first.exact or second.exact:
+        return value, math.hypot(first.std_error, second.std_error)
+    if first.tails is None or second.tails is None or len(first.tails) != len(second.tails) or first.ties is None \
+            or second.ties is None:
+        return value, math.hypot(first.std_error, second.std_error)
+    sides = len(first.tails)
+    variance = 0.0
+    for k in range(sides):
+        n = min(len(first.tails[k]), len(second.tails[k]))
+        paired = _contributions(first.tails[k], first.ties[k], n, sides) - _contributions(
+            second.tails[k], second.ties[k], n, sides)
+        variance += (float(((paired - paired.mean()) ** 2).sum()) + 0.25 / sides / sides) / n / n
+    return value, math.sqrt(variance)
+
+
+def _contributions(halves: np.ndarray, ties: int, n: int, sides: int) -> np.ndarray:
+    """Each of the first ``n`` streams' share of its roll's part of the estimate, times n (their mean is the part)."""
+    scores = halves[:n].astype(np.float64) / 2
+    if ties == 1:
+        return scores / sides
+    per_tie = np.array([n // ties + (t < n % ties) for t in range(ties)], dtype=np.float64)
+    return scores * n / (sides * ties * per_tie[np.arange(n) % ties])
 
 
 @lru_cache(maxsize=16)
@@ -329,8 +399,10 @@ def _mean(estimates: list[Estimate]) -> Estimate:
 
 
 _ESTIMATES: dict[tuple[Position, int, int | str, int], Estimate] = {}
-_ESTIMATES_LIMIT = 100_000
-"""Estimates cached at most (then the cache starts afresh, as ``_CHOICES`` does): an Estimate and its key are small."""
+_ESTIMATES_LIMIT = 20_000
+"""Estimates cached at most (then the cache starts afresh, as ``_CHOICES`` does): an estimate keeps its tails (a
+byte each, about 1 KB for ``ROLLOUTS``), so the cache stays within a few tens of MB; a 100-turn review makes about
+1,500."""
 
 
 def win_chance(
@@ -597,38 +669,64 @@ class ReviewCancelled(Exception):
     """Raised by :func:`review` when its ``cancel`` event is set between two turns."""
 
 
+def _with_tails(position: Position, estimate: Estimate, rollouts: int, seed: int | str) -> Estimate:
+    """``estimate`` (:func:`win_chance` with the one greedy turn) extended to ``rollouts`` tails: only the new
+    tails are played (an exact estimate stays as it is); cached as :func:`win_chance` caches."""
+    if estimate.exact or estimate.tails is None:
+        return estimate
+    key = (position, GREEDY_PLIES - 1, seed, rollouts)
+    found = _ESTIMATES.get(key)
+    if found is None:
+        found = stratified_estimate(position, rollouts=rollouts, seed=seed, base=estimate)
+        if len(_ESTIMATES) >= _ESTIMATES_LIMIT:
+            _ESTIMATES.clear()
+        _ESTIMATES[key] = found
+    return found
+
+
 def _refined(
     before: Position, turn: Turn, after: Position, candidates: list[Turn], seed: int | str, rollouts: int
 ) -> tuple[Turn, Estimate, Estimate, int]:
     """The turn played and the best turn found, valued with more tails until the drop's class is clear.
 
-    Level k uses ``rollouts * REFINE_FACTOR**k`` tails per estimate (the first ``rollouts`` are the same tails as
-    the level before: the streams are numbered).  The class is *clear* when every class line is at least
-    ``CLEAR_Z`` standard errors of the drop away from it (the errors of the two estimates, as if independent:
-    common dice only make the drop's error smaller); the last level's drop is used whatever it is.
+    Each contender c (a candidate) has a gain d_c over the turn played (the mover's side) with a standard
+    error from the paired tails (:func:`difference`).  The drop is max(0, max d_c).  A class line L is *settled*
+    when some contender is above it by ``CLEAR_Z`` errors (the drop is surely at least L) or every contender
+    is below it by ``CLEAR_Z`` errors (the drop is surely under L).  While a line is not settled, the tails of
+    the turn played and of the contenders whose interval holds such a line are doubled (level k uses
+    ``rollouts * REFINE_FACTOR**k`` tails; the earlier tails are kept: the streams are numbered), up to
+    ``REFINE_LEVELS - 1`` times; the last level's values are used whatever they are.
     Returns ``(best turn, best estimate, played estimate, level)``.
     """
     mover = before.to_move
-    contenders = [(candidate, apply(before, candidate)) for candidate in candidates]
-    for level in range(REFINE_LEVELS):
-        count = rollouts * REFINE_FACTOR**level
-        options = {"rollouts": count, "seed": seed, "greedy_turns": GREEDY_PLIES - 1}
-        played = win_chance(after, **options)
-        best_turn, best = turn, played
-        valued = []
-        for candidate, position in contenders:
-            found = win_chance(position, **options)
-            valued.append((candidate, position, found))
-            if found.for_player(mover) > best.for_player(mover):
-                best_turn, best = candidate, found
-        drop = best.for_player(mover) - played.for_player(mover)
-        error = math.hypot(played.std_error, best.std_error)
-        if all(abs(drop - line) >= CLEAR_Z * error for line in LINES):
+    sign = 1.0 if mover == "A" else -1.0
+    played = win_chance(after, rollouts=rollouts, seed=seed, greedy_turns=GREEDY_PLIES - 1)
+    contenders: dict[Position, tuple[Turn, Estimate]] = {}
+    for candidate in candidates:
+        position = apply(before, candidate)
+        if position != after and position not in contenders:
+            estimate = win_chance(position, rollouts=rollouts, seed=seed, greedy_turns=GREEDY_PLIES - 1)
+            contenders[position] = (candidate, estimate)
+    level = 0
+    while True:
+        gains = {position: difference(estimate, played) for position, (_, estimate) in contenders.items()}
+        gains = {position: (sign * gain, error) for position, (gain, error) in gains.items()}
+        lowest = max((gain - CLEAR_Z * error for gain, error in gains.values()), default=0.0)
+        open_lines = [line for line in LINES
+                      if lowest < line and any(gain + CLEAR_Z * error >= line for gain, error in gains.values())]
+        if not open_lines or level >= REFINE_LEVELS - 1:
             break
-        # only a candidate that may still be the best is valued again
-        top = best.for_player(mover)
-        contenders = [(candidate, position) for candidate, position, found in valued
-                      if found is best or top - found.for_player(mover) < CLEAR_Z * math.hypot(found.std_error, best.std_error)]
+        level += 1
+        count = rollouts * REFINE_FACTOR**level
+        played = _with_tails(after, played, count, seed)
+        for position, (gain, error) in gains.items():
+            if any(gain - CLEAR_Z * error < line <= gain + CLEAR_Z * error for line in open_lines):
+                candidate, estimate = contenders[position]
+                contenders[position] = (candidate, _with_tails(position, estimate, count, seed))
+    best_turn, best = turn, played
+    for candidate, estimate in contenders.values():
+        if estimate.for_player(mover) > best.for_player(mover):
+            best_turn, best = candidate, estimate
     return best_turn, best, played, level
 
 

@@ -148,9 +148,10 @@ print(f"the bot agrees with the paper on {comparison['same'].sum()} of {len(comp
 #   valued the same way) to the turn played: *best* (under 2 points: the best found, or as good as the estimates can
 #   tell), *good* (under 5 points), *inaccuracy* (under 10), *mistake* (under 20), *blunder* (20 or more); a turn
 #   with no choice is *forced*. Each side's **accuracy** averages lichess's formula over its turns (100 = always the
-#   best found). Two estimates of 385 games differ by up to about 7 points by chance alone, so when a drop is that
-#   close to a class line the coach plays 4, then 16 times as many games for the turns that decide it: a class then
-#   rarely depends on the rollouts' seed.
+#   best found). Two estimates of 385 games differ by up to about 7 points by chance alone (about 5 when both are
+#   played on the same dice, as the coach plays them), so when a drop is that close to a class line the coach plays
+#   twice as many games, again and again up to 16 times as many, for the turns that decide it: a class then rarely
+#   depends on the rollouts' seed.
 
 # %%
 from amoeboid_edu.theory import coach

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import statistics
 
 import pytest
 
@@ -190,6 +191,57 @@ def test_estimates_are_deterministic_and_cached():
     assert coach.win_chance(position, seed=5) is coach.win_chance(position, seed=5)
 
 
+# A mid-game position with several live turns for each roll: two different turns from it, both still going.
+MIDGAME = Position.parse("(4,1) . (0,3) / . (5,0) . / (0,2) . (3,3) A")
+
+
+def _two_turns(position: Position, roll: int = 3) -> tuple[Position, Position]:
+    turns = [turn for turn in coach._candidates(position, roll, 10) if not apply(position, turn).is_over]
+    first = apply(position, turns[0])
+    second = next(apply(position, turn) for turn in turns[1:] if apply(position, turn) != first)
+    return first, second
+
+
+def test_an_estimate_with_more_tails_extends_one_with_fewer_in_both_kernels(monkeypatch):
+    """Extending an estimate plays only the new tails and gives the estimate made afresh with that many, tail for
+    tail; the pure-Python kernel (Binder) gives the compiled one's numbers."""
+    from amoeboid_edu.theory import _tails
+
+    position, _ = _two_turns(MIDGAME)
+    small = coach.stratified_estimate(position, rollouts=50, seed=2)
+    extended = coach.stratified_estimate(position, rollouts=200, seed=2, base=small)
+    fresh = coach.stratified_estimate(position, rollouts=200, seed=2)
+    assert extended == fresh and extended.rollouts >= 200 > small.rollouts
+    for bigger, fewer, again in zip(fresh.tails, small.tails, extended.tails):
+        assert bigger[:len(fewer)].tolist() == fewer.tolist() and bigger.tolist() == again.tolist()
+    monkeypatch.setattr(_tails, "compiled", lambda: None)
+    pure_small = coach.stratified_estimate(position, rollouts=50, seed=2)
+    pure = coach.stratified_estimate(position, rollouts=200, seed=2, base=pure_small)
+    assert pure == fresh and [t.tolist() for t in pure.tails] == [t.tolist() for t in fresh.tails]
+
+
+def test_the_paired_error_of_a_difference_is_smaller_than_the_unpaired_and_not_understated():
+    """Two turns from one position valued on the same dice: over 40 fixed seeds (0-39, not chosen) the spread
+    of their difference is no more than 1.25 times the mean paired error :func:`coach.difference` reports, which
+    is smaller than the error of two independent estimates."""
+    first, second = _two_turns(MIDGAME)
+    differences, errors, unpaired = [], [], []
+    for seed in range(40):
+        one = coach.stratified_estimate(first, rollouts=120, seed=seed)
+        two = coach.stratified_estimate(second, rollouts=120, seed=seed)
+        value, error = coach.difference(one, two)
+        assert value == pytest.approx(one.value - two.value)
+        differences.append(value)
+        errors.append(error)
+        unpaired.append((one.std_error**2 + two.std_error**2) ** 0.5)
+    spread = statistics.stdev(differences)
+    mean_error = statistics.mean(errors)
+    assert spread <= 1.25 * mean_error
+    assert mean_error < 0.9 * statistics.mean(unpaired)
+    exact = coach.Estimate(0.5, 0.0, 0)
+    assert coach.difference(one, exact) == (pytest.approx(one.value - 0.5), one.std_error)
+
+
 def test_bad_rollout_count_is_refused():
     with pytest.raises(ValueError, match="rollouts must be at least 1"):
         coach.rollout_estimate(Position.start(), rollouts=0)
@@ -350,13 +402,13 @@ def test_the_same_seed_gives_the_same_review():
 
 @pytest.mark.slow
 def test_what_lesson_8_says_of_the_paper_game_holds_for_every_seed_it_names():
-    """Lesson 8 claims only this much, for the seeds 0-9 and 2010 (about 1 s each): turn 5 drops 11 to 12 points
-    and turn 16 15 to 19 points, both mistakes; every other turn is under the 10-point line."""
+    """docs/students.md claims only this much, for the seeds 0-9 and 2010 (under 1 s each): turn 5 drops 10 to 15
+    points and turn 16 14 to 18 points, both mistakes; every other turn is under the 10-point line."""
     game = Game.parse(PAPER_EXAMPLE_RECORD)
     for seed in (*range(10), 2010):
         frame = coach.review(game, seed=seed).frame.set_index("turn")
-        assert frame.loc[5, "class"] == "mistake" and 0.105 <= frame.loc[5, "drop"] < 0.125, seed
-        assert frame.loc[16, "class"] == "mistake" and 0.145 <= frame.loc[16, "drop"] < 0.195, seed
+        assert frame.loc[5, "class"] == "mistake" and 0.095 <= frame.loc[5, "drop"] < 0.155, seed
+        assert frame.loc[16, "class"] == "mistake" and 0.135 <= frame.loc[16, "drop"] < 0.185, seed
         others = frame.drop(index=[5, 16])
         assert (others["drop"] < 0.10).all(), (seed, others[others["drop"] >= 0.10])
 
