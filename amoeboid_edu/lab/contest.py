@@ -9,6 +9,7 @@ leaderboard is written beside it (:func:`~amoeboid_edu.lab.cards.write_leaderboa
 from __future__ import annotations
 
 import os
+import sys
 import warnings
 from dataclasses import replace
 from pathlib import Path
@@ -19,6 +20,7 @@ from ..sandbox.protocol import LOAD_LIMIT
 from ..sandbox.text import not_a_formula, shown
 from ..sandbox.importpath import trusted_imports
 from .cards import TournamentResult, write_leaderboard
+from .estimate import RunEstimate, tournament_advice
 from .entrants import Entry, Strategies, _digest, _entrants, _target_folders
 from .executors import TLSFiles, map_unordered, parse_executor
 from .ledger import Ledger, fingerprint
@@ -119,7 +121,8 @@ def tournament(
             seed, seed_label = _seed_from_file(seed, seed_file, files, f"from {Path(seed_file).name}", seed_label)
             setup = replace(setup, seed=seed)
         if len(entries) < 2:
-            raise ValueError("a tournament needs at least two strategies that can be read")
+            why = "".join(f"; {name}: {reason}" for name, reason in unread)  # escaped by _entrants and read_folder
+            raise ValueError(f"a tournament needs at least two strategies that can be read{why}")
         names = list(entries)
         matches = [(first, second) for i, first in enumerate(names) for second in names[i + 1 :]]
         described = _run_description(seed, setup, games, batch_pairs, entries)
@@ -142,12 +145,18 @@ def tournament(
 
         done = len(wanted & ledger.rows.keys())
         bar = tqdm(total=len(wanted), initial=done, desc="tournament", unit="game", disable=not progress, leave=False)
+        processes = None if where.kind == "dask" else where.workers  # serial: 1
+        estimate = RunEstimate("tournament", len(wanted) - done, tournament_advice(games, list(opponents), processes),
+                               lambda line: bar.write(line, file=sys.stderr))
         judge = _Judge(entries, ENTRANT_BUDGET)  # the games judged in their fixed order, whatever the executor
         place = {index: at for at, (_, index) in enumerate(blocks) if index is not None}  # a batch's block
         judged_blocks = [0]  # the blocks judged so far, in order
 
         def judged(game: tuple[str, str, int, str], record: GameRecord | None) -> None:
-            bar.update(len(ledger.add([_row(judge.judge(game, record))])))
+            added = len(ledger.add([_row(judge.judge(game, record))]))
+            bar.update(added)
+            if progress:
+                estimate.finished(added)
 
         def prepare(index: int, batch: Batch) -> Batch | None:
             """Not played if its pairing was stopped or an entrant is over budget; else it starts from what the judge

@@ -7,6 +7,7 @@ function travels by value (cloudpickle), a class folder's hand-ins are read as t
 
 from __future__ import annotations
 
+import ast
 import collections
 import hashlib
 import io
@@ -50,12 +51,17 @@ class Entry:
 
 
 def _parse_target(target: str) -> dict[str, Any]:
-    """``"module:function"`` or ``"path/to/file.py:function"`` as a worker load request (checked, not run).
+    """``"module:function"``, ``"path/to/file.py:function"`` or ``"path/to/file.py"`` (its function chosen by
+    :func:`_pick_function`) as a worker load request (checked, not run).
 
     A module is looked for on the caller's import path (:func:`~amoeboid_edu.sandbox.importpath.caller_path`, without
     importing anything); the folder it lies in (``root``) is given to that worker only, never to this process.
     """
+    if target.endswith(".py") and os.path.isfile(target):  # no ':function': the file says which (_pick_function)
+        return {"load": "file", "file": os.path.abspath(target), "name": _pick_function(target, target)}
     where, colon, name = target.rpartition(":")
+    if not colon and target.endswith(".py"):
+        raise ValueError(f"strategy {shown(repr(target))}: no such file {shown(target)}")
     if not colon or not where or not name.isidentifier():
         raise ValueError(f"strategy {shown(repr(target))}: expected MODULE:FUNCTION or path/to/file.py:FUNCTION")
     if where.endswith(".py"):
@@ -113,33 +119,123 @@ READ_AHEAD_LIMIT = 1 << 20
 """Largest source file read here to check the function's name before any game (a bigger one is checked by loading)."""
 
 
+def _top_level(text: str | bytes) -> tuple[list[str], list[str], set[str]] | None:
+    """What a strategy file's top level defines, read as text and parsed, never run: the names of its functions and
+    classes, those of its functions a strategy could be (callable with ``(position, roll, rng)``), and the names
+    that some other statement (an assignment, an import, a loop...) may make or mention.  None when the text does
+    not parse, or when ``from ... import *`` could make any name."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    defined: list[str] = []
+    players: list[str] = []
+    elsewhere: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined.append(node.name)
+            if isinstance(node, ast.FunctionDef) and _takes_three(node.args):
+                players.append(node.name)
+        elif isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names):
+            return None
+        else:
+            elsewhere.update(_names_in(node))
+    return defined, players, elsewhere
+
+
+def _names_in(node: ast.AST) -> set[str]:
+    """Every name a statement could bind or spell: its variables, imports, nested definitions, ``global`` names and
+    string constants (``globals()["strategy"] = ...``)."""
+    names: set[str] = set()
+    for item in ast.walk(node):
+        if isinstance(item, ast.Name):
+            names.add(item.id)
+        elif isinstance(item, ast.alias):
+            names.add(item.asname or item.name.split(".")[0])
+        elif isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(item.name)
+        elif isinstance(item, (ast.Global, ast.Nonlocal)):
+            names.update(item.names)
+        elif isinstance(item, ast.Constant) and isinstance(item.value, str):
+            names.add(item.value)
+        elif isinstance(item, ast.ExceptHandler) and item.name:
+            names.add(item.name)
+    return names
+
+
+def _takes_three(arguments: ast.arguments) -> bool:
+    """Whether a function with these ``ast.arguments`` can be called with three positional arguments and no other."""
+    positional = len(arguments.posonlyargs) + len(arguments.args)
+    required_keywords = [default for default in arguments.kw_defaults if default is None]
+    return (positional - len(arguments.defaults) <= 3 and (positional >= 3 or arguments.vararg is not None)
+            and not required_keywords)
+
+
+def _read_text(file: str) -> bytes | None:
+    """A strategy file's bytes for :func:`_top_level`, or None when it is too big or cannot be read."""
+    try:
+        return None if os.path.getsize(file) > READ_AHEAD_LIMIT else Path(file).read_bytes()
+    except OSError:
+        return None
+
+
 def _check_defines(file: str, name: str, target: str) -> None:
     """Refuse ``FILE.py:name`` now, naming the functions the file does define, when its top level defines no
     ``name``: read as text and parsed, never run (the student's code only ever runs in a worker).  A file that
     cannot be read or parsed, or that makes names some other way (``import``, ``globals()``), is left to the worker."""
-    import ast
-
-    try:
-        if os.path.getsize(file) > READ_AHEAD_LIMIT:
-            return
-        tree = ast.parse(Path(file).read_bytes())
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+    text = _read_text(file)
+    found = None if text is None else _top_level(text)
+    if found is None or name in found[0] or name in found[2]:
         return
-    defined: list[str] = []
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            defined.append(node.name)
-        elif isinstance(node, (ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.If, ast.Try,
-                               ast.With, ast.For, ast.While, ast.Expr)) and name in ast.dump(node):
-            return  # a name made some other way, or mentioned where it could be made: let loading decide
-        elif isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names):
-            return
-    if name in defined:
-        return
-    functions = [n for n in defined if n.isidentifier()]
-    offer = f"it defines {', '.join(functions)}" if functions else "it defines no function at its top level"
+    functions = [n for n in found[0] if n.isidentifier()]
+    offer = f"it defines {shown(', '.join(functions))}" if functions else "it defines no function at its top level"
     raise ValueError(f"strategy {shown(repr(target))}: {shown(Path(file).name)} defines no {shown(name)} ({offer}); "
                      f"give one of its functions after the ':'")
+
+
+def _pick_function(file: str, target: str) -> str:
+    """The function to play of a file given without ``:function``: ``strategy`` (the documented name), else the one
+    function of its top level that takes ``(position, roll, rng)``; ValueError (one line listing the candidates)
+    when there are none or several.  A file that cannot be read or parsed is left to the worker (as ``strategy``:
+    its message then names the student's line)."""
+    text = _read_text(file)
+    found = None if text is None else _top_level(text)
+    if found is None or "strategy" in found[0] or "strategy" in found[2]:
+        return "strategy"
+    defined, players, _ = found
+    if len(players) == 1:
+        return players[0]
+    named = shown(Path(file).name)
+    if players:
+        listed = shown(", ".join(players))
+        raise ValueError(f"strategy {shown(repr(target))}: {named} defines no 'strategy' but {len(players)} functions "
+                         f"that take (position, roll, rng): {listed}; say which one to play after a ':', e.g. "
+                         f"{shown(target)}:{shown(players[0])}")
+    others = f" (it defines {shown(', '.join(defined))})" if defined else ""
+    raise ValueError(f"strategy {shown(repr(target))}: {named} defines no function that takes (position, roll, rng)"
+                     f"{others}: write one, def strategy(position, roll, rng): ..., or give the function to play "
+                     f"after a ':' ({shown(target)}:NAME)")
+
+
+def _missing_entry(source: StudentSource) -> str | None:
+    """Why a class folder's hand-in cannot give a strategy, found by reading its text (never run) before any worker
+    starts: its top level defines functions, but neither ``strategy`` nor ``choose``.  The reason names the functions it
+    does define (escaped) and how to name the one to play; None when it defines one, when it defines no function at
+    all (its worker then reports what running it gives), or when only running it can tell."""
+    if source.function:
+        return None
+    found = _top_level(source.source)
+    if found is None or any(name in found[0] or name in found[2] for name in ENTRY_FUNCTIONS):
+        return None
+    defined, players, _ = found
+    if not defined:  # nothing to point at: its worker says what running it gives (an error at import, say)
+        return None
+    file = shown(Path(source.filename).name)
+    where = "its cell tagged 'strategy'" if source.filename.endswith(".ipynb") else file
+    pick = (players or defined)[0]
+    return (f"{file} defines no 'strategy' (it defines {shown(', '.join(defined))}): name the one to play strategy, "
+            f"e.g. add the line strategy = {shown(pick)} at the end of {where}, or hand it in with "
+            f"lab.hand_in({shown(pick)}, \"class/NAME\")")
 
 
 def entry(strategy: Strategy | str, name: str | None = None) -> Entry:
@@ -229,7 +325,13 @@ def _entrants(strategies: Strategies, opponents: Sequence[str]) -> tuple[dict[st
     unread: list[tuple[str, str]] = []
     if isinstance(strategies, (str, os.PathLike)) and os.path.isdir(strategies):
         sources, unread = read_folder(os.fspath(strategies))
-        items = [_source_entry(source) for source in sources]
+        items = []
+        for source in sources:
+            missing = _missing_entry(source)
+            if missing:
+                unread.append((source.name, missing))
+            else:
+                items.append(_source_entry(source))
     elif isinstance(strategies, (str, os.PathLike)):
         raise ValueError(f"{shown(os.fspath(strategies))} is not a folder: give a folder of strategy files or a list "
                          "of strategies")

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import collections
 import os
+import sys
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Optional, Sequence
 
@@ -64,6 +65,7 @@ from ..sandbox.text import KEEP_LINES, LINE_WIDTH, shown
 from ..sandbox.defaults import DEFAULT_GAMES, FAST_OPPONENTS
 from ..sandbox.importpath import trusted_imports
 from .cards import ScoreCard
+from .estimate import RunEstimate, score_advice
 from .entrants import Entry, SourceIndex, _target_folders, _with_source, entry
 from .records import DEFAULT_PER_MOVE_LIMIT, MOVES_JOIN, GameRecord
 from .executors import Executor, map_unordered
@@ -447,6 +449,9 @@ def _run(entries: dict[str, Entry], matches: list[tuple[str, str]], games: int, 
     from tqdm.auto import tqdm
 
     bar = tqdm(total=len(seated), desc=description, unit="game", delay=1.0, disable=not progress, leave=False)
+    lanes = len({(first, second, seat) for first, second, _, seat in seated})
+    estimate = RunEstimate(description, len(seated), score_advice(games, [second for _, second in matches], workers,
+                                                                 lanes), lambda line: bar.write(line, file=sys.stderr))
     arrived: dict[tuple[str, str, int, str], GameRecord] = {}
     judged = [0]  # games of ``order`` whose records have all arrived and were checked for the streak
     streak: list[Failure] = []  # the watched strategy's identical forfeits, most recent last
@@ -457,6 +462,8 @@ def _run(entries: dict[str, Entry], matches: list[tuple[str, str]], games: int, 
             return
         arrived[key] = record
         bar.update(1)
+        if progress:
+            estimate.finished()
         while watch is not None and judged[0] < len(order) and order[judged[0]] in arrived:
             current = arrived[order[judged[0]]]
             judged[0] += 1
@@ -524,7 +531,8 @@ def score(
     version, played on the same dice; see also :func:`compare`).  ``games`` per opponent, an even number:
     ``games / 2`` dice seeds, each played twice with the seats swapped.  ``strategy`` is a function
     ``(position, roll, rng)``, an object with ``choose``, a name from ``BOTS``, or
-    ``"module:function"`` / ``"path/to/file.py:function"``.  Untrusted strategies
+    ``"module:function"`` / ``"path/to/file.py:function"`` (``"path/to/file.py"`` alone plays its ``strategy``,
+    else its one function taking ``(position, roll, rng)``).  Untrusted strategies
     run in a worker process; a move slower than ``per_move_limit`` seconds, an
     exception, an illegal or malformed turn forfeits that game; a worker that
     takes longer than ``load_limit`` seconds to import the strategy forfeits every
@@ -537,7 +545,8 @@ def score(
     plays in K processes with exactly the same results; by default as many as the machine has cores
     (:func:`default_workers`).  Add ``"expectimax"`` for the
     two-turn search (about 15 ms a turn: many times slower; the progress bar's estimate of the time left is
-    measured on the games played so far and corrected as they go).
+    measured on the games played so far and corrected as they go, and a run that will take more than about 30 s
+    says so in one line near its start, with ways to make it shorter: :mod:`~amoeboid_edu.lab.estimate`).
     A game still going after ``max_turns`` counts as a tie (``capped``).  If the
     strategy forfeits :data:`SAME_FAILURE_STOP` games in a row the same way,
     scoring stops there and the card says what to fix first.

@@ -194,8 +194,9 @@ class _Coaching(traitlets.HasTraits):
 
     The Review button's review runs on a thread of its own, turn by turn, without the
     board's lock: the board keeps answering clicks, ``review_progress`` shows how far
-    it got, and Cancel (or a new game) stops it before its next turn.  Its result is
-    shown only if the game is still the one it reviewed.
+    it got, and Cancel (or a new game) ends it on the board at once, whatever the thread
+    is in the middle of; the thread stops before its next turn and drops its work.  Its
+    result is shown only if the game is still the one it reviewed.
     """
 
     hints = traitlets.List(traitlets.Dict()).tag(sync=True)
@@ -268,11 +269,32 @@ class _Coaching(traitlets.HasTraits):
         worker.start()
         return worker
 
+    @one_at_a_time
     def cancel_review(self) -> None:
-        """Stop a running review before its next turn (nothing happens when none runs)."""
+        """Stop a running review; the board says so at once (nothing happens when none runs)."""
+        if self._stop_review():
+            self._publish()
+
+    def _stop_review(self, notice: bool = True) -> bool:
+        """End the running review as far as the board is concerned: the next redraw says (with ``notice``) that it
+        was cancelled and drops its progress (:meth:`_settle_review`).  Its thread stops before its next turn and
+        drops what it computed; the turn it is computing (or a first compilation of the coach's kernel) may take a
+        while on a loaded machine, and the board does not wait for it.  Whether a review was running.  (Called
+        holding the board's lock.)"""
         cancel = getattr(self, "_review_cancel", None)
-        if cancel is not None:
-            cancel.set()
+        if cancel is None or cancel.is_set():
+            return False
+        cancel.set()
+        if notice:
+            self._notices.append("The review was cancelled.")
+        return True
+
+    def _settle_review(self) -> None:
+        """At the end of a redraw: a review that ended or was stopped loses its progress, last, so that whoever sees
+        the progress go sees the board's answer (its notice, or its result) with it."""
+        cancel = getattr(self, "_review_cancel", None)
+        if self.review_progress and cancel is not None and cancel.is_set():
+            self.review_progress = {}
 
     def _reviewable(self) -> Game:
         if not len(self._game):
@@ -286,8 +308,11 @@ class _Coaching(traitlets.HasTraits):
         from ..theory import coach
 
         def progress(done: int, total: int) -> None:
-            if cancel is not None and not cancel.is_set():
-                self.review_progress = {"done": done, "total": total}
+            # under the lock: a Cancel answered between the check and the change would see its cleared progress
+            # come back (and the widget's held sync is not safe across threads)
+            with self._lock:
+                if cancel is not None and not cancel.is_set():
+                    self.review_progress = {"done": done, "total": total}
 
         return coach.review(game, seed=self.seed, on_turn=progress, cancel=cancel)
 
@@ -297,19 +322,21 @@ class _Coaching(traitlets.HasTraits):
         try:
             result = self._compute_review(game, cancel)
         except coach.ReviewCancelled:
-            result = None
+            return  # the board said so when it was cancelled (_stop_review)
         except Exception as failure:  # shown on the board: a thread's exception would vanish
             with self._lock:
-                self.review_progress = {}
-                self.error = f"the review failed: {failure}"
+                if not cancel.is_set():
+                    cancel.set()
+                    self.review_progress = {}
+                    self.error = f"the review failed: {failure}"
             return
         with self._lock, self.hold_sync():
-            if result is None or cancel.is_set():
-                self._notices.append("The review was cancelled.")
-            elif game.start == self._game.start and game.turns == self._game.turns:
+            if cancel.is_set():  # cancelled (or its game left) while its last turn was computed
+                return
+            cancel.set()  # done: a Cancel from now on finds nothing to stop
+            if game.start == self._game.start and game.turns == self._game.turns:
                 self._show_review(game, result)
-            self._publish()
-            self.review_progress = {}  # last: whoever sees the review end sees its result or its notice
+            self._publish()  # which drops its progress, last (_settle_review)
 
     def _show_review(self, game: Game, result) -> None:
         self._reviewed = game
@@ -358,7 +385,7 @@ class _Coaching(traitlets.HasTraits):
             self.start_review()
 
         def cancel_review(_content: dict) -> None:
-            self.cancel_review()
+            self._stop_review()
 
         def pick(content: dict) -> None:
             self._pick_review_turn(field(content, "ply", int))
@@ -403,7 +430,7 @@ class _Coaching(traitlets.HasTraits):
         if self._phase() != "over":
             if self.review_view:
                 self.review_view = {}
-            self.cancel_review()
+            self._stop_review(notice=False)  # a game that goes on (a new one, an undo) drops its review
         if self._phase() in ("grow", "queued") and len(self._game):
             self._prefetch_rows()
 
@@ -855,6 +882,7 @@ class Board(_Coaching, _BoardWidget):
         self.position = str(game.position)
         self.history = [str(turn) for turn in game.turns]
         self.record = str(game)
+        self._settle_review()
 
 
 def play(

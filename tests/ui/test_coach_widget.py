@@ -114,6 +114,41 @@ def test_the_board_answers_clicks_while_the_review_runs_and_cancel_stops_it(monk
     assert "The review was cancelled." in board.message
 
 
+def test_cancel_is_answered_while_the_reviews_turn_is_still_computed_and_its_late_end_changes_nothing(monkeypatch):
+    """A turn of the review can take long (a loaded machine; the coach's kernel compiled on first use in a fresh
+    install): Cancel ends the review on the board at once, Review is offered again, and when the cancelled thread
+    finally ends its turn it leaves the new review alone."""
+    board = _finished_board()
+    started, release = threading.Event(), threading.Event()
+    real = coach.review_turn
+    calls = []
+
+    def stuck_first(*args, **kwargs):  # the first review's first turn does not end until the test lets it
+        calls.append(threading.current_thread())
+        if len(calls) == 1:
+            started.set()
+            assert release.wait(60)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(coach, "review_turn", stuck_first)
+    assert _intent(board, "review") and started.wait(60)
+    first = board._review_thread
+    assert _intent(board, "cancel_review")
+    assert first.is_alive()  # still inside its turn, and yet:
+    assert board.review_progress == {} and board.review_view == {}
+    assert "The review was cancelled." in board.message
+    assert _intent(board, "review")  # offered again at once
+    second = board._review_thread
+    assert second is not first and board.review_progress["total"] == len(board.game)
+    release.set()
+    first.join(timeout=60)
+    assert not first.is_alive()
+    assert board._review_thread is second and (board.review_progress or board.review_view)  # untouched by the first
+    second.join(timeout=120)
+    assert board.review_progress == {} and len(board.review_view["rows"]) == len(board.game)
+    assert sum(thread is first for thread in calls) == 1  # the first review stopped before its next turn
+
+
 def test_a_second_review_while_one_runs_is_refused(monkeypatch):
     board = _finished_board()
     gate, resume = threading.Event(), threading.Event()
