@@ -303,8 +303,10 @@ _SEALED = (
     # opening a file (reading one sets its access time), by name or by handle
     "open", "openat", "openat2", "creat", "open_by_handle_at", "name_to_handle_at", "uselib",
     # looking a name up (following a symbolic link sets the link's access time), reading a link
-    "stat", "lstat", "newfstatat", "statx", "statfs", "access", "faccessat", "faccessat2", "readlink",
-    "readlinkat", "chdir", "getxattr", "lgetxattr", "listxattr", "llistxattr", "getxattrat", "listxattrat",
+    "stat", "lstat", "newfstatat", "statx", "statfs", "access", "faccessat", "faccessat2", "readlink", "readlinkat",
+    "chdir", "getxattr", "lgetxattr", "listxattr", "llistxattr", "getxattrat", "listxattrat",
+    # its own descriptors' inode numbers (they differ from run to run; glibc's fstat is newfstatat already)
+    "fstat", "fstatfs",
     "execve", "execveat", "truncate", "inotify_add_watch", "fanotify_mark",
     # state that outlives a process: System V IPC, POSIX message queues, keyrings
     "shmget", "shmat", "msgget", "msgsnd", "semget", "semop", "semtimedop", "mq_open", "mq_timedsend",

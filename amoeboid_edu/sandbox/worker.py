@@ -381,6 +381,7 @@ def _template(control: socket.socket, fork_server: bool, games: list[socket.sock
     # generator is seeded before every move, and its BLAS may start threads, which the walls then refuse to anyone.
     import numpy
     import numpy.random  # noqa: F401 - NumPy 2 imports it lazily: each game process would import it again
+    import numpy.fft  # noqa: F401 - lazily too; a sealed game imports nothing (others: "import numpy.ma at the top")
 
     if request["load"] == "pickle":
         import cloudpickle  # type: ignore[import-untyped, unused-ignore]  # noqa: F401
