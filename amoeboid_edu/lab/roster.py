@@ -180,6 +180,8 @@ NOTEBOOK_LIMIT = 8 * MiB
 """The largest notebook read (its pictures and outputs count): a 30 MB one tripled the scorer's memory."""
 FOLDER_BYTES = 16 * MiB
 """The most bytes a student folder may hold, all its files together."""
+FOLDER_DEPTH = 32
+"""The deepest a student folder's copy may be nested (its removal at the end of the run recurses)."""
 
 
 def _mib(size: int) -> str:
@@ -218,15 +220,22 @@ def _read_bytes(path: str | Path, limit: int, dir_fd: int | None = None) -> byte
 def _copy_folder(source: Path, target: Path) -> None:
     """Copy the student folder ``source`` to ``target`` through descriptors, never through a link: what its worker
     then reads is what was checked here, whatever the student does to the class folder later.  DidNotLoad when it
-    holds a link or anything but files and folders, more than :data:`FOLDER_LIMIT` entries, a ``.py`` file over
-    :data:`SOURCE_LIMIT` or more than :data:`FOLDER_BYTES` in all."""
+    holds a link or anything but files and folders, more than :data:`FOLDER_LIMIT` entries, folders nested more
+    than :data:`FOLDER_DEPTH` deep, a ``.py`` file over :data:`SOURCE_LIMIT` or more than :data:`FOLDER_BYTES` in
+    all.  Each folder's descriptor is open until it is copied: a folder of many folders holds many at once."""
     by_fd = os.open in os.supports_dir_fd and os.scandir in os.supports_fd and hasattr(os, "O_DIRECTORY")
     directory = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
-    waiting: list[tuple[int | str, Path]] = [(os.open(source, directory) if by_fd else os.fspath(source), target)]
+    first: int | str = os.open(source, directory) if by_fd else os.fspath(source)
+    waiting: list[tuple[int | str, Path, int]] = [(first, target, 0)]
     entries = size = 0
     try:
         while waiting:
-            place, into = waiting.pop()
+            place, into, depth = waiting.pop()
+            if depth > FOLDER_DEPTH:
+                if isinstance(place, int):
+                    os.close(place)
+                raise DidNotLoad(f"nested more than {FOLDER_DEPTH} folders deep, not read: hand in only the "
+                                 "strategy's own files")
             into.mkdir(mode=0o700)
             try:
                 with os.scandir(place) as found:
@@ -238,7 +247,7 @@ def _copy_folder(source: Path, target: Path) -> None:
                         mode = item.stat(follow_symlinks=False).st_mode
                         if stat.S_ISDIR(mode):
                             inner = os.open(item.name, directory, dir_fd=place) if isinstance(place, int) else item.path
-                            waiting.append((inner, into / item.name))
+                            waiting.append((inner, into / item.name, depth + 1))
                             continue
                         if not stat.S_ISREG(mode):
                             raise DidNotLoad(f"holds {_not_a_file(item.stat(follow_symlinks=False))} "
@@ -257,7 +266,7 @@ def _copy_folder(source: Path, target: Path) -> None:
                 if isinstance(place, int):
                     os.close(place)
     finally:
-        for place, _ in waiting:
+        for place, _, _ in waiting:
             if isinstance(place, int):
                 os.close(place)
 
@@ -270,7 +279,10 @@ def hand_in_snapshots() -> Iterator[str]:
     try:
         yield place
     finally:
-        shutil.rmtree(place, ignore_errors=True)
+        try:
+            shutil.rmtree(place)
+        except (OSError, RecursionError):  # never the end of a finished run; the folder is private to this user
+            pass
 
 
 def _not_a_file(status: os.stat_result) -> str | None:

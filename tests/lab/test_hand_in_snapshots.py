@@ -176,3 +176,19 @@ print(len(held))
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) > 0, "every optional package was found: this run shows nothing"
     assert not (tmp_path / "ran").exists(), (tmp_path / "ran").read_text()
+
+
+def test_a_student_folder_nested_too_deep_to_copy_is_one_did_not_load_line(tmp_path):
+    folder = tmp_path / "class"
+    deep = folder / "mallory"
+    deep.mkdir(parents=True)
+    (deep / "strategy.py").write_text(GOOD)
+    (folder / "bob.py").write_text(GOOD)
+    for _ in range(roster.FOLDER_DEPTH + 1):
+        deep = deep / "d"
+        deep.mkdir()
+    with roster.hand_in_snapshots() as snapshot:
+        sources, unread = read_folder(folder, snapshot)
+    assert [source.name for source in sources] == ["bob"]
+    assert dict(unread)["mallory"].startswith(f"nested more than {roster.FOLDER_DEPTH} folders deep"), unread
+    assert not Path(snapshot).exists()
