@@ -8,7 +8,8 @@ one strategy::
                               │          (the harness ended or was killed) it kills every descendant
                               └── template  walls up (Landlock, seccomp deny-list); runs no student code
                                     └── game  forked per generation; its own seccomp allow-list;
-                                              imports the strategy, then plays moves
+                                              imports the strategy, is sealed (opens no file
+                                              again), then plays moves
 
 No student code runs outside a game process, behind all its walls: an import in the template could rewrite the
 code that puts up the game's own wall.  A game process writes nothing (Landlock grants no write right, its
@@ -23,8 +24,8 @@ How it is started: on Linux and macOS the harness (:mod:`.harness`) hands it one
 opens two loopback connections to the harness (control, then its one game) with that token.
 
 It imports only the sandbox's protocol (:mod:`.protocol`, :mod:`.text`), its walls (:mod:`.walls`,
-:mod:`.processes`), the engine and the players' helpers, so that a strategy starts in a small, known process;
-never the harness, the lab or anything that starts programs.
+:mod:`.processes`, :mod:`.importpath` to hold out missing packages), the engine and the players' helpers, so
+that a strategy starts in a small, known process; never the harness, the lab or anything that starts programs.
 """
 
 from __future__ import annotations
