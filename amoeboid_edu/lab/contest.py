@@ -25,6 +25,7 @@ from .entrants import Entry, Strategies, _digest, _entrants, _target_folders
 from .executors import TLSFiles, map_unordered, parse_executor
 from .ledger import Ledger, fingerprint
 from .records import DEFAULT_PER_MOVE_LIMIT, GameRecord
+from .roster import hand_in_snapshots
 from .scoring import ENTRANT_BUDGET, Batch, _batch_order, _check_settings, _Judge, _Setup, play_batch
 from .seedfile import _seed_from_file
 
@@ -98,7 +99,8 @@ def tournament(
     "key": ...}`` (paths of PEM files) or a :class:`~amoeboid_edu.lab.executors.TLSFiles`; a plain ``tcp://``
     scheduler lets anyone who reaches it attach a worker and send results this process unpickles (README).
     """
-    with trusted_imports(_target_folders(strategies)):  # no hand-in is ever imported here
+    # no hand-in is ever imported here; student folders are played from the run's own copies, removed at its end
+    with trusted_imports(_target_folders(strategies)), hand_in_snapshots() as snapshot:
         page = None if out is None else leaderboard_path(out)  # refused before anything is written
         setup = _Setup(seed, float(per_move_limit), max_turns, board, float(load_limit), bot_tables_by_entrant=True)
         _check_settings(games, setup)
@@ -113,7 +115,7 @@ def tournament(
         where = parse_executor(executor, tls)
         if not isinstance(batch_pairs, int) or batch_pairs < 1:
             raise ValueError(f"batch_pairs must be a whole number >= 1, not {batch_pairs!r}")
-        entries, unread = _entrants(strategies, list(opponents))
+        entries, unread = _entrants(strategies, list(opponents), snapshot)
         if seed_file is not None:
             # a class folder: every student's file lies in it
             files = ([os.path.join(os.path.abspath(strategies), "any-student.py")]

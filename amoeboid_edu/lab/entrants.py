@@ -23,7 +23,7 @@ from ..players.registry import BOTS
 from ..players.strategy import Strategy, as_function, strategy_name
 from ..sandbox.text import not_a_formula, shown
 from ..sandbox.importpath import caller_path
-from .roster import NAME_WIDTH, STUDENT_FOLDER_FILE, StudentSource, read_folder
+from .roster import NAME_WIDTH, SOURCE_LIMIT, STUDENT_FOLDER_FILE, StudentSource, read_folder, too_big
 
 # --------------------------------------------------------------------------- who plays
 
@@ -317,14 +317,17 @@ def _with_source(where: object, sources: SourceIndex) -> object:
     return [file, lineno, function, text[lineno - first]]
 
 
-def _entrants(strategies: Strategies, opponents: Sequence[str]) -> tuple[dict[str, Entry], list[tuple[str, str]]]:
-    """The entries by unique name (a folder's students, or the given strategies), the bots, and the unreadable files."""
+def _entrants(strategies: Strategies, opponents: Sequence[str],
+              snapshot: str | None = None) -> tuple[dict[str, Entry], list[tuple[str, str]]]:
+    """The entries by unique name (a folder's students, or the given strategies), the bots, and the unreadable files.
+
+    ``snapshot``: the run's own folder where a class's student folders are copied (:func:`.roster.read_folder`)."""
     unknown = [o for o in opponents if o not in BOTS]
     if unknown:
         raise ValueError(f"opponents are names from {sorted(BOTS)}, not {unknown}")
     unread: list[tuple[str, str]] = []
     if isinstance(strategies, (str, os.PathLike)) and os.path.isdir(strategies):
-        sources, unread = read_folder(os.fspath(strategies))
+        sources, unread = read_folder(os.fspath(strategies), snapshot)
         items = []
         for source in sources:
             missing = _missing_entry(source)
@@ -371,6 +374,9 @@ def _file_entry(item: Entry) -> tuple[Entry, str]:
     The reason it cannot be read, if so."""
     path = Path(item.load["file"])
     try:
+        size = path.stat().st_size
+        if size > SOURCE_LIMIT:
+            return item, too_big(path.name, size, SOURCE_LIMIT)
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as error:
         return item, f"not UTF-8 text (bad byte at offset {error.start})"

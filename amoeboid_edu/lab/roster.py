@@ -20,15 +20,19 @@ or the libraries.  A class folder this process could import from is refused (:fu
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import linecache
 import os
+import shutil
 import stat
 import sys
+import tempfile
 import types
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from ..sandbox.importpath import refuse_importable
 from ..sandbox.text import not_a_formula, shown, visible_spaces
@@ -100,10 +104,11 @@ def load_source(name: str, filename: str, source: str, function: str = "", folde
 RESAVE = ": save it again from Jupyter, or hand in NAME.py (lab.hand_in)"
 
 
-def _notebook_source(path: Path) -> str:
-    """The tagged code cells of a notebook, joined: any text, any JSON shape, any nesting gives a DidNotLoad."""
+def _notebook_source(path: Path, text: str) -> str:
+    """The tagged code cells of a notebook (``text``, read from ``path``), joined: any text, any JSON shape, any
+    nesting gives a DidNotLoad."""
     try:
-        notebook = json.loads(path.read_text(encoding="utf-8-sig"))
+        notebook = json.loads(text)
     except RecursionError:
         raise DidNotLoad(f"not a readable notebook (nested too deep){RESAVE}") from None
     except ValueError as error:  # JSONDecodeError, and UnicodeDecodeError (a ValueError too)
@@ -168,6 +173,117 @@ def _link_in(folder: Path) -> str | None:
 
 HAND_IN_SUFFIXES = (".py", ".ipynb")
 
+MiB = 1 << 20
+SOURCE_LIMIT = 1 * MiB
+"""The largest strategy file (``NAME.py``, or a ``.py`` in a student folder) read: a strategy is a few pages."""
+NOTEBOOK_LIMIT = 8 * MiB
+"""The largest notebook read (its pictures and outputs count): a 30 MB one tripled the scorer's memory."""
+FOLDER_BYTES = 16 * MiB
+"""The most bytes a student folder may hold, all its files together."""
+FOLDER_DEPTH = 32
+"""The deepest a student folder's copy may be nested (its removal at the end of the run recurses)."""
+
+
+def _mib(size: int) -> str:
+    return f"{size / MiB:.1f} MiB" if size % MiB else f"{size // MiB} MiB"
+
+
+def too_big(name: str, size: int, limit: int) -> str:
+    """Why a hand-in of ``size`` bytes is not read (its name escaped)."""
+    return f"{shown(name)} is {_mib(size)}; the limit is {_mib(limit)}: hand in only the strategy's own code"
+
+
+def _read_bytes(path: str | Path, limit: int, dir_fd: int | None = None) -> bytes:
+    """The bytes of one plain file that only it names, read through one descriptor (so what was checked is what is
+    read, whatever is renamed meanwhile); never through a link, never blocking on a pipe.  DidNotLoad with the reason
+    when it is something else or bigger than ``limit``."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags, dir_fd=dir_fd)
+    except OSError as error:
+        if getattr(os, "O_NOFOLLOW", 0) and error.errno in (errno.ELOOP, errno.EMLINK):  # a link (Linux; BSD and macOS)
+            raise DidNotLoad("a link, not read: hand in the file itself") from None
+        raise
+    with os.fdopen(fd, "rb") as file:
+        status = os.fstat(fd)
+        what = _not_a_file(status)
+        if what is not None:
+            raise DidNotLoad(f"{what}, not read: hand in the file itself")
+        if status.st_size > limit:
+            raise DidNotLoad(too_big(os.path.basename(path), status.st_size, limit))
+        data = file.read(limit + 1)
+    if len(data) > limit:  # it grew while being read
+        raise DidNotLoad(too_big(os.path.basename(path), len(data), limit))
+    return data
+
+
+def _copy_folder(source: Path, target: Path) -> None:
+    """Copy the student folder ``source`` to ``target`` through descriptors, never through a link: what its worker
+    then reads is what was checked here, whatever the student does to the class folder later.  DidNotLoad when it
+    holds a link or anything but files and folders, more than :data:`FOLDER_LIMIT` entries, folders nested more
+    than :data:`FOLDER_DEPTH` deep, a ``.py`` file over :data:`SOURCE_LIMIT` or more than :data:`FOLDER_BYTES` in
+    all.  Each folder's descriptor is open until it is copied: a folder of many folders holds many at once."""
+    by_fd = os.open in os.supports_dir_fd and os.scandir in os.supports_fd and hasattr(os, "O_DIRECTORY")
+    directory = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+    first: int | str = os.open(source, directory) if by_fd else os.fspath(source)
+    waiting: list[tuple[int | str, Path, int]] = [(first, target, 0)]
+    entries = size = 0
+    try:
+        while waiting:
+            place, into, depth = waiting.pop()
+            if depth > FOLDER_DEPTH:
+                if isinstance(place, int):
+                    os.close(place)
+                raise DidNotLoad(f"nested more than {FOLDER_DEPTH} folders deep, not read: hand in only the "
+                                 "strategy's own files")
+            into.mkdir(mode=0o700)
+            try:
+                with os.scandir(place) as found:
+                    for item in found:
+                        entries += 1
+                        if entries > FOLDER_LIMIT:
+                            raise DidNotLoad(f"holds more than {FOLDER_LIMIT:,} files and folders, not read: hand in "
+                                             "only the strategy's own files")
+                        mode = item.stat(follow_symlinks=False).st_mode
+                        if stat.S_ISDIR(mode):
+                            inner = os.open(item.name, directory, dir_fd=place) if isinstance(place, int) else item.path
+                            waiting.append((inner, into / item.name, depth + 1))
+                            continue
+                        if not stat.S_ISREG(mode):
+                            raise DidNotLoad(f"holds {_not_a_file(item.stat(follow_symlinks=False))} "
+                                             f"({shown(item.name)}), not read: hand in the files themselves")
+                        limit = SOURCE_LIMIT if item.name.endswith(".py") else FOLDER_BYTES
+                        data = (_read_bytes(item.name, limit, dir_fd=place) if isinstance(place, int)
+                                else _read_bytes(item.path, limit))
+                        size += len(data)
+                        if size > FOLDER_BYTES:
+                            raise DidNotLoad(f"its files are over {_mib(FOLDER_BYTES)} in all; the limit is "
+                                             f"{_mib(FOLDER_BYTES)}: hand in only the strategy's own files")
+                        copy = os.open(into / item.name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                        with os.fdopen(copy, "wb") as file:
+                            file.write(data)
+            finally:
+                if isinstance(place, int):
+                    os.close(place)
+    finally:
+        for place, _, _ in waiting:
+            if isinstance(place, int):
+                os.close(place)
+
+
+@contextlib.contextmanager
+def hand_in_snapshots() -> Iterator[str]:
+    """A folder of this run's own (mode 0700) for the copies of student folders (:func:`read_folder`), removed with
+    everything in it when the block ends."""
+    place = tempfile.mkdtemp(prefix="amoeboid-hand-ins-")
+    try:
+        yield place
+    finally:
+        try:
+            shutil.rmtree(place)
+        except (OSError, RecursionError):  # never the end of a finished run; the folder is private to this user
+            pass
+
 
 def _not_a_file(status: os.stat_result) -> str | None:
     """Why a hand-in's path is not one plain file that only it names (never followed, never opened), or None."""
@@ -221,13 +337,16 @@ def _why_not_read(path: Path) -> str | None:
     return None if what is None else f"{what}, not read: hand in the file itself"
 
 
-def read_folder(folder: str | Path) -> tuple[list[StudentSource], list[tuple[str, str]]]:
+def read_folder(folder: str | Path, snapshot: str | None = None) -> tuple[list[StudentSource], list[tuple[str, str]]]:
     """The students of ``folder`` (see the module's docstring for what a hand-in may be), sorted by name.
 
     Returns the sources, and ``(name, reason)`` for each hand-in that cannot even be read (not UTF-8, any
     notebook that is not one with a tagged cell, a link, a named pipe, a folder without ``strategy.py``, a file
-    named only ``.py``), both escaped; a source that fails to run is found out by its worker.  ValueError when
-    ``folder`` holds no hand-in, or when this process could import from it (:func:`refuse_importable`).
+    named only ``.py``, a file or folder over its size limit), both escaped; a source that fails to run is found
+    out by its worker.  Each file is read once, here, through one descriptor; with ``snapshot`` (a folder of the
+    run's own, :func:`hand_in_snapshots`) each student folder is copied there and its worker reads the copy, so a
+    folder swapped for a link during the run changes nothing.  ValueError when ``folder`` holds no hand-in, or when
+    this process could import from it (:func:`refuse_importable`).
     """
     folder = Path(folder)
     if not folder.is_dir():
@@ -252,10 +371,18 @@ def read_folder(folder: str | Path) -> tuple[list[StudentSource], list[tuple[str
             unread.append((name, reason))
             continue
         student_folder = path.is_dir()
-        if student_folder:
-            path = path / STUDENT_FOLDER_FILE
-        try:  # utf-8-sig: an editor's byte-order mark is not part of the code
-            text = path.read_text(encoding="utf-8-sig") if path.suffix == ".py" else _notebook_source(path)
+        try:
+            if student_folder and snapshot is not None:
+                copy = Path(tempfile.mkdtemp(dir=snapshot)) / path.name
+                _copy_folder(path, copy)
+                path = copy
+            if student_folder:
+                path = path / STUDENT_FOLDER_FILE
+            limit = SOURCE_LIMIT if path.suffix == ".py" else NOTEBOOK_LIMIT
+            # utf-8-sig: an editor's byte-order mark is not part of the code
+            text = _read_bytes(path, limit).decode("utf-8-sig")
+            if path.suffix != ".py":
+                text = _notebook_source(path, text)
         except UnicodeDecodeError as error:
             unread.append((name, f"not UTF-8 text (bad byte at offset {error.start})"))
             continue
@@ -269,4 +396,4 @@ def read_folder(folder: str | Path) -> tuple[list[StudentSource], list[tuple[str
     return sources, unread
 
 
-__all__ = ["DidNotLoad", "StudentSource", "load_source", "read_folder"]
+__all__ = ["DidNotLoad", "StudentSource", "hand_in_snapshots", "load_source", "read_folder", "too_big"]

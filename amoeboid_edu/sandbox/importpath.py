@@ -115,11 +115,41 @@ def refuse_importable(folder: str | os.PathLike[str], path: Iterable[str] | None
             "FOLDER`, or start Python (or the notebook) in another folder")
 
 
+THIRD_PARTY = ("altair", "anywidget", "cloudpickle", "distributed", "ipywidgets", "landlockpy", "nbformat", "numba",
+               "numpy", "open_spiel", "pandas", "pyseccomp", "pyspiel", "tqdm", "traitlets", "vl_convert")
+"""Every package outside the standard library that amoeboid_edu imports, in any layer and however lazily (a test
+keeps the list whole): a strategy may import any part of the package, which may look for any of them."""
+
+
+def hold_out_missing(names: Iterable[str] = THIRD_PARTY) -> list[str]:
+    """Mark each of ``names`` that this import path cannot find as missing for good (``None`` in ``sys.modules``).
+
+    Called in a worker before a student's folder joins its import path: a classmate's ``pyspiel.py`` or
+    ``numba.py`` is then never taken for the optional package the lab looks for (``importlib.util.find_spec``
+    answers None, ``import`` raises ModuleNotFoundError), and one that is installed is found first, the student's
+    folder coming last.  Returns the names held out.
+    """
+    import importlib.util
+
+    missing = []
+    for name in names:
+        if name in sys.modules:
+            continue
+        try:
+            found = importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            sys.modules[name] = None  # type: ignore[assignment]
+            missing.append(name)
+    return missing
+
+
 def caller_path() -> list[str]:
     """The import path of whoever called the lab (before any :func:`trusted_imports`): where ``MODULE:FUNCTION`` is
     looked for, for the worker that imports it."""
     return list(_callers[0] if _callers else sys.path)
 
 
-__all__ = ["caller_path", "children_without_their_folder", "importable_from", "library_path", "refuse_importable",
-           "trusted_imports"]
+__all__ = ["THIRD_PARTY", "caller_path", "children_without_their_folder", "hold_out_missing", "importable_from",
+           "library_path", "refuse_importable", "trusted_imports"]

@@ -72,15 +72,28 @@ def _readable_roots(request: dict[str, Any]) -> list[str]:
 
     Symbolic links are resolved (Landlock follows them to the folder it then opens): a strategy file given through
     a link is readable where it really lies, and a seed file is compared with where the roots really are.
-    The root folder itself is never a root (a worker's import path could name it: everything would be readable).
+    The root folder itself is never a root (a worker's import path could name it: everything would be readable),
+    nor a checkout holding the package (:func:`_package_itself`).
     """
     roots = [sys.prefix, sys.base_prefix, sys.exec_prefix, "/usr", "/lib", "/lib64", "/bin",
              "/etc/ld.so.cache", "/etc/localtime", "/dev/null", "/dev/zero"]
     roots += [entry for entry in [*request.get("path", ()), *sys.path, request.get("root")] if entry]
     if request.get("file"):
         roots += [os.path.dirname(os.path.abspath(request["file"])), os.path.dirname(os.path.realpath(request["file"]))]
-    resolved = dict.fromkeys(os.path.realpath(os.path.abspath(root)) for root in roots)
+    resolved = dict.fromkeys(_package_itself(os.path.realpath(os.path.abspath(root))) for root in roots)
     return [root for root in resolved if root != os.path.realpath(os.sep) and os.path.exists(root)]
+
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+"""The ``amoeboid_edu`` folder: what a worker imports more of behind the walls (through the package's ``__path__``)."""
+
+
+def _package_itself(root: str) -> str:
+    """The package's own folder for the folder that holds it when that is a checkout (an editable install, or run in
+    place), so that a class folder kept in the checkout is not readable; a ``site-packages`` stays whole."""
+    if root == os.path.dirname(_PACKAGE) and os.path.basename(root) not in ("site-packages", "dist-packages"):
+        return _PACKAGE
+    return root
 
 
 def readable_roots(path: Sequence[str], file: str | None = None) -> list[str]:
@@ -156,6 +169,9 @@ _SOCKET_OPTIONS = (7, 8, 18, 19, 20, 21, 66, 67)
 """SOL_SOCKET options it may set: buffer sizes within the system's maximum, low-water marks and timeouts
 (never SO_SNDBUFFORCE/SO_RCVBUFFORCE, which root could use to pin memory)."""
 _SIGALRM = 14
+_FD_CEILING = 1 << 16
+"""Above every descriptor a game process can hold (it may open ``OPEN_FILES``; the harness's are lower)."""
+_SECCOMP_SET_MODE_FILTER = 1
 
 
 def _game_rules(seccomp: Any, pid: int) -> list[tuple[str, tuple[Any, ...]]]:
@@ -182,6 +198,8 @@ def _game_rules(seccomp: Any, pid: int) -> list[tuple[str, tuple[Any, ...]]]:
         ("tkill", (int_is(0, pid),)),
         ("tgkill", (int_is(0, pid), int_is(1, pid))),
         ("rt_sigaction", (null(1),)),  # reading any disposition
+        # one more filter on itself, no flags (no listener, no other threads): the seal (:func:`seal`) adds its layer
+        ("seccomp", (int_is(0, _SECCOMP_SET_MODE_FILTER), int_is(1, 0))),
     ]
     rules += [("kill", (int_is(0, who),)) for who in yourself]
     rules += [(name, (int_is(0, who),)) for name in ("sched_getaffinity", "getpgid", "getsid") for who in yourself]
@@ -279,3 +297,96 @@ def limit_resources() -> None:
         except (AttributeError, ValueError, OSError):  # not on this platform, or already lower
             pass
 
+
+
+_SEALED = (
+    # opening a file (reading one sets its access time), by name or by handle
+    "open", "openat", "openat2", "creat", "open_by_handle_at", "name_to_handle_at", "uselib",
+    # looking a name up (following a symbolic link sets the link's access time), reading a link
+    "stat", "lstat", "newfstatat", "statx", "statfs", "access", "faccessat", "faccessat2", "readlink", "readlinkat",
+    "chdir", "getxattr", "lgetxattr", "listxattr", "llistxattr", "getxattrat", "listxattrat",
+    # its own descriptors' inode numbers (they differ from run to run; glibc's fstat is newfstatat already)
+    "fstat", "fstatfs",
+    "execve", "execveat", "truncate", "inotify_add_watch", "fanotify_mark",
+    # state that outlives a process: System V IPC, POSIX message queues, keyrings
+    "shmget", "shmat", "msgget", "msgsnd", "semget", "semop", "semtimedop", "mq_open", "mq_timedsend",
+    "mq_notify", "add_key", "request_key", "keyctl",
+    # a further filter (which could answer for this one), or a Landlock domain
+    "seccomp", "landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self",
+)
+"""Refused with EACCES once a game process is sealed (:func:`seal`): every syscall that names a file or leaves
+state behind the process, so that nothing a strategy does after it has seen a roll leaves a mark another run
+could read (an access time, a message queue, a key)."""
+
+SEALED_IMPORT = "import {name} at the top of your file: a strategy can't open files once its game has started"
+"""What a strategy's import during a game raises (ImportError), the module's name filled in."""
+
+
+class _SealedImports:
+    """A finder in front of the path's: a module not imported yet is refused with ``SEALED_IMPORT``."""
+
+    @staticmethod
+    def find_spec(name: str, path: object = None, target: object = None) -> None:
+        raise ImportError(SEALED_IMPORT.format(name=name), name=name)
+
+
+def _remember_sources(skip: Sequence[str]) -> None:
+    """Keep the lines of every imported Python file outside the folders ``skip`` in ``linecache``, marked as read
+    from a loader (no size, no mtime: ``linecache.checkcache`` leaves it), so a traceback still shows the
+    student's line.  Compared as text (as given and resolved), not resolved per file: hundreds of library modules
+    are passed over in microseconds."""
+    import linecache
+
+    folders = tuple({variant.rstrip(os.sep) + os.sep for folder in skip
+                     for variant in (folder, os.path.realpath(folder))})
+    for module in list(sys.modules.values()):
+        file = getattr(module, "__file__", None)
+        if not isinstance(file, str) or not file.endswith(".py") or file.startswith(folders) or file in linecache.cache:
+            continue
+        try:
+            with open(file, encoding="utf-8", errors="replace") as source:
+                lines = source.readlines()
+        except OSError:
+            continue
+        linecache.cache[file] = (len(lines), None, lines, file)
+
+
+def seal(keep: Sequence[int], walls: Sequence[str]) -> bool:
+    """Seal a game process once its strategy is loaded, before it sees a roll; False if the filter failed to load.
+
+    Rolls of a run are dealt again by another run with the same seed, so a strategy that could leave any mark
+    after seeing one (read a never-read file: its access time changes) would tell a later run its dice.  Sealed:
+    every descriptor but ``keep`` (its sockets) is closed; an import of a module not loaded yet raises one clear
+    ``ImportError`` (``SEALED_IMPORT``); and where the walls include seccomp, a last filter refuses with EACCES
+    every syscall that names a file or keeps state after the process (``_SEALED``).  Source lines of the
+    student's files are read first, so that where a move raised still shows its line.
+    """
+    _remember_sources([sys.prefix, sys.base_prefix, sys.exec_prefix, _PACKAGE])
+    low = 0
+    for fd in sorted(set(keep)):
+        os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, max(_FD_CEILING, low))
+    from importlib.machinery import PathFinder
+
+    finders = sys.meta_path
+    at = next((index for index, finder in enumerate(finders) if finder is PathFinder), 0)
+    finders.insert(at, _SealedImports)
+    if not WALLS_PLATFORM or "seccomp" not in walls:
+        return True
+    try:
+        import pyseccomp as seccomp  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    except (ImportError, OSError, RuntimeError):
+        return False
+    arch = seccomp.system_arch()
+    try:
+        syscalls = seccomp.SyscallFilter(seccomp.ALLOW)
+        syscalls.set_attr(seccomp.Attr.CTL_NNP, 0)  # set with the first filter; prctl is refused by the game's
+        refuse = seccomp.ERRNO(errno.EACCES)
+        for name in _SEALED:
+            if seccomp.resolve_syscall(arch, name) >= 0:
+                syscalls.add_rule(refuse, name)
+        syscalls.load()
+    except OSError:
+        return False
+    return True

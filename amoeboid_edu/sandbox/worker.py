@@ -8,7 +8,8 @@ one strategy::
                               │          (the harness ended or was killed) it kills every descendant
                               └── template  walls up (Landlock, seccomp deny-list); runs no student code
                                     └── game  forked per generation; its own seccomp allow-list;
-                                              imports the strategy, then plays moves
+                                              imports the strategy, is sealed (opens no file
+                                              again), then plays moves
 
 No student code runs outside a game process, behind all its walls: an import in the template could rewrite the
 code that puts up the game's own wall.  A game process writes nothing (Landlock grants no write right, its
@@ -23,8 +24,8 @@ How it is started: on Linux and macOS the harness (:mod:`.harness`) hands it one
 opens two loopback connections to the harness (control, then its one game) with that token.
 
 It imports only the sandbox's protocol (:mod:`.protocol`, :mod:`.text`), its walls (:mod:`.walls`,
-:mod:`.processes`), the engine and the players' helpers, so that a strategy starts in a small, known process;
-never the harness, the lab or anything that starts programs.
+:mod:`.processes`, :mod:`.importpath` to hold out missing packages), the engine and the players' helpers, so
+that a strategy starts in a small, known process; never the harness, the lab or anything that starts programs.
 """
 
 from __future__ import annotations
@@ -46,10 +47,11 @@ from typing import Any, Callable, Sequence
 from ..engine.rules import Amoeba, Board, Position, Rules, Turn
 from ..players.strategy import StrategyFunction, as_function
 from ..players.tracebacks import student_frame
+from .importpath import hold_out_missing
 from .processes import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, die_with, prctl, sweep
 from .protocol import GAME, HEADER, LOAD_LIMIT, SEED_BITS, receive_message, send_message
 from .text import LINE_WIDTH, OutputTail, cut
-from .walls import limit_resources, load_seccomp, put_up_walls
+from .walls import limit_resources, load_seccomp, put_up_walls, seal
 
 FLUSH_AFTER = 0.01
 """Seconds a game process may hold a round's answers before sending what it has: a round's answers go back in
@@ -345,8 +347,14 @@ def _game_walls(walls: Sequence[str]) -> None:
         os._exit(1)
 
 
-def _loaded(game: socket.socket, request: dict[str, Any], payload: bytes, tail: OutputTail) -> StrategyFunction | None:
-    """Import the strategy here and say so on ``game`` first: ``{"ok": true}``, or the error and None."""
+def _loaded(game: socket.socket, request: dict[str, Any], payload: bytes, tail: OutputTail, walls: Sequence[str],
+            keep: Sequence[socket.socket] = ()) -> StrategyFunction | None:
+    """Import the strategy here and say so on ``game`` first: ``{"ok": true}``, or the error and None.
+
+    Loaded, the process is sealed (:func:`.walls.seal`) before any roll reaches it: only ``game`` and ``keep``
+    stay open, and it opens no file again; if the seal cannot go up where the walls include seccomp, it exits.
+    """
+    sealing = seal  # bound before the import: a strategy that rebinds the worker's names does not reach it
     sys.stdout = sys.stderr = tail
     _entropy_from_the_move()
     _seed_globals(int(request.get("import_seed", 0)))
@@ -355,6 +363,8 @@ def _loaded(game: socket.socket, request: dict[str, Any], payload: bytes, tail: 
     except BaseException as error:  # noqa: BLE001 - a broken student module must not kill the run silently
         send_message(game, json.dumps({"ok": False, "error": cut(f"{type(error).__name__}: {error}")}).encode())
         return None
+    if not sealing([game.fileno(), *(sock.fileno() for sock in keep)], walls):
+        os._exit(1)
     send_message(game, json.dumps({"ok": True}).encode())
     return choose
 
@@ -372,6 +382,7 @@ def _template(control: socket.socket, fork_server: bool, games: list[socket.sock
     # generator is seeded before every move, and its BLAS may start threads, which the walls then refuse to anyone.
     import numpy
     import numpy.random  # noqa: F401 - NumPy 2 imports it lazily: each game process would import it again
+    import numpy.fft  # noqa: F401 - lazily too; a sealed game imports nothing (others: "import numpy.ma at the top")
 
     if request["load"] == "pickle":
         import cloudpickle  # type: ignore[import-untyped, unused-ignore]  # noqa: F401
@@ -400,7 +411,7 @@ def _template(control: socket.socket, fork_server: bool, games: list[socket.sock
         if not fork_server:  # one plain process: it imports once, and is killed and restarted after a timeout
             if choose is None:
                 _game_walls(walls)
-                choose = _loaded(game, request, payload, tail)
+                choose = _loaded(game, request, payload, tail, walls, keep=[control])
                 if choose is None:
                     return
             else:
@@ -415,7 +426,7 @@ def _template(control: socket.socket, fork_server: bool, games: list[socket.sock
                 os.setpgid(0, 0)  # its own group: kill(0, ...) cannot reach the template
                 die_with(template)
                 _game_walls(walls)
-                choose = _loaded(game, request, payload, tail)
+                choose = _loaded(game, request, payload, tail, walls)
                 if choose is not None:
                     _play(game, choose, rules, tail)
             finally:
@@ -478,6 +489,7 @@ def main() -> None:
     or ``python -m amoeboid_edu.sandbox.worker HOST:PORT HARNESS_PID portable`` (a plain worker started portably)."""
     # The worker starts in "/" (see Sandbox._start): never on its import path, where the walls would open it all.
     sys.path[:] = [entry for entry in sys.path if entry and os.path.realpath(entry) != os.path.realpath(os.sep)]
+    hold_out_missing()  # before any student's folder joins the path: no hand-in stands in for a missing package
     limit_resources()
     mode = sys.argv[3]
     if mode == "portable":
