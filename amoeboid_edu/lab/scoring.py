@@ -26,7 +26,10 @@ Safe: a student's strategy runs in its own worker process
 the walls the platform offers (on Linux seccomp and Landlock: it cannot
 signal, trace or read this process, open sockets or write anything), fed the
 position as text and the roll; a move that reaches the per-move limit is
-interrupted and forfeits, and its process keeps the import.  The
+interrupted and forfeits, and its process keeps the import.  One worker
+is started per strategy and run (:func:`warm_workers`); each lane (an
+opponent, seats fixed) plays in a fresh game process forked from it, which
+imports the strategy itself.  The
 dice never leave this process.  An exception, an illegal turn, a malformed
 return value, a timeout or a crash forfeits that game, and the card says why
 and which walls were up.
