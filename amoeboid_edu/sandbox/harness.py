@@ -468,6 +468,11 @@ class Sandbox:
     def kill(self) -> None:
         """Stop the worker and everything it started, every lane's game process too (SIGKILL: no handler can
         refuse); a lane asked again starts it afresh."""
+        for lane in self.worker.lanes if self in self.worker.lanes else [self]:
+            if lane.game is not None:
+                lane.game.close()
+            lane.game = lane.answers = None
+            lane._forget_game_process()
         for connection in (self.game, self.control, self.spare_game):
             if connection is not None:
                 connection.close()
