@@ -573,6 +573,8 @@ def test_the_lanes_of_a_strategy_share_one_worker_and_a_stuck_move_costs_only_it
         assert second.ask([(3, 3, position)], 1.0)[0]["kind"] == "text" and second.imports == 1
         assert first.ask([(4, 3, position)], 1.0)[0]["kind"] == "text" and first.imports == 2
         assert first.process is second.process
+        first.kill()  # the whole worker, every lane's game process with it: the other lane starts afresh
+        assert second.game is None and second.ask([(6, 3, position)], 1.0)[0]["kind"] == "text"
         first.close()
         assert second.ask([(5, 3, position)], 1.0)[0]["kind"] == "text"  # a closed lane leaves the worker up
     finally:
