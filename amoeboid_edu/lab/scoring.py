@@ -372,8 +372,8 @@ def _play_pairing(entries: dict[str, Entry], games: Sequence[tuple[str, str, int
     def sandbox_for(name: str, lane: str) -> Sandbox:
         if (name, lane) not in sandboxes:
             e = entries[name]
-            key = (json.dumps(e.load, sort_keys=True, default=str), e.payload, setup.board, setup.load_limit,
-                   import_seed)
+            key = (name, json.dumps(e.load, sort_keys=True, default=str), e.payload, setup.board,
+                   setup.load_limit, import_seed)  # two entrants never share a worker, even with the same code
             host = hosts.pop(key, None) or Sandbox(e.load, e.payload, rules, setup.load_limit, import_seed)
             hosts[key] = host  # the most recently used last
             while len(hosts) > MAX_WARM:
