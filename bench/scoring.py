@@ -1,7 +1,7 @@
 """How fast the lab scores a student's strategy, and how long expectimax thinks (prints figures, asserts nothing).
 
     .venv/bin/python bench/scoring.py [--games 1000] [--seed 0] [--workers 1] [--all] [--repeat N]
-        [--strategy first_eater] [--breakdown]
+        [--strategy first_eater] [--breakdown] [--only-score]
 
 The targets (issue 3): scoring a simple strategy over 1,000 games against each of
 random, greedy and paper in under 10 s wall on one core, and isolation costing at
@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import threading
 import time
 
 from amoeboid_edu import Position, legal_move_pairs, legal_turns, random_playout, seeded_rng
@@ -71,17 +72,94 @@ def eat_or_wander(position, roll, rng):
 OPPONENTS = ("random", "greedy", "paper")
 
 
+class TreeCPU:
+    """CPU seconds (user + sys) of this process and every process below it, while the block runs.
+
+    The workers' template reaps its game processes without waiting for them, so their time never reaches
+    ``RUSAGE_CHILDREN`` (nor ``/usr/bin/time``): a thread reads each descendant's ``/proc/PID/stat`` every
+    ``every`` seconds and keeps its last reading (a process's last fraction of a period is missed).  The thread's
+    own CPU time (a scan of ``/proc``) is left out of this process's.
+    """
+
+    def __init__(self, every: float = 0.2) -> None:
+        self.every, self.seen, self.stop = every, {}, threading.Event()
+        self.ticks = os.sysconf("SC_CLK_TCK")
+
+    def _sample(self) -> None:
+        from amoeboid_edu.sandbox.processes import descendants
+
+        for pid in descendants(os.getpid()):
+            try:
+                with open(f"/proc/{pid}/stat", "rb") as stat:
+                    fields = stat.read().rpartition(b")")[2].split()
+                self.seen[pid] = (int(fields[11]) + int(fields[12])) / self.ticks
+            except (OSError, ValueError, IndexError):
+                pass
+
+    def _run(self) -> None:
+        began = time.thread_time()
+        while not self.stop.wait(self.every):
+            self._sample()
+        self._sample()
+        self.sampling = time.thread_time() - began
+
+    def __enter__(self) -> "TreeCPU":
+        self.own = time.process_time()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join()
+        self.own = time.process_time() - self.own - self.sampling
+        self.children = sum(self.seen.values())
+
+    @property
+    def total(self) -> float:
+        return self.own + self.children
+
+
+def time_isolation(strategy, rounds: int = 3) -> None:
+    """What isolation costs before the first move: a worker's start (interpreter, imports, walls, the first game
+    process's import) and each further lane's game process (a fork and the strategy's import)."""
+    import cloudpickle
+
+    from amoeboid_edu.sandbox.harness import Sandbox
+
+    position = Position.start(3)
+    payload = cloudpickle.dumps(strategy)
+    starts, lanes = [], []
+    for _ in range(rounds):
+        host = Sandbox({"load": "pickle"}, payload, position.rules)
+        first = host.lane()
+        began = time.perf_counter()
+        first.ask([(1, 3, position)], 5.0)
+        starts.append(time.perf_counter() - began)
+        second = host.lane()
+        began = time.perf_counter()
+        second.ask([(1, 3, position)], 5.0)
+        lanes.append(time.perf_counter() - began)
+        for sandbox in (first, second, host):
+            sandbox.close()
+    print(f"isolation: a worker's start and first move {min(starts) * 1000:.0f} ms wall (fastest of {rounds}), "
+          f"a further lane's game process and first move {min(lanes) * 1000:.1f} ms; load {os.getloadavg()[0]:.1f}")
+
+
 def time_score(strategy, games: int, seed, workers: int, isolated: bool = True, repeat: int = 1) -> float:
     """Score ``strategy`` and print the figures; ``isolated=False`` registers it as a trusted bot (no worker)."""
     if not isolated:
         BOTS[strategy.__name__] = strategy  # the lab calls registered bots in-process: the no-isolation floor
     try:
-        walls, cpus = [], []
+        walls, cpus, trees = [], [], []
         for _ in range(repeat):
-            began, cpu = time.perf_counter(), time.process_time()
-            card = score(strategy, games=games, seed=seed, opponents=list(OPPONENTS), workers=workers, progress=False)
-            walls.append(time.perf_counter() - began)
-            cpus.append(time.process_time() - cpu)
+            with TreeCPU() as tree:
+                began, cpu = time.perf_counter(), time.process_time()
+                card = score(strategy, games=games, seed=seed, opponents=list(OPPONENTS), workers=workers or None,
+                             progress=False)
+                walls.append(time.perf_counter() - began)
+                cpus.append(time.process_time() - cpu)
+            trees.append(tree.total)
         wall = min(walls)
     finally:
         BOTS.pop(strategy.__name__, None)
@@ -90,7 +168,7 @@ def time_score(strategy, games: int, seed, workers: int, isolated: bool = True, 
     turns = float((summary["games"] * summary["mean_turns"]).sum())
     how = "in a worker" if isolated else "in-process as a registered bot, NOT isolated (other games)"
     print(f"{strategy.__name__} {how}: {total} games ({games} per opponent), {wall:.2f} s wall "
-          f"({min(cpus):.2f} s CPU here), {total / wall:.0f} games/s, {turns:.0f} turns, {turns / wall:.0f} turns/s, "
+          f"({min(cpus):.2f} s CPU here, {min(trees):.2f} s CPU with its processes), {total / wall:.0f} games/s, {turns:.0f} turns, {turns / wall:.0f} turns/s, "
           f"workers={workers}, load {os.getloadavg()[0]:.1f}")
     if isolated:
         for row in summary.itertuples(index=False):
@@ -170,24 +248,30 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="games per opponent (even)")
     parser.add_argument("--seed", default="0")
-    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=0, help="processes (0: score()'s default, the cores)")
     parser.add_argument("--expectimax-turns", type=int, default=200)
     parser.add_argument("--all", action="store_true", help="also the slower strategies (about 3 minutes)")
     parser.add_argument("--repeat", type=int, default=1, help="time each run N times, keep the fastest")
     parser.add_argument("--strategy", choices=["wander", "first_eater"], default="wander",
                         help="the strategy timed (first_eater: issue 25's legal_turns walker)")
     parser.add_argument("--breakdown", action="store_true", help="also profile where the in-process time goes")
+    parser.add_argument("--only-score", action="store_true", help="time the isolated card only (no references)")
     args = parser.parse_args()
     chosen = {"wander": wander, "first_eater": first_eater}[args.strategy]
     for strategy in (wander, random_candidate, eat_or_wander) if args.all else (chosen,):
         if args.breakdown:
             breakdown(strategy, args.games, args.seed)
+        if args.breakdown:
+            time_isolation(strategy)
         isolated = time_score(strategy, args.games, args.seed, args.workers, repeat=args.repeat)
+        if args.only_score:
+            continue
         floor = time_same_games(strategy, args.games, args.seed, repeat=args.repeat)
         as_bot = time_score(strategy, args.games, args.seed, 1, isolated=False, repeat=args.repeat)
         print(f"    isolation costs {isolated - floor:.2f} s: {isolated / floor:.2f}x the same games in-process "
               f"({isolated / as_bot:.2f}x the registered bot's)")
-    time_expectimax(args.expectimax_turns, args.seed)
+    if not args.only_score:
+        time_expectimax(args.expectimax_turns, args.seed)
 
 
 if __name__ == "__main__":

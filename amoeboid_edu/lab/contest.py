@@ -26,7 +26,8 @@ from .executors import TLSFiles, map_unordered, parse_executor
 from .ledger import Ledger, fingerprint
 from .records import DEFAULT_PER_MOVE_LIMIT, GameRecord
 from .roster import hand_in_snapshots
-from .scoring import ENTRANT_BUDGET, Batch, _batch_order, _check_settings, _Judge, _Setup, play_batch
+from .scoring import (ENTRANT_BUDGET, Batch, _batch_order, _check_settings, _Judge, _Setup, play_batch,
+                      warm_workers)
 from .seedfile import _seed_from_file
 
 BATCH_PAIRS = 50
@@ -171,12 +172,13 @@ def tournament(
         played: dict[int, list[GameRecord] | None] = {}
         results = map_unordered(play_batch, batches, where, prepare=prepare)
         try:
-            for at, (block, index) in enumerate(blocks):
-                while index is not None and index not in played:
-                    finished_index, records = next(results)
-                    played[finished_index] = records
-                _judge_block(block, None if index is None else played.pop(index) or [], ledger, judge, judged)
-                judged_blocks[0] = at + 1
+            with warm_workers():  # serially, each entrant's worker serves all its batches
+                for at, (block, index) in enumerate(blocks):
+                    while index is not None and index not in played:
+                        finished_index, records = next(results)
+                        played[finished_index] = records
+                    _judge_block(block, None if index is None else played.pop(index) or [], ledger, judge, judged)
+                    judged_blocks[0] = at + 1
             ledger.finish()
         finally:
             results.close()

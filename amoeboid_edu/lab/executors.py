@@ -40,6 +40,10 @@ from ..sandbox.importpath import children_without_their_folder
 
 CONNECT_TIMEOUT = 20
 """Seconds to wait for a Dask scheduler before giving up with a clear error."""
+STOP_GRACE = 10.0
+"""Seconds a pool process that runs no batch has to exit once its input is closed, before it is killed."""
+POOL_PROCESS = False
+"""True in a pool process of ``processes:K``: what it starts for one batch may serve the next (it dies with the run)."""
 
 
 @dataclass(frozen=True)
@@ -167,6 +171,8 @@ def _serve_batches() -> None:
     Its stdout carries nothing else: what anything in this process prints goes to stderr.  An exception ends the
     process (the batch is then played again by the caller, where it raises in full).
     """
+    global POOL_PROCESS
+    POOL_PROCESS = True
     source = sys.stdin.buffer
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
@@ -220,7 +226,16 @@ class _PoolProcess:
         finally:
             self.events.put(("end", self, -1, None))
 
-    def stop(self) -> None:
+    def stop(self, finished: bool = False) -> None:
+        """Stop the process: ``finished`` (it runs no batch), by closing its input, so that it stops what it
+        started (its sandboxes' workers) before it exits; else, or if it has not exited within ``STOP_GRACE``
+        seconds, SIGKILL (what it started then dies with it, a moment later)."""
+        if finished and self.process.stdin is not None:
+            try:
+                self.process.stdin.close()
+                self.process.wait(STOP_GRACE)
+            except (OSError, ValueError, subprocess.TimeoutExpired):
+                pass
         if self.process.poll() is None:
             self.process.kill()
         self.process.wait()
@@ -271,7 +286,7 @@ def _processes(function: Callable[..., Any], batches: Sequence[Any], workers: in
                     yield index, _run_here(function, ready, index, on_item)
     finally:
         for process in pool:
-            process.stop()
+            process.stop(finished=process not in running)
 
 
 def _dask(function: Callable[..., Any], batches: Sequence[Any], address: str, tls: TLSFiles | None,

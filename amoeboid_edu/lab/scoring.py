@@ -26,7 +26,10 @@ Safe: a student's strategy runs in its own worker process
 the walls the platform offers (on Linux seccomp and Landlock: it cannot
 signal, trace or read this process, open sockets or write anything), fed the
 position as text and the roll; a move that reaches the per-move limit is
-interrupted and forfeits, and its process keeps the import.  The
+interrupted and forfeits, and its process keeps the import.  One worker
+is started per strategy and run (:func:`warm_workers`); each lane (an
+opponent, seats fixed) plays in a fresh game process forked from it, which
+imports the strategy itself.  The
 dice never leave this process.  An exception, an illegal turn, a malformed
 return value, a timeout or a crash forfeits that game, and the card says why
 and which walls were up.
@@ -46,11 +49,14 @@ work every executor runs: a :class:`Batch`, played by :func:`play_batch`.
 
 from __future__ import annotations
 
+import atexit
 import collections
+import contextlib
+import json
 import os
 import sys
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Iterator, Optional, Sequence
 
 from ..engine.game import TURN_CAP
 from ..engine.match import STRATEGY, Match
@@ -68,6 +74,7 @@ from .cards import ScoreCard
 from .estimate import RunEstimate, score_advice
 from .entrants import Entry, SourceIndex, _target_folders, _with_source, entry
 from .records import DEFAULT_PER_MOVE_LIMIT, MOVES_JOIN, GameRecord
+from . import executors
 from .executors import Executor, map_unordered
 from .seedfile import _seed_from_file
 
@@ -358,11 +365,22 @@ def _play_pairing(entries: dict[str, Entry], games: Sequence[tuple[str, str, int
     rules = Position.start(setup.board).rules
     import_seed = _stream_seed(setup.seed, "import")
     sandboxes: dict[tuple[str, str], Sandbox] = {}
+    if not _WARM and executors.POOL_PROCESS:  # a pool process keeps its workers until it exits (or dies with the run)
+        kept: collections.OrderedDict[Any, Sandbox] = collections.OrderedDict()
+        _WARM.append(kept)
+        atexit.register(_close_all, kept)
+    hosts = _WARM[-1] if _WARM else collections.OrderedDict()
 
     def sandbox_for(name: str, lane: str) -> Sandbox:
         if (name, lane) not in sandboxes:
             e = entries[name]
-            sandboxes[(name, lane)] = Sandbox(e.load, e.payload, rules, setup.load_limit, import_seed)
+            key = (name, json.dumps(e.load, sort_keys=True, default=str), e.payload, setup.board,
+                   setup.load_limit, import_seed)  # two entrants never share a worker, even with the same code
+            host = hosts.pop(key, None) or Sandbox(e.load, e.payload, rules, setup.load_limit, import_seed)
+            hosts[key] = host  # the most recently used last
+            while len(hosts) > MAX_WARM:
+                hosts.popitem(last=False)[1].close()
+            sandboxes[(name, lane)] = host.lane()
         return sandboxes[(name, lane)]
 
     made = {game: _Game(entries[game[0]], entries[game[1]], game[2], game[3], setup) for game in games}
@@ -400,6 +418,38 @@ def _play_pairing(entries: dict[str, Entry], games: Sequence[tuple[str, str, int
     finally:
         for sandbox in sandboxes.values():
             sandbox.close()
+        if not _WARM:
+            _close_all(hosts)
+
+
+MAX_WARM = 8
+"""Workers a run keeps started (one per strategy, the most recently used): a tournament's entrants' workers serve
+every batch they play in, instead of one started per lane and batch."""
+_WARM: list[collections.OrderedDict[Any, Sandbox]] = []
+"""The workers kept for the run in progress (:func:`warm_workers`), by what they load; empty: none are kept."""
+
+
+def _close_all(hosts: collections.OrderedDict[Any, Sandbox]) -> None:
+    for host in hosts.values():
+        host.close()
+
+
+@contextlib.contextmanager
+def warm_workers() -> Iterator[None]:
+    """Keep each strategy's worker started across the batches played here until the block ends, then stop them.
+
+    A worker (an interpreter with the lab's modules and NumPy imported and its walls up) costs a few tenths of a
+    second to start; each lane still gets a fresh game process, forked from it, that imports the strategy itself.
+    A pool process of ``processes:K`` keeps them for its whole life: it stops them as it exits, and a killed one
+    takes them with it.
+    """
+    hosts: collections.OrderedDict[Any, Sandbox] = collections.OrderedDict()
+    _WARM.append(hosts)
+    try:
+        yield
+    finally:
+        _WARM.remove(hosts)
+        _close_all(hosts)
 
 
 class _SameFailure(Exception):
@@ -480,9 +530,10 @@ def _run(entries: dict[str, Entry], matches: list[tuple[str, str]], games: int, 
     executor = Executor("serial") if workers == 1 else Executor("processes", workers)
     results = map_unordered(play_batch, batches, executor, on_item=lambda index, record: finished(record))
     try:
-        for _, records in results:  # every record was handed to ``finished`` already, except from a Dask worker
-            for record in records or ():
-                finished(record)
+        with warm_workers():
+            for _, records in results:  # every record was handed to ``finished`` already, except from a Dask worker
+                for record in records or ():
+                    finished(record)
     finally:
         results.close()
         bar.close()

@@ -4,8 +4,9 @@ It starts ``python -m amoeboid_edu.sandbox.worker`` (:mod:`.worker`) in a scrubb
 ``-P`` (nothing of the teacher's folders on its import path), sends it the load request, then each round's moves,
 and reads every answer as untrusted (:mod:`.protocol`): by its own clock, bounded in size, escaped before it is
 shown (:mod:`.text`).  A move that does not stop costs the game process: the harness kills every descendant of the
-worker's supervisor except the template (:mod:`.processes`), and the next game process imports the strategy again
-within the load limit.  See docs/threat-model.md.
+worker's supervisor except the template and the other lanes' game processes (:mod:`.processes`), and the next game
+process imports the strategy again within the load limit.  One worker serves every lane of a strategy
+(:meth:`Sandbox.lane`): it is started once, and each lane's game process is forked from its template.  See docs/threat-model.md.
 """
 
 from __future__ import annotations
@@ -116,7 +117,20 @@ def _pidfd(pid: int) -> int | None:
         raise
 
 
-@dataclass
+@dataclass(eq=False)
+class _Worker:
+    """One strategy's worker as the harness holds it: the supervisor's process, the template's pid, the control
+    connection, and the lanes (:class:`Sandbox`) whose game processes the template forked."""
+
+    process: subprocess.Popen[bytes] | None = None
+    template: int | None = None
+    control: socket.socket | None = None
+    spare_game: socket.socket | None = None
+    isolation: str = ""
+    lanes: list[Sandbox] = field(default_factory=list)
+
+
+@dataclass(eq=False)
 class Sandbox:
     """The harness's end of one untrusted strategy's worker: started on first use, restarted after a crash."""
 
@@ -134,17 +148,17 @@ class Sandbox:
     plain process; the default on Windows, and wherever ``AMOEBOID_PORTABLE_SANDBOX=1``."""
     broken: str | None = None
     """Why the strategy cannot be loaded at all (every game then forfeits with reason "load")."""
-    isolation: str = ""
-    """The walls the worker reported, e.g. "process + seccomp + landlock"."""
-    process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
-    template: int | None = None
-    control: socket.socket | None = field(default=None, repr=False)
+    worker: _Worker = field(default_factory=lambda: _Worker(), repr=False)
+    """The worker's processes and control connection: this sandbox's own, or shared with the other lanes of the
+    same strategy (:meth:`lane`)."""
     game: socket.socket | None = field(default=None, repr=False)
     answers: MessageReader | None = field(default=None, repr=False)
     heard: float = 0.0
     """When the game process last sent something (or was sent its round): the harness's clock for each answer."""
     game_pidfd: int | None = None
     """The game process (a pidfd, from the pid its trusted template reports), stopped between rounds."""
+    game_pid: int | None = None
+    """The game process's pid as its template reported it: kept alive when another lane's game process is killed."""
     careful: bool = False
     """The next round's answers are sent one by one: the last round lost its game process with several moves
     unanswered, and the move that did it is found by asking them again."""
@@ -155,12 +169,66 @@ class Sandbox:
     imports: int = 0
     """Games sockets handed to the worker: each is a game process that imports the strategy (a plain worker imports
     once per process).  A move interrupted at its limit keeps its process, and so the count."""
-    spare_game: socket.socket | None = field(default=None, repr=False)
-    """A portable start's game connection, until the first game takes it."""
 
     def __post_init__(self) -> None:
         if self.portable:
             self.fork_server = False
+        self.worker.lanes.append(self)
+
+    # the worker's state, shared by the lanes of one strategy
+    @property
+    def process(self) -> subprocess.Popen[bytes] | None:
+        return self.worker.process
+
+    @process.setter
+    def process(self, value: subprocess.Popen[bytes] | None) -> None:
+        self.worker.process = value
+
+    @property
+    def template(self) -> int | None:
+        return self.worker.template
+
+    @template.setter
+    def template(self, value: int | None) -> None:
+        self.worker.template = value
+
+    @property
+    def control(self) -> socket.socket | None:
+        return self.worker.control
+
+    @control.setter
+    def control(self, value: socket.socket | None) -> None:
+        self.worker.control = value
+
+    @property
+    def spare_game(self) -> socket.socket | None:
+        """A portable start's game connection, until the first game takes it."""
+        return self.worker.spare_game
+
+    @spare_game.setter
+    def spare_game(self, value: socket.socket | None) -> None:
+        self.worker.spare_game = value
+
+    @property
+    def isolation(self) -> str:
+        """The walls the worker reported, e.g. "process + seccomp + landlock"."""
+        return self.worker.isolation
+
+    @isolation.setter
+    def isolation(self, value: str) -> None:
+        self.worker.isolation = value
+
+    def lane(self) -> Sandbox:
+        """Another lane of this strategy: a sandbox with a game process of its own, forked from this one's worker.
+
+        The worker (an interpreter that imported the lab's modules and NumPy and put its walls up) is started once
+        for all the lanes; each lane's game process imports the strategy itself, so lanes share no state but the
+        template's, which runs no student code.  A plain or portable worker plays one game connection at a time:
+        its lanes get workers of their own.
+        """
+        shared = self.fork_server and not self.portable
+        return Sandbox(self.load, self.payload, self.rules, self.load_limit, self.import_seed, self.walls,
+                       self.fork_server, self.portable, worker=self.worker if shared else _Worker())
 
     def _start_portably(self, deadline: float) -> socket.socket:
         """Start a plain worker without descriptor passing; its control connection (its game's is kept spare)."""
@@ -254,8 +322,8 @@ class Sandbox:
     def _new_game(self) -> socket.socket | None:
         """A fresh game process (forked from the template) on a fresh socket, once it has imported the strategy.
 
-        None if the import failed or took longer than the load limit (``broken`` says why; the worker is
-        stopped); OSError if the template is gone.
+        None if the import failed or took longer than the load limit (``broken`` says why; the game process is
+        stopped, and a worker that forks none is stopped with it); OSError if the template is gone.
         """
         assert self.control is not None
         if self.portable:  # its one game connection was made at start
@@ -275,7 +343,7 @@ class Sandbox:
             if self.fork_server:  # the template's word (it runs no student code): the game process's pid
                 pid = int(receive_message(self.control, time.monotonic() + self.load_limit, 32))
                 self._forget_game_process()
-                self.game_pidfd = _pidfd(pid)
+                self.game_pidfd, self.game_pid = _pidfd(pid), pid
             answer = untrusted_object(receive_message(mine, time.monotonic() + self.load_limit, MAX_MESSAGE))
             if not answer.get("ok"):
                 self.broken = shown(answer.get("error", "the strategy could not be loaded"))
@@ -285,7 +353,7 @@ class Sandbox:
             self.broken = shown(f"the worker failed while loading the strategy ({error})")
         if self.broken is not None:
             mine.close()
-            self.kill()
+            self._end_game()  # the lanes' other game processes and the template stay
             return None
         self.game, self.answers = mine, MessageReader(mine)
         return mine
@@ -384,7 +452,7 @@ class Sandbox:
                 pass
 
     def _end_game(self) -> None:
-        """Kill the game process (and anything else but the template); the import survives."""
+        """Kill the game process (and anything else but the template and the other lanes' game processes)."""
         if self.game is not None:
             self.game.close()
             self.game = self.answers = None
@@ -392,12 +460,19 @@ class Sandbox:
         if not self.fork_server or self.process is None or self.template is None:
             self.kill()
             return
-        sweep(self.process.pid, keep=[self.template])
+        others = [lane.game_pid for lane in self.worker.lanes if lane is not self and lane.game_pid is not None]
+        sweep(self.process.pid, keep=[self.template, *others])
         if self.template not in descendants(self.process.pid):
             self.kill()
 
     def kill(self) -> None:
-        """Stop the worker and everything it started (SIGKILL: no handler can refuse)."""
+        """Stop the worker and everything it started, every lane's game process too (SIGKILL: no handler can
+        refuse); a lane asked again starts it afresh."""
+        for lane in self.worker.lanes if self in self.worker.lanes else [self]:
+            if lane.game is not None:
+                lane.game.close()
+            lane.game = lane.answers = None
+            lane._forget_game_process()
         for connection in (self.game, self.control, self.spare_game):
             if connection is not None:
                 connection.close()
@@ -420,10 +495,17 @@ class Sandbox:
             self.process = None
 
     def _forget_game_process(self) -> None:
+        self.game_pid = None
         if self.game_pidfd is not None:
             os.close(self.game_pidfd)
             self.game_pidfd = None
 
     def close(self) -> None:
-        self.kill()
+        """End this lane: its game process, and the worker with the last of its lanes."""
+        if self in self.worker.lanes:
+            self.worker.lanes.remove(self)
+        if self.worker.lanes and self.process is not None:
+            self._end_game()
+        else:
+            self.kill()
 

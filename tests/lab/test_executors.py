@@ -20,6 +20,19 @@ def report_then_sleep(batch: tuple[int, float], emit=None) -> int:
     return number
 
 
+def start_a_helper(batch: int, emit=None) -> int:
+    """A batch that starts a process of its own, kept for the pool process's life and stopped as it exits (as the
+    lab's warm sandbox workers are): say its pid."""
+    import atexit
+    import subprocess
+
+    helper = subprocess.Popen(["sleep", "60"])
+    atexit.register(lambda: (helper.kill(), helper.wait()))
+    if emit is not None:
+        emit(helper.pid)
+    return batch
+
+
 def gone(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -43,6 +56,19 @@ def test_a_batch_whose_pool_process_is_killed_is_played_again_here():
     assert results == {index: number for index, (number, _) in enumerate(batches)}
     replayed = [index for index, pids in runners.items() if killed[0] in pids]
     assert len(replayed) == 1 and runners[replayed[0]] == [killed[0], os.getpid()]
+
+
+def test_a_finished_pool_stops_its_processes_so_that_what_they_started_is_gone_when_the_run_returns():
+    helpers: list[int] = []
+    results = dict(map_unordered(start_a_helper, [0, 1], Executor("processes", 2),
+                                 on_item=lambda index, pid: helpers.append(pid)))
+    try:
+        assert results == {0: 0, 1: 1} and len(helpers) == 2
+        assert all(gone(pid) for pid in helpers)  # no later: each pool process stopped them before it exited
+    finally:
+        for pid in helpers:
+            if not gone(pid):
+                os.kill(pid, signal.SIGKILL)
 
 
 def test_a_serial_batch_is_prepared_after_every_earlier_result_was_handed_over():

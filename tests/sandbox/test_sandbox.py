@@ -554,6 +554,35 @@ def test_a_game_process_gets_no_cpu_between_its_rounds():
     assert settled() == []
 
 
+def test_the_lanes_of_a_strategy_share_one_worker_and_a_stuck_move_costs_only_its_own_game_process():
+    """One worker per strategy: each lane's game process is forked from the same template and imports the strategy
+    itself; a move that will not stop kills its lane's game process only, and the other lane plays on with its
+    import."""
+    position = Position.start(3)
+    host = _harness.Sandbox({"load": "import", "module": "hostile", "name": "stuck_in_c_on_a_five"}, b"",
+                            position.rules)
+    first, second = host.lane(), host.lane()
+    try:
+        assert first.ask([(1, 3, position)], 1.0)[0]["kind"] == "text"
+        assert second.ask([(1, 3, position)], 1.0)[0]["kind"] == "text"
+        assert first.process is second.process is host.process and first.template == second.template
+        games = [pid for pid in _processes.descendants(first.process.pid) if pid != first.template]
+        assert sorted(games) == sorted([first.game_pid, second.game_pid]) and first.game_pid != second.game_pid
+        stuck = first.ask([(2, 5, position)], 0.3)[0]
+        assert isinstance(stuck, _harness.Forfeit) and stuck.reason == "timeout"
+        assert second.ask([(3, 3, position)], 1.0)[0]["kind"] == "text" and second.imports == 1
+        assert first.ask([(4, 3, position)], 1.0)[0]["kind"] == "text" and first.imports == 2
+        assert first.process is second.process
+        first.kill()  # the whole worker, every lane's game process with it: the other lane starts afresh
+        assert second.game is None and second.ask([(6, 3, position)], 1.0)[0]["kind"] == "text"
+        first.close()
+        assert second.ask([(5, 3, position)], 1.0)[0]["kind"] == "text"  # a closed lane leaves the worker up
+    finally:
+        for sandbox in (first, second, host):
+            sandbox.close()
+    assert settled() == []
+
+
 def test_an_answer_keeps_only_what_the_harness_reads():
     """Junk keys are dropped as the answer is read, and ``printed`` is clamped (a 4,300-digit count made the
     card's table impossible to show: red team)."""
