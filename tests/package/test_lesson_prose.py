@@ -165,3 +165,12 @@ def test_lesson_8_seed_sweep_names_each_flagged_turns_player_from_the_reviews():
     for line in lines:
         number, player = re.match(r"- turn (\d+) \((\w)'s\)", line).groups()
         assert player == game.positions[int(number) - 1].to_move
+
+
+def test_lesson_5_names_the_splitting_sentences_word_as_its_card_gives_it_and_scopes_never_lose():
+    card = paper.case_I_split(b_sizes=(1, 2, 3))
+    text = markdown_text("05")
+    assert f"*{card.verdict}*" in text and "paper.verdict(\"case-I-split\")" in "\n".join(
+        cell.source for cell in lesson("05") if cell.cell_type == "code")
+    assert "for δ = 6 A never loses" not in text  # only B's next turn is computed (card case-II)
+    assert "never going to lose" not in paper.verdict("case-II").quote

@@ -708,6 +708,15 @@ def test_case_IV_forced_win_against_the_papers_halving_b_within_four():
     assert "a B splitting off single units lasts" in verdict.explanation
 
 
+def test_case_IV_threshold_reuses_case_IV_max_8s_search_at_45():
+    from amoeboid_edu.theory.paper.case_IV import halving_forced_win
+
+    paper.verdict("case-IV-max-8")  # searches delta 45 (cached for the process)
+    before = halving_forced_win.cache_info().misses
+    paper.case_IV_threshold(deltas=(45,), extra=(), line_deltas=range(45, 46))
+    assert halving_forced_win.cache_info().misses == before  # the same search, not a second one
+
+
 def test_case_IV_threshold_is_decided_by_the_forced_win_search():
     verdict = paper.case_IV_threshold(deltas=(45, 60), extra=(16, 17), line_deltas=range(40, 50))
     assert verdict.verdict == "open" and verdict.summary.startswith("proved against a B that always splits in half")

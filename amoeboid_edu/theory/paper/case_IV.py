@@ -474,7 +474,7 @@ def case_IV_threshold(b_size: int = 16, deltas: tuple[int, ...] = (45, 46, 47, 4
     ``extra`` (below: how sharp 44 is); the paper's own line with the paper's own dice as an extra figure."""
     rows: dict[int, dict[str, Any]] = {}
     for delta in sorted(set(deltas) | set(extra)):
-        wins, nodes = halving_forced_win(delta, b_size)
+        wins, nodes = halving_forced_win(delta, b_size, FORCED_TURNS, 400_000)  # case-IV-max-8's call: one cache entry
         rows[delta] = {"delta": delta, f"A forces a win within {FORCED_TURNS} A turns v halving B": wins,
                        "B replies visited": nodes, "searched in every run": delta in deltas}  # fmt: skip
     columns = {  # the paper's line with the paper's dice (A rolls 1, B rolls 6): column -> A turns in all
