@@ -92,8 +92,8 @@ case_1.evidence.loc[case_1.evidence["board"] == "3x3", columns].round(3)
 # B's amoeba is bigger than your lead, every split leaves a piece smaller than B's, as they say. What is wrong: at the
 # very first move (both amoebae of size 1, or small) that premise is false, a split of 2 into 1 + 1 leaves nothing
 # smaller than B's 1, so the argument against splitting does not apply there. The paper applies Case I to exactly
-# that moment ("For example at the start of the game"), so by the course's one rule for words the sentence is *false
-# as stated*; it has its own card, with the counter-line:
+# that moment ("For example at the start of the game"), so by the course's one rule for words the sentence is
+# *false as stated*; it has its own card, with the counter-line:
 
 # %%
 paper.verdict("case-I-split")
