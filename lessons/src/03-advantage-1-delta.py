@@ -38,8 +38,12 @@ _ = alt.renderers.enable("amoeboid")  # charts drawn in the kernel as SVG: offli
 # ## Definition (paper, *Advantage 1*)
 #
 # σ_A and σ_B are the sums of A's and B's rolls so far, and **δ = σ_A − σ_B**. A has *advantage 1* when δ > 0,
-# B when δ < 0. The paper's example: after three turns each, A has rolled 1, 2, 3 and B 4, 5, 6. Let us play such
-# a game (the moves do not matter):
+# B when δ < 0. The paper's example: "after three turns A has rolled 1,2,3 and B has rolled 4,5,6".
+#
+# **Turn or round?** In this course (the game records, the CLI, the charts) a **turn** is one player's roll and move,
+# and a **round** is A's turn followed by B's. The paper's example counts differently: its "three turns" are three
+# rounds (six of our turns). Below, "turn" always means ours, and where the paper's turn is meant we say "round".
+# Let us play such a game, three rounds, six turns (the moves do not matter):
 
 # %%
 game = Game()
@@ -167,8 +171,9 @@ paper.symmetry_theorem(games=2_000)
 # %% [markdown]
 # ## The unboundedness "conjecture"
 #
-# **Conjecture (paper).** Let P_M(n) be the probability that δ > M at some turn among the first n. Then P_M(n) → 1 as
-# n → ∞, for every M. The authors "have run computer modeling that supports this claim".
+# **Conjecture (paper).** Let P_M(n) be the probability that δ > M "before n turns". Then P_M(n) → 1 as n → ∞, for
+# every M. We count n in our turns (one roll each); in the paper's rounds, n turns are n/2 rounds. Which one does not
+# change the limit, only the numbers. The authors "have run computer modeling that supports this claim".
 #
 # **In one sentence:** the authors' modelling was right, and it is even a theorem, for the dice sums *as if play went
 # on forever*; but real games end long before δ has wandered far (the card below measures both: how long games last,
@@ -212,7 +217,7 @@ median = dict(zip(lengths["games"], lengths["half end within"]))
 levels = unbounded.evidence.dropna(subset=["M"]).set_index("M")
 need = int(levels.loc[10, "turns to P_M >= 0.9"])
 Markdown(f"Half of the games end within: {'; '.join(f'{turns} turns ({games})' for games, turns in median.items())}. "
-         f"δ needs {need:,} turns to pass 10 with 90% chance. The bigger the board, the longer the games; on every "
+         f"δ needs {need:,} turns ({need / 2:,g} rounds) to pass 10 with 90% chance. The bigger the board, the longer the games; on every "
          "board a game stops long before δ has wandered far.")
 
 # %% [markdown]
@@ -235,5 +240,5 @@ check(my_answer, analysis.turns_to_reach(curve, 0.5), hint="read it off the M = 
 #   7/2, not 0; at the end of a
 #   game 7/2 × P(the game ends on A's turn).
 # - The unboundedness conjecture is a theorem (recurrence of mean-zero random walks) about the dice as if play went
-#   on, and false inside a game (one can end on turn 2): confirmed with a correction, by the same rule as the
+#   on, and false inside a game (one can end on turn 2, in the first round): confirmed with a correction, by the same rule as the
 #   symmetry theorem; exact curves show how slowly P_M(n) approaches 1, far more slowly than games end. Next: [lesson 4](04-advantage-2-size.ipynb), the advantage that choices *do* change.

@@ -89,9 +89,17 @@ case_1.evidence.loc[case_1.evidence["board"] == "3x3", columns].round(3)
 
 # %% [markdown]
 # What the authors got right: moving next to B is a mistake (B wins or ties at once two times in three or more), and once
-# B's amoeba is bigger than your lead, every split leaves a piece smaller than B's, as they say. What needs a
-# correction: at the very first move (both amoebae of size 1, or small) that premise is false, a split of 2 into 1 + 1
-# leaves nothing smaller than B's 1, so the argument against splitting does not apply there. Which option scores
+# B's amoeba is bigger than your lead, every split leaves a piece smaller than B's, as they say. What is wrong: at the
+# very first move (both amoebae of size 1, or small) that premise is false, a split of 2 into 1 + 1 leaves nothing
+# smaller than B's 1, so the argument against splitting does not apply there. The paper applies Case I to exactly
+# that moment ("For example at the start of the game"), so by the course's one rule for words the sentence is
+# *false as stated*; it has its own card, with the counter-line:
+
+# %%
+paper.verdict("case-I-split")
+
+# %% [markdown]
+# Which option scores
 # better in the simulations is shown with 95% intervals, size by size and pooled over the sizes (`B size` "all"); where
 # the intervals overlap we say "not separated", whatever the number of games. The verdict word does not come from these
 # games: it stays "open" with 12 games or with the CLI's counts printed above.
@@ -132,8 +140,9 @@ not_winning = case_2.evidence.set_index(["delta", "base"]).loc[(5, 1), "exact"]
 check(my_answer, Fraction(not_winning), hint="B ends the game at once only with the rolls 5 (tie) and 6 (win)")
 
 # %% [markdown]
-# So for δ = 4 going to the centre fails half the time, and the paper stalls as in Case I; for δ = 6 A never loses and
-# gains at least half of B's units with probability 5/6; δ = 5 is the paper's "complicated case" that depends on how
+# So for δ = 4 going to the centre fails half the time, and the paper stalls as in Case I; for δ = 6 A cannot lose on
+# B's next turn (B can only tie, with a 6) and gains at least half of B's units with probability 5/6. The paper says
+# more, "A is never going to lose", a claim about the whole game that nothing here tests (the card says so); δ = 5 is the paper's "complicated case" that depends on how
 # big the amoebae already are. Per B roll, for δ = 5 (base size 1):
 
 # %%
@@ -199,7 +208,8 @@ Markdown("\n".join(f"- Counted as {reading}: at least {row['fewest possible']} t
 # ## Summary
 #
 # - Case I (δ < 3.5): moving next to the opponent loses or ties at once at least two times in three (exactly
-#   computed); the argument against splitting holds once B is bigger than your lead, not at the very first move. That
+#   computed); the argument against splitting holds once B is bigger than your lead, not at the very first move, where
+#   the paper itself applies it (false as stated, card case-I-split). That
 #   stalling is *optimal* is decided by no exact comparison: the verdict is "open" (the card says what the played-out
 #   games add; pooled, they favour stalling against greedy).
 # - Case II: going to the centre fails at once with probability exactly 1/2, 1/3 and 1/6 for δ = 4, 5, 6; otherwise A

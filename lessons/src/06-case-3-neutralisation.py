@@ -165,7 +165,8 @@ card_III
 # %% [markdown]
 # The table above also shows where the paper is too quick about the neutral pieces. Its sentence "it cannot eat the
 # neutral piece which is twice its size" is false for small pieces: a piece of k units may eat it whenever it rolls at
-# least k. The card's counter-line plays the paper's own sequence and ends with such an eat:
+# least k. The card's counter-line starts from the paper's own start position (so it can happen in a real game), plays
+# the paper's own sequence and ends with such an eat:
 
 # %%
 paper.neutral_twice_its_size()

@@ -135,6 +135,14 @@ check(my_answer, "8 turns", accept=("8", "within 8 turns"),
       hint="in this line, does B ever own more than A? Look at what B still owns at the end")
 
 # %% [markdown]
+# Step 2 says more: after A's eat "B can't eat anything without loosing". It fails even earlier, while squares are
+# still empty: from the paper's own start, A follows steps 1 and 2 exactly, B halves every time, and B's small piece
+# eats the small neutral piece A has just made, losing nothing. The card's counter-line shows it turn by turn:
+
+# %%
+paper.verdict("case-IV-step-2")
+
+# %% [markdown]
 # **Open against a free B.** Against the B the paper assumes, one that always splits in half, A can force a win
 # within 4 of its turns, whatever the dice, though not by the paper's line. Against a B free to play any legal turn
 # the search must cover every reply for many

@@ -117,7 +117,21 @@ def test_lesson_3_says_the_turns_delta_needs_from_the_card():
     card = paper.unboundedness_conjecture(walks=200, length_games=60)
     text = run_cell(prose_cell("03", "half end within"), {"unbounded": card})
     levels = card.evidence.dropna(subset=["M"]).set_index("M")
-    assert f"δ needs {int(levels.loc[10, 'turns to P_M >= 0.9']):,} turns to pass 10" in text
+    need = int(levels.loc[10, 'turns to P_M >= 0.9'])
+    assert f"δ needs {need:,} turns ({need / 2:,g} rounds) to pass 10" in text
+
+
+def test_lesson_3_tells_our_turns_from_the_papers_rounds():
+    """The paper's "turn" is a round (its example: three turns, three rolls each); the course's turn is one roll.
+    The lesson says which it counts wherever it gives a number of turns, and its example game has as many of our
+    turns as the paper's rounds times two."""
+    text = markdown_text("03")
+    assert "a **turn** is one player's roll and move" in text and "a **round** is A's turn followed by B's" in text
+    assert "n turns are n/2 rounds" in text
+    (cell,) = [cell.source for cell in lesson("03") if cell.cell_type == "code" and "game.play(turn)" in cell.source]
+    played = re.findall(r'"(\d) [a-c]\d', cell)
+    assert [int(r) for r in played[0::2]] == [1, 2, 3] and [int(r) for r in played[1::2]] == [4, 5, 6]
+    assert "three rounds, six turns" in text and len(played) == 6
 
 
 def test_lesson_5_prints_the_clis_game_counts_rather_than_naming_them():
@@ -151,3 +165,12 @@ def test_lesson_8_seed_sweep_names_each_flagged_turns_player_from_the_reviews():
     for line in lines:
         number, player = re.match(r"- turn (\d+) \((\w)'s\)", line).groups()
         assert player == game.positions[int(number) - 1].to_move
+
+
+def test_lesson_5_names_the_splitting_sentences_word_as_its_card_gives_it_and_scopes_never_lose():
+    card = paper.case_I_split(b_sizes=(1, 2, 3))
+    text = markdown_text("05")
+    assert f"*{card.verdict}*" in text and "paper.verdict(\"case-I-split\")" in "\n".join(
+        cell.source for cell in lesson("05") if cell.cell_type == "code")
+    assert "for δ = 6 A never loses" not in text  # only B's next turn is computed (card case-II)
+    assert "never going to lose" not in paper.verdict("case-II").quote

@@ -120,6 +120,67 @@ def test_one_rule_decides_the_words_of_symmetry_unboundedness_and_the_neutral_pi
     assert neutral.verdict == judged(False, False)  # fails in the paper's own plan (its counter-line)
 
 
+def test_judged_gives_every_word_and_every_card_says_which_clause_decided_it():
+    from amoeboid_edu.theory.paper import WORD_CLAUSES, judged
+
+    assert judged(None, None) == "open" and judged(None, None, evidence_bears_it=False) == "not supported"
+    assert judged(None, False) == "false as stated" and judged(True, None) == "confirmed"
+    assert set(WORD_CLAUSES) == set(paper.VERDICTS)
+    card = paper.case_I_split(b_sizes=(1, 2))
+    assert card.clause == WORD_CLAUSES[card.verdict]
+    assert f"## Why this word\n{card.verdict}: {card.clause}" in card.details()
+    assert card.clause in card._repr_markdown_() and html_escape(card.clause) in card._repr_html_()
+
+
+def test_no_item_sets_its_word_by_hand():
+    """Every word comes from judged(): no module of the paper's items assigns a word literally."""
+    import ast
+
+    from amoeboid_edu.theory.paper import VERDICTS
+
+    folder = Path(paper.__file__).parent
+    for path in folder.glob("*.py"):
+        if path.name == "verdict.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "verdict" for t in node.targets):
+                literals = [n.value for n in ast.walk(node.value) if isinstance(n, ast.Constant)]
+                assert not set(literals) & set(VERDICTS), (path.name, node.lineno)
+                assert isinstance(node.value, ast.Call) and getattr(node.value.func, "id", "") == "judged", (path.name, node.lineno)
+
+
+def test_case_I_split_is_false_as_stated_at_the_start_of_the_game_with_a_replayable_line():
+    card = paper.verdict("case-I-split")
+    assert card.verdict == "false as stated" and "Splitting in this case guarantees" in card.quote
+    game = replay(card.counter_line)
+    assert str(game.positions[0]) == str(paper.opening_position(1, 1))  # the paper's start of the game
+    pieces = [game.position[cell].size for cell in game.position.owned("A")]
+    (b_piece,) = [game.position[cell].size for cell in game.position.owned("B")]
+    assert len(pieces) == 2 and min(pieces) >= b_piece  # neither of A's pieces is smaller than B's
+    fails = card.evidence[~card.evidence["every split leaves a piece smaller than B's"]]
+    assert ((fails["B size"] <= fails["A's roll r"])).all()  # exactly when B's size <= delta
+    assert "case-I-split" in paper.verdict("case-I").scope and "Splitting" not in paper.verdict("case-I").quote
+
+
+def test_case_II_quotes_only_what_it_tests():
+    card = paper.verdict("case-II")
+    assert "never going to lose" not in card.quote and "'A is never going to lose' at delta = 6" in card.scope
+
+
+def test_neutral_twice_its_size_counter_line_starts_from_the_papers_start_and_says_which_starts_are_reachable():
+    from amoeboid_edu.theory.paper.lines import dice_sums_fit_the_start
+
+    card = paper.verdict("neutral-twice-its-size")
+    game = replay(card.counter_line)
+    assert game.positions[0] == Position.start(3)
+    assert "reachable in a game the paper describes" in card.scope
+    # reachability by the dice sums: A 10 v B 1 with A to move has A rolled 9 and B nothing
+    assert not dice_sums_fit_the_start(paper.case_III_start(10, 1))
+    assert dice_sums_fit_the_start(game.positions[4]) and dice_sums_fit_the_start(Position.start(3))
+    case_III = paper.verdict("case-III")
+    assert "A 10 v B 1: cannot arise in a game from the paper's start" in case_III.scope
+
+
 def test_case_II_tie_ends_the_game_so_nobody_rolls_again():
     verdict = paper.verdict("case-II-tie")
     assert verdict.verdict == "false as stated"
@@ -134,20 +195,40 @@ def test_case_II_tie_ends_the_game_so_nobody_rolls_again():
     assert "case-II-tie" in paper.verdict("case-II").scope  # case-II's scope points to the item
 
 
-def test_case_IV_step_2_b_eats_a_neutral_piece_and_a_cannot_win_at_once():
+def test_case_IV_step_2_b_eats_the_neutral_piece_a_has_just_made_during_step_2():
     from amoeboid_edu.players.bots import can_end_at_once
 
     verdict = paper.verdict("case-IV-step-2")
-    assert verdict.verdict == "false as stated" and verdict.counter_line == paper.paper_steps_line()
+    assert verdict.verdict == "false as stated"
     game = replay(verdict.counter_line)
-    safe = verdict.evidence[~verdict.evidence["A can win at once next"]]
-    assert len(safe)
-    for row in safe.itertuples():
+    assert str(game.positions[0]) == "(60,0) . . / . . . / . . (0,16) A"  # the paper's Case IV start
+    during = verdict.evidence[verdict.evidence["during step 2"] & ~verdict.evidence["A can win at once next"]]
+    assert len(during)
+    for row in during.itertuples():
+        # the A turn before B's eat is step 2 itself: it ate B's bigger piece with as many units, leaving it neutral
+        a_before, a_turn = game.positions[row.turn - 2], game.turns[row.turn - 2]
+        eaten_by_a = a_before[a_turn.dst]
+        assert a_before.to_move == "A" and eaten_by_a.owner == "B" and (a_turn.a, a_turn.b) == (eaten_by_a.size, 0)
+        made = game.positions[row.turn - 1][a_turn.dst]
+        assert made.is_neutral
+        # B's eat takes exactly that neutral piece, B still owns a piece after it, and A cannot win at once
         before, turn = game.positions[row.turn - 1], game.turns[row.turn - 1]
-        assert before.to_move == "B" and before[turn.dst] is not None
+        assert before.to_move == "B" and turn.dst == a_turn.dst and before[turn.dst] == made
         after = apply(before, turn)
         assert not after.is_over and not can_end_at_once(after, ties=False)
+        assert f"neutral {row.ate}" in verdict.brief and row.ate == f"({made.a},{made.b})"
+    empty_cells = sum(cell is None for cell in game.positions[int(during.iloc[0]["turn"]) - 1].cells)
+    assert empty_cells > 1 and f"{empty_cells} squares still empty" in verdict.summary  # still step 2/3, not step 4
     assert "case-IV-step-2" in paper.verdict("case-IV-max-8").scope
+
+
+def test_step_2_eats_marks_only_b_eats_right_after_a_step_2_eat():
+    from amoeboid_edu.theory.paper.case_IV import step_2_eats
+
+    eats = step_2_eats(paper.paper_steps_line())  # the max-8 line: its B eats come after step 4's captures
+    step_2 = step_2_eats(paper.verdict("case-IV-step-2").counter_line)
+    assert len(eats) and not eats["during step 2"].any()
+    assert step_2["during step 2"].tolist() == [True]
 
 
 # --------------------------------------------------------------------------- Case I
@@ -627,6 +708,15 @@ def test_case_IV_forced_win_against_the_papers_halving_b_within_four():
     assert "a B splitting off single units lasts" in verdict.explanation
 
 
+def test_case_IV_threshold_reuses_case_IV_max_8s_search_at_45():
+    from amoeboid_edu.theory.paper.case_IV import halving_forced_win
+
+    paper.verdict("case-IV-max-8")  # searches delta 45 (cached for the process)
+    before = halving_forced_win.cache_info().misses
+    paper.case_IV_threshold(deltas=(45,), extra=(), line_deltas=range(45, 46))
+    assert halving_forced_win.cache_info().misses == before  # the same search, not a second one
+
+
 def test_case_IV_threshold_is_decided_by_the_forced_win_search():
     verdict = paper.case_IV_threshold(deltas=(45, 60), extra=(16, 17), line_deltas=range(40, 50))
     assert verdict.verdict == "open" and verdict.summary.startswith("proved against a B that always splits in half")
@@ -697,8 +787,9 @@ def test_example_game_matches_every_matrix():
     assert verdict.evidence["matches"].all() and len(verdict.evidence) == len(PAPER_EXAMPLE_MATRICES)
 
 
-def test_items_are_the_eighteen_in_the_papers_order():
-    assert len(paper.ITEMS) == 18 and paper.ITEMS.index("case-IV-max-8") < paper.ITEMS.index("example-game")
+def test_items_are_the_nineteen_in_the_papers_order():
+    assert len(paper.ITEMS) == 19 and paper.ITEMS.index("case-I") < paper.ITEMS.index("case-I-split") < paper.ITEMS.index("case-II")
+    assert paper.ITEMS.index("case-IV-max-8") < paper.ITEMS.index("example-game")
     assert paper.ITEMS.index("case-II") < paper.ITEMS.index("case-II-tie") < paper.ITEMS.index("case-II-streak")
     assert paper.ITEMS.index("case-IV-max-8") < paper.ITEMS.index("case-IV-step-2")
     assert "case-IV" not in paper.ITEMS

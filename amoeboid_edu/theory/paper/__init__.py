@@ -35,7 +35,7 @@ from .advantage import (
     symmetry_theorem,
     unboundedness_conjecture,
 )  # fmt: skip
-from .case_I import CASE_I_OPTIONS, case_I, case_I_table, split_premise_holds
+from .case_I import CASE_I_OPTIONS, case_I, case_I_split, case_I_table, split_premise_holds
 from .case_II import (
     CASE_II_PAPER, STREAK_START, case_II, case_II_length, case_II_streak, case_II_table, case_II_tie,
 )  # fmt: skip
@@ -61,10 +61,10 @@ from .lines import (
     plan_options,
 )  # fmt: skip
 from .split import split_in_half
-from .verdict import SHORT_LINE, VERDICTS, WORD_RULE, Verdict, judged
+from .verdict import SHORT_LINE, VERDICTS, WORD_CLAUSES, WORD_RULE, Verdict, judged
 
 ITEMS = (
-    "advantage-1-claim", "symmetry-theorem", "unboundedness-conjecture", "advantage-2-claim", "case-I", "case-II",
+    "advantage-1-claim", "symmetry-theorem", "unboundedness-conjecture", "advantage-2-claim", "case-I", "case-I-split", "case-II",
     "case-II-tie", "case-II-streak", "case-II-length", "case-III", "split-in-half", "neutral-twice-its-size", "case-IV-max-8",
     "case-IV-step-2", "case-IV-forced-win", "case-IV-threshold", "case-IV-matrices", "example-game",
 )  # fmt: skip
@@ -142,6 +142,7 @@ def _compute(item: str, full: bool, seed: int | str) -> Verdict:
                                                                      length_games=size["length_games"]),
         "advantage-2-claim": lambda: advantage_2_claim(results=_results(full, seed)),
         "case-I": lambda: case_I(size["case_I_sizes"], size["case_I_games"], seed=seed),
+        "case-I-split": case_I_split,
         "case-II": lambda: case_II(size["case_II_bases"], BOARDS),
         "case-II-tie": case_II_tie,
         "case-II-streak": lambda: case_II_streak(size["streak_games"], seed),
@@ -214,8 +215,9 @@ __all__ = [
     "LineOutcomes", "PAPER_CASE_IV_LINE", "SHORT_LINE", "SIZES", "STREAK_START", "SearchBudgetExceeded", "VERDICTS",
     "Verdict",
     "advantage_1_claim", "advantage_2_claim", "advantage_chart", "annotate_paper_turn", "annotated_record", "case_I",
+    "case_I_split",
     "case_III", "case_III_games", "case_III_start", "case_III_table", "case_IV_options", "corner_cells",
-    "describe_turn", "plan_options", "case_II", "case_II_tie", "WORD_RULE", "judged", "case_II_length", "case_II_streak", "case_II_table",
+    "describe_turn", "plan_options", "case_II", "case_II_tie", "WORD_CLAUSES", "WORD_RULE", "judged", "case_II_length", "case_II_streak", "case_II_table",
     "case_IV_forced_win", "case_IV_matrices", "case_IV_matrix_differences", "PAPER_CASE_IV_MATRICES", "case_IV_max_8", "case_IV_step_2",
     "case_IV_position", "case_IV_threshold", "case_I_table", "check_all",
     "example_game", "example_game_chart", "example_game_check", "final_results", "forced_win_report", "game_lengths",

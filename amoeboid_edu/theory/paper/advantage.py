@@ -76,7 +76,7 @@ def _advantage_claim(item: str, column: str, name: str, proof: str, quote: str, 
     games = len(rows)
     winners = int(evidence["A wins"].sum() + evidence["B wins"].sum())
     # The word rests on the proof; a game breaking it would be a counterexample to the proof itself.
-    verdict = "confirmed" if violations == 0 else "not supported"
+    verdict = judged(violations == 0, None, evidence_bears_it=violations == 0)  # the proof covers every case
     summary = f"a proof; {winners:,} of {games:,} seeded games had a winner, {violations} without {name} ({column})"
     boards = sorted(set(re.findall(r"\((\d+x\d+)\)", " ".join(evidence["players"])))) or ["3x3"]
     scope = (f"{holds_on}; illustrated on {games:,} seeded games: random players on "

@@ -8,15 +8,18 @@ from typing import Callable
 import pandas as pd
 
 from .. import analysis
-from ...engine.rules import Position, apply, legal_turns
+from ...engine.rules import Position, Turn, apply, legal_turns
 from ...engine.seeding import seed_text
 from .advantage import DELTA_SIZE
-from .lines import opening_position
-from .verdict import Verdict
+from .lines import annotated_record, at, describe_turn, opening_position
+from .verdict import WORD_RULE, Verdict, judged
 
 QUOTE = ("We claim that the optimal strategy here is to move to one of the two adjacent positions not adjacent to the "
-         "enemy amoeba. ... Splitting in this case guarantees that at least one of your amoebae is smaller than the "
-         "opponent's amoeba ...")  # fmt: skip
+         "enemy amoeba.")  # fmt: skip
+
+SPLIT_QUOTE = ("Splitting in this case guarantees that at least one of your amoebae is smaller than the opponent's "
+               "amoeba and the delta between each of your amoebae and the opponent's amoeba increases in favor of the "
+               "opponent.")  # fmt: skip
 
 CASE_I_OPTIONS: dict[str, Callable[..., str]] = {  # the paper's three options, as A's turn from a1 (size s) after rolling r
     "stall": lambda r, s=1: f"{r} a1 a1-b1",  # to a cell not adjacent to B on c3 (the paper's choice)
@@ -171,7 +174,7 @@ def case_I(b_sizes: tuple[int, ...] = tuple(range(1, 13)), games: int = 30,
     # The word: the paper is right about the adjacent square (exact), but "optimal" is shown nowhere: its argument
     # against splitting rests on a premise that fails where B is not bigger than delta (the paper's start-of-game
     # example among them), and no exact comparison of stalling with splitting exists; simulations decide no word.
-    verdict = "open"
+    verdict = judged(None, None)  # optimality: neither shown nor refuted by an exact comparison
     sizes = _sizes_text(b_sizes)
     adjacent_text = (f"next to B, B ends the game at once with probability >= {least} (exactly (7 - r)/6 for A's "
                      "roll r), counting B's choice to tie: the paper's 'likely loss' (B strictly bigger: (6 - r)/6, 1/2 at r = 3)" if least >= Fraction(1, 2) else "next to B is not always worse at once")
@@ -227,10 +230,63 @@ def case_I(b_sizes: tuple[int, ...] = tuple(range(1, 13)), games: int = 30,
     evidence = pd.concat([table, comparisons], ignore_index=True)
     board = opening_position(2, 1).board
     squares = {cell: len(board.neighbours[board.index[cell]]) for cell in ("a1", "b1")}
-    scope += (f"; {DELTA_SIZE}; not given items, with the reason: 'the three adjacent squares' is a count, true from "
+    scope += (f"; {DELTA_SIZE}; the sentence against splitting is its own item, case-I-split; not given items, with "
+              "the reason: 'the three adjacent squares' is a count, true from "
               f"a corner only (a1 has {squares['a1']} neighbours on 3x3, b1, where the paper's own stall goes, has "
               f"{squares['b1']}): stalling from b1 means a square not next to the enemy among those; 'split ... with a "
               "chance of a comeback' is a 'chance', not a claim a search can refute (B's reply is a fact of the rules)")
     brief = "stepping next to the enemy is a mistake, but 'never split' fails early on, and nobody has shown stalling best."
     return Verdict("case-I", verdict, summary, explanation, evidence, scope=scope, plain=plain, quote=QUOTE,
                    brief=brief, reach="3x3; A's lead 1 to 3 at equal sizes; played-out games against two bots")  # fmt: skip
+
+
+def case_I_split(b_sizes: tuple[int, ...] = tuple(range(1, 13))) -> Verdict:
+    """Case I's "Splitting in this case guarantees that at least one of your amoebae is smaller than the opponent's
+    amoeba", by enumeration of every split, for A's roll r = 1..3 at equal sizes b, and at the start of the game (b =
+    1), where the paper itself applies Case I ("For example at the start of the game"): the word from :func:`judged`."""
+    rows = [{"B size": b, "A's roll r": r, "A's size": b + r, "every split leaves a piece smaller than B's":
+             split_premise_holds(b + r, b), "start of the game": b == 1} for b in b_sizes for r in (1, 2, 3)]  # fmt: skip
+    evidence = pd.DataFrame(rows)
+    column = "every split leaves a piece smaller than B's"
+    at_start = evidence[evidence["start of the game"]]
+    holds_everywhere = bool(evidence[column].all())
+    holds_at_start = bool(at_start[column].all()) if len(at_start) else None
+    verdict = judged(holds_everywhere, holds_at_start)
+    fails = sorted({int(b) for b in evidence[~evidence[column]]["B size"]})
+    record = ""
+    if holds_at_start is False:
+        r = int(at_start[~at_start[column]]["A's roll r"].min())
+        half = (1 + r) // 2
+        start = opening_position(1, 1)
+
+        def annotate(position: Position, turn: Turn) -> str:
+            return f"the split the sentence speaks of: {describe_turn(position, turn)}"
+
+        record = annotated_record(start, [f"A {r} a1 a1-b1 {half},0"], annotate=annotate)
+        after = apply(start, f"{r} a1 a1-b1 {half},0")
+        pieces = sorted(at(after, cell).size for cell in after.owned("A"))
+        example = (f"at the start of the game A rolls {r} to ({1 + r},0) and splits it {pieces[0]} + {pieces[1]}: "
+                   f"neither piece is smaller than B's 1")
+    else:
+        example = "no split at the start of the game leaves both pieces as big as B's"
+    summary = (f"by enumeration of every split of A's amoeba (size b + r) against B's b, r = 1..3: the sentence "
+               f"fails for B sizes {fails or 'none'} (exactly when B's size <= delta = r); {example}")
+    scope = (f"any board (sizes only); equal bases b = {_sizes_text(b_sizes)}, A's roll r = 1..3 (delta < 3.5), "
+             "every split exact; the paper applies Case I at the start of the game (its own example), b = 1; "
+             f"{DELTA_SIZE}")
+    explanation = (
+        "A split of s units gives pieces x and s - x. 'At least one of your amoebae is smaller than the opponent's' "
+        "needs min(x, s - x) < b for every x. With s = b + r that fails exactly when b <= r: both halves of b + r "
+        "are then at least b. The paper applies Case I to the start of the game ('For example at the start of the "
+        "game'), where B's amoeba is 1 and A's, after its roll, 2 to 4: every split there leaves both pieces at "
+        "least 1, so the sentence fails in a case the paper applies it to."
+        + (f" The counter-line:\n{record}" if record else "")
+    )
+    plain = ("False as stated: at the start of the game, when the enemy amoeba is still no bigger than your lead, a "
+             "split can leave both pieces at least as big as the enemy's." if verdict == "false as stated" else
+             "See the summary.")
+    brief = ("at the start of the game a split can leave both pieces as big as the enemy's, where the paper applies "
+             "Case I." if verdict == "false as stated" else "see the details.")
+    return Verdict("case-I-split", verdict, summary, explanation, evidence, scope=scope, plain=plain,
+                   counter_line=record, quote=SPLIT_QUOTE, brief=brief,
+                   reach="every split, exact; equal sizes, A's lead 1 to 3")  # fmt: skip

@@ -17,9 +17,10 @@ from .lines import annotated_record, at, corner_cells, opening_position
 from .verdict import WORD_RULE, Verdict, judged
 
 QUOTE = ("If delta = 4 moving to the center has at least a possibility of 1/2 of not winning ... If delta = 5 ... at "
-         "least a possibility of 1/3 of not winning ... If delta = 6, A is never going to lose by moving to the center "
-         "but B will chose to tie if he rolls a 6. In all the other cases, with probability 5/6, A will take at least "
-         "half of B's size.")  # fmt: skip
+         "least a possibility of 1/3 of not winning ... If delta = 6, ... B will chose to tie if he rolls a 6. In all "
+         "the other cases, with probability 5/6, A will take at least half of B's size.")  # fmt: skip
+"""The sentences this item tests: the immediate chances.  Its "A is never going to lose" (delta = 6) is a claim about
+the whole game, left out of the quote and named in the scope as not tested."""
 
 CASE_II_PAPER = {  # the paper's numbers, to compare with
     4: "P(A not winning) >= 1/2 (B wins or, rolling 4, ties)",
@@ -133,7 +134,7 @@ def case_II(bases: tuple[int, ...] = (1, 10, 40), boards: tuple[int, ...] = (3,)
     plain = ("Right: moving next to the opponent with a lead of 4, 5 or 6 fails at once exactly 1/2, 1/3 or 1/6 of "
              "the time, and otherwise you eat at least half of the opponent (with the opponent in its corner, as in "
              "the paper).")  # fmt: skip
-    verdict = "confirmed" if agree else "not supported"
+    verdict = judged(agree, None, evidence_bears_it=agree)  # exact over every case of the set-up
     scope += (f"; {DELTA_SIZE}; only the immediate chances are tested; not given items, with the reason: 'A is "
               "never going to lose' at delta = 6 is a claim about the whole game after the first exchange, as "
               "case-III's 'the opponent cannot win' is (the same search question, open there); 'he will probably "

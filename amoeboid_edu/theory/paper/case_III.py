@@ -16,6 +16,7 @@ from ..search import LineOutcomes, SearchBudgetExceeded
 from .advantage import DELTA_SIZE
 from .lines import (
     annotate_paper_turn, annotated_record, at, ends, opening_position, paper_line, paper_rule_key, piece_sizes,
+    reachability,
 )  # fmt: skip
 from .verdict import WORD_RULE, Verdict, judged
 
@@ -341,6 +342,8 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
         record, result = case_III_line_record(start, line)
         return who(start), record, describe_line(start, line), result
 
+    starts = [case_III_start(d, b, n) for d, b, n in setups] + [case_III_start(7, 1), opening_position(20, 14)]
+    reachable_text = "; ".join(dict.fromkeys(f"{who(start)}: {reachability(start)}" for start in starts))
     fixed = {
         "ii": [entry(case_III_start(7, 1), SMALLER_WHOLE_LINE), entry(opening_position(20, 14), SMALLER_WHOLE_BIG)],
         "iii": [entry(case_III_start(7, 1), ONE_MORE_LINE)],
@@ -396,7 +399,7 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
             for (a, b), (_, row) in zip(game_starts, played.iterrows())))  # fmt: skip
     # The word: a completion that loses refutes that completion, not the plan; one that holds is not proved beyond
     # the search's bound: open.
-    verdict = "open"
+    verdict = judged(None, None)
     scope = ("only the clause 'the opponent cannot win' is tested (not 'the optimal strategy here is to move your "
              "amoeba to the center', nor 'splitting can be ruled out'); "
              f"{names}; {setups_text}; A on a1 and B on c3 (two steps apart, the centre b2 next to both); 3x3 is the "
@@ -416,6 +419,9 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
              "look for; a full board with B stuck is case-IV's step 5, case-IV-max-8); 'your opponent cannot eat "
              "your amoeba' after the reset is this item's claim again, once Delta <= 6 (the completions above "
              "include resets)"
+             + f"; which starts a game from the paper's start can reach: {reachable_text} (a start that cannot arise "
+             "still shows how the plan's words play out; the neutral piece's line, neutral-twice-its-size, starts from "
+             "the paper's own start)"
              + (f"; {len(unknown)} set-ups ran out of budget" if len(unknown) else "")
              + (f"; played out: 3x3, {games} seeded games per start ({', '.join(f'{a} v {b}' for a, b in game_starts)})"
                 f" against the {opponent} bot, at most {game_turns} turns each, 95% Wilson intervals"
@@ -482,9 +488,12 @@ NEUTRAL_QUOTE = ("Again your opponent's amoeba must split in half to avoid losin
                  "which is twice its size.")  # fmt: skip
 
 
-NEUTRAL_LINE = ("A 1 a1 a1-b2 21,0", "B 3 c3 c3-c2 0,2", "A 1 b2 b2-c2 2,0", "B 3 c3 c3-c2 0,4")
-"""From (20,0) v (0,1): A to the centre, B splits in half, A neutralises a half, B's other half (2) rolls 3 and
-eats it with 4 units, keeping a piece of 1 behind."""
+NEUTRAL_LINE = ("A 3 a1 a1-b1", "B 1 c3 c3-b3", "A 6 b1 b1-b2", "B 1 b3 b3-c3 0,1", "A 1 b2 b2-b3 2,0",
+                "B 4 c3 c3-b3 0,4")
+"""From the paper's start: A stalls (Case I), B moves, A (10 against B's 2) moves to the centre (Case III), B splits
+in half, A neutralises the bigger half (Delta 7 before A's roll, 8 after: above 6 however it is read), and the other
+half eats the neutral piece twice its size.  (A hostile reader's line from the same start, with B's first split 2 + 2,
+has Delta exactly 6 before A's roll: the paper's "while Delta > 6" then holds only if Delta is read after the roll.)"""
 
 
 def neutral_twice_its_size(sizes: tuple[int, ...] = tuple(range(1, 9))) -> Verdict:
@@ -500,20 +509,26 @@ def neutral_twice_its_size(sizes: tuple[int, ...] = tuple(range(1, 9))) -> Verdi
     eats = evidence[evidence["P(B can eat it)"] > 0]["B's piece k"].tolist()
     never = evidence[evidence["P(B can eat it)"] == 0]["B's piece k"].tolist()
     always = evidence[evidence["P(B can eat it)"] == 1]["B's piece k"].tolist()
-    start = opening_position(20, 1)
+    start = Position.start(3)
     record = annotated_record(start, NEUTRAL_LINE)  # raises unless every A turn is the paper's plan
-    position = start
-    for entry in NEUTRAL_LINE:
-        position = apply(position, entry.split(" ", 1)[1])
-    eaten_in_the_plan = at(position, Turn.parse(NEUTRAL_LINE[-1].split(" ", 1)[1]).dst).owner == "B"
+    game = Game.parse(record)
+    before, last = game.positions[-2], game.turns[-1]
+    eaten, kept = at(before, last.dst), game.position[ends(last)[0]]
+    eater = at(before, last.grow).size  # the piece before its roll
+    centre = game.positions[[i for i, turn in enumerate(game.turns) if turn.dst == "b2"][0] + 1]  # after that move
+    eaten_in_the_plan = at(game.position, last.dst).owner == "B"
+    moved = (last.a or 0) + (last.b or 0)
     # the rule: false in some case (small pieces); the counter-line is the paper's own plan, so false as stated
     verdict = judged(not eats, not eaten_in_the_plan)
     summary = (f"exact: a piece of size k may eat the neutral (k,k) exactly when it rolls at least k: with probability "
                f"(7 - k)/6 for k <= 6 (always for k = {', '.join(map(str, always))}), never for k >= {min(never)}; so "
-               f"'cannot' is false for pieces of {max(eats)} units or fewer; counter-line: A plays the paper's Case III, "
-               "B splits in half and its half of 2 rolls 3 and eats the neutral (2,2) with 4 units, keeping a piece of 1")  # fmt: skip
+               f"'cannot' is false for pieces of {max(eats)} units or fewer; counter-line from the paper's start (every "
+               f"A turn the paper's plan, Delta {centre.Delta} once A is in the centre): B splits in half and its "
+               f"half of {eater} rolls {last.roll} and eats the neutral ({eaten.a},{eaten.b}) with {moved} units, keeping a "
+               f"piece of {kept.size if kept is not None else 0}")  # fmt: skip
     scope = (f"any board: B's piece of size k = {sizes[0]}..{sizes[-1]} next to a neutral (k,k), every roll and legal "
-             "turn, exact; counter-line on 3x3 from A 20 on a1 v B 1 on c3 (Case III), A's turns the paper's")  # fmt: skip
+             f"turn, exact; counter-line on 3x3 from the paper's own start (1,0) v (0,1), so reachable in a game the "
+             f"paper describes, A's turns the paper's (Case I's stall, then Case III)")  # fmt: skip
     explanation = (
         "Eating needs a size at least the target's: k + r >= 2k, that is r >= k. So the sentence is right for pieces "
         f"of {min(never)} units or more, and false for smaller ones: a piece of 1 can always eat a neutral (1,1), a "

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 import pandas as pd
 
@@ -191,7 +191,7 @@ def case_IV_max_8(delta: int = 45, b_size: int = 16, budget: int = 400_000) -> V
     line_fails = [row["reading"] for row in line_rows if row["A wins for every roll"] is False]
     # The word: a forced win is over every B.  Against the halving B it is proved; against a free B nothing is
     # (case-IV-forced-win), and no B is known that holds out for 8 A turns: open, the same word as case-IV-forced-win.
-    verdict = "open"
+    verdict = judged(None, None)
     status = {True: "A always wins", False: "not always won", None: "unknown (budget)"}
     forced_text = {True: f"A forces a win within {FORCED_TURNS} A turns (the centre move counted), for every roll",
                    False: f"no forced win within {FORCED_TURNS} A turns", None: "unknown (budget)"}[forced]
@@ -263,7 +263,7 @@ def case_IV_forced_win(delta: int = 45, b_size: int = 16, depths: tuple[int, int
     status = {True: "A forces a win", False: "no forced win", None: "unknown (budget)"}
     proven = rows[0]["forced win"] is True  # (the rows, not the frame: pandas turns True into numpy's bool)
     halving = rows[1]["forced win"]
-    verdict = "confirmed" if proven else "open"
+    verdict = judged(True if proven else None, None)
     free, halving_row = rows
     summary = (f"about a B free to play any legal turn: {status[free['forced win']]} within {free['A turns']} A "
                f"turns, far short of the 8 claimed: beyond, undecided" if not proven else
@@ -306,56 +306,101 @@ def case_IV_forced_win(delta: int = 45, b_size: int = 16, depths: tuple[int, int
 STEP_2_QUOTE = ("A eats the bigger of the two amoebae with an amoeba just as big. Again B can't eat anything without "
                 "loosing, so he will have to split again in half.")
 
+STEP_2_START = "(60,0) . . / . . . / . . (0,16) A"
+"""The paper's Case IV start (A 60 in the corner, B 16 in the other), A to move."""
+
+STEP_2_LINE = ("A 1 a1 a1-b2 61,0", "B 1 c3 c3-c2 0,8", "A 1 b2 b2-c3 9,0", "B 1 c2 c2-b1 0,4", "A 1 b2 b2-c2 5,0",
+               "B 1 b1 b1-a1 0,2", "A 1 b2 b2-b1 3,0", "B 1 a1 a1-a2 0,1", "A 1 b2 b2-a1 2,0", "B 6 a2 a2-a1 0,4")
+"""A hostile reader's line (replayed here, never trusted): A goes to the centre and then, four times, eats the bigger
+of B's two pieces with an amoeba just as big (step 2, repeated as step 3 says); B splits in half each time; then,
+with empty squares still left, B's small piece eats the neutral piece A has just made."""
+
+
+def is_step_2_eat(position: Position, turn: Turn) -> bool:
+    """Is this A turn step 2's "A eats the bigger of the two amoebae with an amoeba just as big": it eats the biggest
+    piece B owns next to the mover's source with exactly as many units, leaving a neutral piece?"""
+    if position.to_move != "A" or turn.is_pass:
+        return False
+    src, dst = ends(turn)
+    target = position[dst]
+    if target is None or target.owner != "B":
+        return False
+    board = position.board
+    around = (position.cells[j] for j in board.neighbours[board.index[src]])
+    near = [cell.size for cell in around if cell is not None and cell.owner == "B"]
+    return target.size == max(near) and at(apply(position, turn), dst).is_neutral
+
 
 def step_2_eats(record: str) -> pd.DataFrame:
-    """Every B eat in a game record after one of A's step-2 eats ('with an amoeba just as big', leaving a neutral
-    piece), with whether A can win at once on its next turn (B lost by eating) and the game's result."""
+    """Every B eat in a game record, with whether it comes during step 2 (A's turn before it was a step-2 eat, see
+    :func:`is_step_2_eat`), whether A can win at once on its next turn (B lost by eating) and the game's result."""
     game = Game.parse(record)
     rows = []
-    for number, (before, turn) in enumerate(zip(game.positions, game.turns), start=1):
+    turns = list(zip(game.positions, game.turns))
+    for number, (before, turn) in enumerate(turns, start=1):
         if before.to_move != "B" or turn.is_pass or before[ends(turn)[1]] is None:
             continue
         after, eaten = apply(before, turn), at(before, turn.dst)
+        during = number > 1 and is_step_2_eat(*turns[number - 2])
+        left = after[ends(turn)[0]]
         rows.append({"turn": number, "B played": str(turn), "ate": f"({eaten.a},{eaten.b})",
-                     "neutral eaten": eaten.is_neutral, "B owns it after": at(after, turn.dst).owner == "B",
+                     "neutral eaten": eaten.is_neutral, "during step 2": during,
+                     "B owns it after": at(after, turn.dst).owner == "B",
+                     "B keeps": f"({left.a},{left.b}) on {ends(turn)[0]}" if left is not None else "",
                      "A can win at once next": can_end_at_once(after, ties=False) if not after.is_over else False,
                      "result of the record": game.result})  # fmt: skip
-    return pd.DataFrame(rows, columns=["turn", "B played", "ate", "neutral eaten", "B owns it after",
-                                       "A can win at once next", "result of the record"])  # fmt: skip
+    return pd.DataFrame(rows, columns=["turn", "B played", "ate", "neutral eaten", "during step 2", "B owns it after",
+                                       "B keeps", "A can win at once next", "result of the record"])  # fmt: skip
 
 
-def case_IV_step_2(delta: int = 45, b_size: int = 16, budget: int = 400_000) -> Verdict:
-    """Step 2's "B can't eat anything without loosing", on the line where A follows the paper's steps against a
-    halving B (:func:`paper_steps_line`): every B eat on it, and whether A could win at once after it."""
-    record = paper_steps_line(delta, b_size, budget)
-    eats = step_2_eats(record) if record else step_2_eats("start " + str(case_IV_position(delta, b_size)))
-    safe = eats[~eats["A can win at once next"]] if len(eats) else eats
-    # the rule: the line is the paper's own plan (every A turn annotated with its step), so a safe B eat on it is a
-    # failure where the paper applies the sentence
+def step_2_record(start: str = STEP_2_START, line: Sequence[str] = STEP_2_LINE) -> str:
+    """The annotated, replayable record of a step-2 line (ValueError if an A turn is not one the paper's steps allow)."""
+    return annotated_record(Position.parse(start), line, annotate=annotate_case_IV_turn)
+
+
+def case_IV_step_2(start: str = STEP_2_START, line: Sequence[str] = STEP_2_LINE) -> Verdict:
+    """Step 2's "B can't eat anything without loosing", on a line where every A turn is one the paper's steps allow
+    against a B that splits in half: every B eat during step 2 (right after one of A's step-2 eats), and whether A
+    could win at once after it."""
+    record = step_2_record(start, line)
+    game = Game.parse(record)
+    eats = step_2_eats(record)
+    during = eats[eats["during step 2"]]
+    safe = during[~during["A can win at once next"]]
+    a_eats = sum(is_step_2_eat(before, turn) for before, turn in zip(game.positions, game.turns))
+    # the rule: every A turn of the line is the paper's own plan (annotated with its step), so a B eat during step 2
+    # that leaves A no win at once fails the sentence where the paper applies it
     verdict = judged(safe.empty, safe.empty)
     first = safe.iloc[0] if len(safe) else None
-    summary = ((f"on the line where A follows the paper's steps against a halving B, B eats {len(eats)} time(s); "
+    empty = sum(cell is None for cell in game.positions[int(first["turn"]) - 1].cells) if first is not None else 0
+    summary = ((f"on a line where A follows the paper's steps (to the centre, then {a_eats} step-2 eats of B's bigger "
+                f"piece with an amoeba just as big) and B splits in half, B eats during step 2 {len(during)} time(s); "
                 f"{len(safe)} of them leave A no win at once (first: turn {first['turn']}, {first['B played']} eats "
-                f"the {'neutral ' if first['neutral eaten'] else ''}{first['ate']}); the record ends "
+                f"the {'neutral ' if first['neutral eaten'] else ''}{first['ate']} A has just made, B keeps "
+                f"{first['B keeps'] or 'nothing'}, {empty} squares still empty); the record ends "
                 f"'{first['result of the record']}'") if first is not None else
-               "no B eat on the paper's steps' line leaves A without a win at once")  # fmt: skip
-    scope = (f"3x3; A {b_size + delta - 1} on a1 v B {b_size} on c3 (delta {delta}); the line of case-IV-max-8 (A: "
-             f"only turns the paper's steps allow; B splits in half when it can); exact check of A's next turn after "
-             f"every B eat; {DELTA_SIZE}; {WORD_RULE}")
+               "no B eat during step 2 on the line leaves A without a win at once")  # fmt: skip
+    start_position = Position.parse(start)
+    a_size, b_size = (at(start_position, start_position.owned(p)[0]).size for p in ("A", "B"))
+    scope = (f"3x3; from A {a_size} on a1 v B {b_size} on c3, A to move (the paper's Case IV start); one replayed "
+             "line: A's turns each allowed by the paper's steps (annotated), B splitting in half until its eat; "
+             "'during step 2': B's turn right after an A eat of B's bigger piece with an amoeba just as big; exact "
+             f"check of A's next turn after every such B eat; {DELTA_SIZE}")
     explanation = (
-        "Step 2 says that after A's eat B 'can't eat anything without loosing'. On the line found by case-IV-max-8's "
-        "search, where every A turn is one the paper's steps allow (each annotated), B's pieces stay small and a "
-        "small piece can eat a small neutral piece (neutral-twice-its-size): B eats, and A has no win on its next "
-        "turn, whatever it rolls. The line is the paper's own plan, so by the rule the sentence is false as stated.\n"
-        + record
-    ) if first is not None else "No B eat on the line leaves A without a win at once."
-    plain = ("False: following the paper's steps, B's small pieces can eat a small neutral piece and the game goes "
-             "on." if first is not None else "Right on the line searched.")
-    brief = ("B can eat a small neutral piece and play on, on a line where A follows the paper's steps."
-             if first is not None else "right on the line searched.")
+        "Step 2 says that after A eats B's bigger piece with an amoeba just as big, B 'can't eat anything without "
+        "loosing'. On this line every A turn is one the paper's steps allow (each annotated), and B splits in half "
+        "each time, as the paper says it must. B's pieces shrink by half each time, and so do the neutral pieces A "
+        "makes: a small piece of B's that rolls high enough eats the small neutral piece A has just made "
+        "(neutral-twice-its-size), and A has no win on its next turn whatever it rolls. The line is the paper's own "
+        "plan, so by the rule the sentence is false as stated.\n" + record
+    ) if first is not None else "No B eat during step 2 on the line leaves A without a win at once.\n" + record
+    plain = (f"False: following the paper's steps, B's small piece eats the small neutral piece ({first['ate']}) A "
+             "has just made, and B loses nothing." if first is not None else "Right on the line replayed.")
+    brief = (f"during step 2, B's small piece eats the neutral {first['ate']} A has just made, and loses nothing."
+             if first is not None else "right on the line replayed.")
     return Verdict("case-IV-step-2", verdict, summary, explanation, eats, scope=scope, plain=plain,
                    counter_line=record if first is not None else "", quote=STEP_2_QUOTE, brief=brief,
-                   reach="3x3, delta 45; the paper's steps against a halving B")  # fmt: skip
+                   reach=f"3x3, A {a_size} v B {b_size}; the paper's steps against a halving B, one replayed line")  # fmt: skip
 
 
 # --------------------------------------------------------------------------- where 44 comes from
@@ -429,7 +474,7 @@ def case_IV_threshold(b_size: int = 16, deltas: tuple[int, ...] = (45, 46, 47, 4
     ``extra`` (below: how sharp 44 is); the paper's own line with the paper's own dice as an extra figure."""
     rows: dict[int, dict[str, Any]] = {}
     for delta in sorted(set(deltas) | set(extra)):
-        wins, nodes = halving_forced_win(delta, b_size)
+        wins, nodes = halving_forced_win(delta, b_size, FORCED_TURNS, 400_000)  # case-IV-max-8's call: one cache entry
         rows[delta] = {"delta": delta, f"A forces a win within {FORCED_TURNS} A turns v halving B": wins,
                        "B replies visited": nodes, "searched in every run": delta in deltas}  # fmt: skip
     columns = {  # the paper's line with the paper's dice (A rolls 1, B rolls 6): column -> A turns in all
@@ -570,7 +615,9 @@ def case_IV_matrices() -> Verdict:
         key = (row["cell"], row["paper"], row["replay"])
         first.setdefault(key, row["matrix"])
     misprints = len(first)
-    verdict = "confirmed" if differences.empty else "confirmed with a correction"
+    # the rule: every printed cell is a case the pictures' words cover; the paper applies them to one line of play,
+    # "A eats and wins": the replayed captions, legal and won by A
+    verdict = judged(differences.empty, game.result == "A")
     summary = (f"the {len(game)} turns the captions describe (A rolls 1, B rolls 6) are legal and A wins ({game.result}); "
                f"{len(differences)} of {cells} printed cells differ from the replay, {misprints} distinct misprints "
                f"(a wrong cell copied into later matrices counts once): {listed or 'none'}")  # fmt: skip
@@ -580,7 +627,10 @@ def case_IV_matrices() -> Verdict:
     explanation = ("Each caption ('A rolls 1 and eats', 'B rolls 6 and splits') was written as a turn in notation and "
                    "replayed through the rules; the position after each turn was compared, cell by cell, with the "
                    "matrix the paper prints there. The differences are the table; they are misprints in the pictures, "
-                   "not in the plan: the replayed line is legal and A wins, as the example says.")  # fmt: skip
+                   "not in the plan: the replayed line is legal and A wins, as the example says. By the rule, every "
+                   "printed cell is a case the pictures' words cover, and the paper applies them to one line of play, "
+                   "'A eats and wins': so misprints with a legal line that A wins give 'confirmed with a correction' "
+                   "(the correction: the cells listed), a line that fails would give 'false as stated'.")  # fmt: skip
     plain = (f"Right as a line of play, with {misprints} misprints in the pictures: the replay differs from the paper "
              f"in {len(differences)} printed cells.")  # fmt: skip
     brief = f"the example line is legal and A wins; its pictures have {misprints} misprints ({len(differences)} cells)."

@@ -7,7 +7,7 @@ import pandas as pd
 from ...engine.examples import PAPER_EXAMPLE_MATRICES, PAPER_EXAMPLE_RECORD, PAPER_EXAMPLE_WINNER
 from ...engine.game import Game
 from ...engine.rules import Position
-from .verdict import Verdict
+from .verdict import Verdict, judged
 
 EXAMPLE_GAME = PAPER_EXAMPLE_RECORD
 QUOTE = ("we end this paper with an example pen and paper game that we played. ... Player 1 rolls a 5 and eats player "
@@ -31,7 +31,8 @@ def example_game_check() -> Verdict:
                      "matches": printed == replayed})  # fmt: skip
     evidence = pd.DataFrame(rows)
     matched = int(evidence["matches"].sum())
-    verdict = "confirmed" if matched == len(rows) and game.result == PAPER_EXAMPLE_WINNER else "not supported"
+    agrees = matched == len(rows) and game.result == PAPER_EXAMPLE_WINNER
+    verdict = judged(agrees, None, evidence_bears_it=agrees)
     summary = (
         f"{len(game)} legal turns, {matched}/{len(rows)} matrices match, result {game.result} (paper: player 1 wins)"
     )

@@ -243,3 +243,25 @@ def eats_only(position: Position, roll: int) -> Iterator[Turn]:
                         yield Turn(roll, grow, src, dst, *((x, 0) if mover == "A" else (0, x)))
     if not found:
         yield paper_line(position, roll)
+
+
+def dice_sums_fit_the_start(position: Position) -> bool:
+    """Could a game from the paper's start (one unit each, A first) reach a position with these amounts of each
+    player's units and this side to move, by the dice alone?  Each player has rolled some number of times (A once
+    more than B when B is to move), each roll 1 to 6, and units are made by rolls only.  A necessary condition, so
+    False means no game the paper describes reaches the position."""
+    sigma_a = sum(cell.a for cell in position.cells if cell is not None) - 1
+    sigma_b = sum(cell.b for cell in position.cells if cell is not None) - 1
+    extra_a = 1 if position.to_move == "B" else 0
+    return any(k + extra_a <= sigma_a <= 6 * (k + extra_a) and k <= sigma_b <= 6 * k
+               for k in range(0, max(sigma_a, sigma_b) + 1))  # fmt: skip
+
+
+def reachability(position: Position) -> str:
+    """'reachable ...' or 'cannot arise ...': :func:`dice_sums_fit_the_start` in words, for a card's scope."""
+    sigma_a = sum(cell.a for cell in position.cells if cell is not None) - 1
+    sigma_b = sum(cell.b for cell in position.cells if cell is not None) - 1
+    if dice_sums_fit_the_start(position):
+        return f"its dice sums (A {sigma_a}, B {sigma_b}, {position.to_move} to move) fit a game from the paper's start"
+    return (f"cannot arise in a game from the paper's start (A has rolled {sigma_a}, B {sigma_b}, with "
+            f"{position.to_move} to move: no number of rolls of 1 to 6 gives both)")

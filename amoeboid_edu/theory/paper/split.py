@@ -8,7 +8,7 @@ from ...players.bots import can_end_at_once
 from ...engine.rules import Turn, apply, legal_turns
 from .case_IV import HALVING, case_IV_position, line_survivor
 from .lines import annotate_case_IV_turn, annotated_record, describe_turn, half_splits, opening_position, plan_options
-from .verdict import Verdict
+from .verdict import Verdict, judged
 
 QUOTE = ("Therefore in order to avoid losing, the opponent's best move is to split in half. (Case IV: B's only "
          "option is to split his amoeba, obviously in half.)")  # fmt: skip
@@ -54,7 +54,7 @@ def split_in_half(b_size: int = 16, delta: int = 45, a_turns: int = 9) -> Verdic
     record = annotated_record(start, other, annotate=annotate_case_IV_turn) if better and other else ""
     # "Best" needs a measure: lasting past the plan's own bound is ours, so this supports no "false" (a B that
     # survives 9 A turns may still lose on the 10th).
-    verdict = "not supported" if better else "open"
+    verdict = judged(None, None, evidence_bears_it=not better)
     b_moves, position = [], start
     for entry in other or []:
         player, text = entry.split(" ", 1)

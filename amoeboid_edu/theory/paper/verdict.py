@@ -37,11 +37,35 @@ WORD_RULE = ("one rule tells 'confirmed', 'confirmed with a correction' and 'fal
 """The rule behind three of the words, said on the cards it decides."""
 
 
-def judged(holds_in_every_case: bool, holds_where_the_paper_applies_it: bool) -> str:
-    """The word :data:`WORD_RULE` gives: ``confirmed``, ``confirmed with a correction`` or ``false as stated``."""
-    if holds_in_every_case:
+WORD_CLAUSES = {
+    "confirmed": "the rule's first clause: it holds in every case its words cover",
+    "confirmed with a correction": ("the rule's second clause: it fails in some case its words cover, but holds in "
+                                    "every case the paper itself applies it to"),
+    "false as stated": "the rule's third clause: it fails in a case the paper itself applies it to (the counter-line)",
+    "not supported": ("no clause of the rule is met: nothing shows it holds in every case, the evidence does not bear "
+                      "it out, and no case the paper applies it to is known to fail"),
+    "open": ("no clause of the rule is met: nothing shows it holds in every case, and no case the paper applies it to "
+             "is known to fail, within the searches stated"),
+}
+"""Which clause of :data:`WORD_RULE` gives each word: every card says it (:attr:`Verdict.clause`)."""
+
+
+def judged(holds_in_every_case: bool | None, holds_where_the_paper_applies_it: bool | None,
+           evidence_bears_it: bool = True) -> str:  # fmt: skip
+    """The word :data:`WORD_RULE` gives, for every item: each fact is True (shown), False (refuted) or None (not
+    decided by the exact computations and searches stated).
+
+    A failure where the paper applies the statement gives ``false as stated``; a statement shown to hold in every
+    case ``confirmed``; one that fails somewhere but is shown to hold wherever the paper applies it ``confirmed with
+    a correction``; anything else is undecided: ``open``, or ``not supported`` when the evidence does not bear it out.
+    """
+    if holds_where_the_paper_applies_it is False:
+        return "false as stated"
+    if holds_in_every_case is True:
         return "confirmed"
-    return "confirmed with a correction" if holds_where_the_paper_applies_it else "false as stated"
+    if holds_in_every_case is False and holds_where_the_paper_applies_it is True:
+        return "confirmed with a correction"
+    return "open" if evidence_bears_it else "not supported"
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,6 +102,11 @@ class Verdict:
             raise ValueError("a 'false as stated' verdict carries a counter-line")
 
     @property
+    def clause(self) -> str:
+        """Which clause of :data:`WORD_RULE` decided the word (:data:`WORD_CLAUSES`)."""
+        return WORD_CLAUSES[self.verdict]
+
+    @property
     def line(self) -> str:
         """``ITEM: VERDICT — evidence [scope: ...]``: the card in one line (``str``); the CLI prints :attr:`short`."""
         scope = f" [scope: {self.scope}]" if self.scope else ""
@@ -93,6 +122,7 @@ class Verdict:
         sections = [
             (f"{self.item}: {self.verdict}", self.brief or self.plain),
             ("The paper says", f"“{self.quote}”" if self.quote else ""),
+            ("Why this word", f"{self.verdict}: {self.clause}. The rule: {WORD_RULE}."),
             ("In plain words", self.plain if self.brief and self.plain != self.brief else ""),
             ("Scope", self.scope),
             ("Evidence", self.summary),
@@ -107,7 +137,7 @@ class Verdict:
     def _repr_markdown_(self) -> str:
         reach = self.reach or self.scope
         return (f"**{self.item}: {self.verdict}** — {self.brief or self.plain or self.summary}\n\n*Scope:* {reach}\n\n"
-                "(`.details()` gives the evidence, the full scope and the explanation.)\n")
+                f"*Why this word:* {self.clause}.\n\n(`.details()` gives the evidence, the full scope and the explanation.)\n")
 
     def _repr_html_(self) -> str:
         esc = html.escape
@@ -120,6 +150,7 @@ class Verdict:
         return (
             f"<div class='verdict'><p><b>{esc(self.item)}: {esc(self.verdict)}</b> — "
             f"{esc(self.brief or self.plain or self.summary)}</p><p><i>Scope:</i> {esc(self.reach or self.scope)}</p>"
+            f"<p><i>Why this word:</i> {esc(self.clause)}.</p>"
             f"<details><summary>For the curious: how this was checked</summary>{quote}{plain}{full_scope}"
             f"<p>{esc(self.summary)}</p><p>{esc(self.explanation)}</p>{counter}{table}</details></div>"
         )
