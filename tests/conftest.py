@@ -10,26 +10,32 @@ sys.path.insert(0, str(Path(__file__).parent / "strategies"))
 
 ROOT = Path(__file__).resolve().parent.parent
 
-HEAVY_FIRST = ("lessons/", "tests/browser/", "tests/package/test_binder.py", "tests/players/test_openspiel.py",
-               "tests/theory/test_paper.py", "tests/lab/", "tests/sandbox/", "tests/theory/test_coach.py")
-"""Files whose tests take minutes, started first: with several workers (``-n``) the short ones fill in around them.
-Within a file the order is kept (a notebook's cells must run in order, in one kernel)."""
+HEAVY_FIRST = ("tests/package/test_binder.py", "tests/theory/test_paper.py", "tests/players/test_openspiel.py",
+               "tests/package/test_types.py", "tests/lab/test_tournament.py", "tests/theory/test_coach.py",
+               "tests/browser/", "lessons/", "tests/sandbox/", "tests/lab/")
+"""Files whose tests take minutes, in the order they start: longest first, then the other files with a ``slow`` test,
+then the rest.  With several workers (``-n``) the short files fill in around the long ones, and the run does not end
+on one worker's long file.  ``--no-loadscope-reorder`` (pyproject's addopts) makes xdist hand out the files in this
+order rather than by their number of tests.  Within a file the order is kept (a notebook's cells must run in order,
+in one kernel)."""
 
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by the markers added here
 def pytest_collection_modifyitems(config, items):
-    def weight(item) -> int:
-        where = Path(str(item.fspath)).resolve()
-        try:
-            path = where.relative_to(ROOT).as_posix()
-        except ValueError:
-            return len(HEAVY_FIRST)
-        return next((rank for rank, prefix in enumerate(HEAVY_FIRST) if path.startswith(prefix)), len(HEAVY_FIRST))
-
-    items.sort(key=weight)  # stable: the order inside a file is unchanged
     for item in items:
         if item.get_closest_marker("browser") or is_notebook(item):
             item.add_marker(pytest.mark.slow)
+    has_slow = {item.path for item in items if item.get_closest_marker("slow")}
+
+    def weight(item) -> int:
+        try:
+            path = item.path.resolve().relative_to(ROOT).as_posix()
+        except ValueError:
+            path = ""
+        rank = next((rank for rank, prefix in enumerate(HEAVY_FIRST) if path.startswith(prefix)), None)
+        return rank if rank is not None else len(HEAVY_FIRST) + (item.path not in has_slow)
+
+    items.sort(key=weight)  # stable: the order inside a file is unchanged
 
 
 def is_notebook(item) -> bool:

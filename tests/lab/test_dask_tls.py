@@ -59,12 +59,15 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture
-def tls_cluster(tmp_path):
-    """A TLS scheduler and one worker, separate processes on 127.0.0.1, with the class CA's certificates."""
+@pytest.fixture(scope="module")
+def tls_cluster(tmp_path_factory):
+    """A TLS scheduler and one worker, separate processes on 127.0.0.1, with the class CA's certificates.
+
+    Shared by the module's tests: none of them changes the cluster (a refused stranger never joins it)."""
     pytest.importorskip("distributed")
     if shutil.which("openssl") is None:
         pytest.skip("the openssl command makes this test's certificates")
+    tmp_path = tmp_path_factory.mktemp("tls-cluster")
     files = authority(tmp_path / "class-ca", "class")
     dask = shutil.which("dask", path=str(Path(sys.executable).parent))
     tls = ["--tls-ca-file", files.ca, "--tls-cert", files.cert, "--tls-key", files.key]

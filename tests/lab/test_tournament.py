@@ -19,6 +19,8 @@ import pandas as pd
 import pytest
 
 import hostile
+from cli_runner import amoeboid
+
 from amoeboid_edu.theory import analysis
 from amoeboid_edu import lab
 from amoeboid_edu.players.bots import greedy
@@ -264,7 +266,15 @@ def test_rerunning_a_finished_tournament_plays_nothing_and_changes_nothing(tmp_p
 # --------------------------------------------------------------------------- executors and crashes
 
 
-def run_cli(*args, timeout=300):
+def run_cli(*args) -> subprocess.CompletedProcess:
+    """``amoeboid tournament ARGS`` run in this process (tests/cli_runner.py), with its output as text."""
+    done = amoeboid("tournament", *map(str, args))
+    return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(), done.stderr.decode())
+
+
+def run_cli_process(*args, timeout=300) -> subprocess.CompletedProcess:
+    """``python -m amoeboid_edu tournament ARGS`` in its own process: for a Dask client, which would outlive the call
+    in this one (its event-loop thread)."""
     return subprocess.run([sys.executable, "-m", "amoeboid_edu", "tournament", *map(str, args)], capture_output=True,
                           text=True, timeout=timeout)
 
@@ -321,8 +331,9 @@ def test_same_rows_serial_processes_and_a_real_dask_cluster(tmp_path, dask_clust
     files = {}
     for executor in ("serial", "processes:2", f"dask:{dask_cluster}"):
         out = tmp_path / f"{executor.split(':')[0]}.csv"
-        done = run_cli(folder, "--games", "14", "--batch", "3", "--seed", "7", "--opponents", "random", "--out", out,
-                       "--executor", executor, "-q")
+        run = run_cli_process if executor.startswith("dask:") else run_cli
+        done = run(folder, "--games", "14", "--batch", "3", "--seed", "7", "--opponents", "random", "--out", out,
+                   "--executor", executor, "-q")
         assert done.returncode == 0, done.stderr
         assert "leaderboard:" in done.stdout
         files[executor] = out.read_bytes()

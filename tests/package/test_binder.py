@@ -5,14 +5,17 @@ repo2docker first creates its own environment (Jupyter included) from the lock i
 repository root.  The simulation does the same in a fresh venv: repo2docker's lock (read from the
 ``jupyter-repo2docker`` package, its conda names turned into PyPI's), then our requirements, then postBuild;
 ``pip check`` must be clean (our pins must not fight repo2docker's Jupyter) and site-packages stay under
-``SITE_PACKAGES_LIMIT``.  It re-executes the lessons of ``BINDER_LESSONS`` there, comparing the outputs with the
-committed notebooks (``scripts/build_lessons.py --check --lessons-only``, charts aside: Binder has no vl-convert, so
-a chart run there is vega-embed's HTML where the committed lesson has vl-convert's SVG; every lesson and teacher's
-edition runs under nbval in the main suite).  PyPI must be reachable.
+``SITE_PACKAGES_LIMIT``.  The venv of repo2docker's lock depends on neither this repository nor its commit: it is
+installed once per Python and lock into the user's cache folder and copied from there (``base_venv``).  The test
+re-executes the lessons of ``BINDER_LESSONS`` in the Binder venv, comparing the outputs with the committed notebooks
+(``scripts/build_lessons.py --check --lessons-only``, charts aside: Binder has no vl-convert, so a chart run there
+is vega-embed's HTML where the committed lesson has vl-convert's SVG; every lesson and teacher's edition runs under
+nbval in the main suite).  PyPI must be reachable.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -189,6 +192,48 @@ drawn by vega-embed (the run's, as Binder has no vl-convert).  A cell may take 6
 the script's 120 s on a loaded 2-core machine, and this checks the outputs, not the speed."""
 
 
+BASE_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "amoeboid-edu-tests"
+"""Where the venvs of repo2docker's lock are kept between runs, one folder per Python and lock (about 310 MB each);
+deleting it at any time only makes the next Binder test install the lock again."""
+
+
+def base_venv(python: str, base_environment: dict[str, str], venv: Path, env: dict[str, str]) -> None:
+    """Make ``venv`` a venv of ``python`` holding exactly repo2docker's lock, as ``pip install -r LOCK`` leaves it.
+
+    The lock's venv is installed once per Python build and lock into ``BASE_CACHE`` (built beside it and renamed into
+    place, so that a run never sees half of one) and copied to ``venv``, with the path it was built at replaced by
+    ``venv`` in its scripts and ``pyvenv.cfg`` (the only files of a venv that name its own folder).  Binder's
+    requirements and the package are then installed into the copy, as repo2docker installs them into its image;
+    the cached venv itself is never changed.
+    """
+    lock = "".join(f"{name}=={version}\n" for name, version in sorted(base_environment.items()))
+    build = _run([python, "-c", "import sys; print(sys.version)"]).stdout
+    key = hashlib.sha256(f"{REPO2DOCKER}\n{python}\n{build}\n{lock}".encode()).hexdigest()[:16]
+    cached = BASE_CACHE / f"binder-base-{key}"
+    if not (cached / "built-at").exists():
+        BASE_CACHE.mkdir(parents=True, exist_ok=True)
+        building = BASE_CACHE / f"{cached.name}.{os.getpid()}.building"
+        shutil.rmtree(building, ignore_errors=True)
+        _run([python, "-m", "venv", str(building)])
+        (building / "repo2docker-base.txt").write_text(lock)
+        bin_dir = building / "bin"
+        _run([bin_dir / "python", "-m", "pip", "install", "--quiet", "--prefer-binary", "-r",
+              building / "repo2docker-base.txt"], cwd=ROOT,
+             env={**env, "VIRTUAL_ENV": str(building), "PATH": f"{bin_dir}{os.pathsep}{env['PATH']}"})  # fmt: skip
+        (building / "repo2docker-base.txt").unlink()
+        (building / "built-at").write_text(str(building))
+        try:
+            building.rename(cached)
+        except OSError:  # another run cached the same venv meanwhile
+            shutil.rmtree(building)
+    shutil.copytree(cached, venv, symlinks=True)
+    (venv / "built-at").unlink()
+    old, new = (cached / "built-at").read_bytes(), str(venv).encode()
+    for path in [venv / "pyvenv.cfg", *(venv / "bin").iterdir()]:
+        if path.is_file() and not path.is_symlink() and old in (text := path.read_bytes()):
+            path.write_bytes(text.replace(old, new))
+
+
 def site_packages_size(venv: Path) -> int:
     return sum(path.stat().st_size for path in venv.glob("lib/python3*/site-packages/**/*") if path.is_file())
 
@@ -201,7 +246,6 @@ def test_a_binder_build_from_binder_files_runs_the_lessons_that_reach_every_modu
         python = sys.executable
     assert python, f"binder/runtime.txt asks for Python {version}, which this machine lacks"
     venv = tmp_path / "binder-venv"
-    _run([python, "-m", "venv", str(venv)])
     bin_dir = venv / "bin"
     env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
     env.update(
@@ -211,9 +255,7 @@ def test_a_binder_build_from_binder_files_runs_the_lessons_that_reach_every_modu
         JUPYTER_CONFIG_DIR=str(tmp_path / "jupyter-config"),
         PIP_DISABLE_PIP_VERSION_CHECK="1",
     )
-    lock = tmp_path / "repo2docker-base.txt"
-    lock.write_text("".join(f"{name}=={version}\n" for name, version in sorted(base_environment.items())))
-    _run([bin_dir / "python", "-m", "pip", "install", "--quiet", "--prefer-binary", "-r", lock], cwd=ROOT, env=env)
+    base_venv(python, base_environment, venv, env)
     base_size = site_packages_size(venv)
     _run([bin_dir / "python", "-m", "pip", "install", "--quiet", "-r", "binder/requirements.txt"], cwd=ROOT, env=env)
     _run([BINDER / "postBuild"], cwd=ROOT, env=env)
