@@ -36,9 +36,9 @@ Result = TypeVar("Result")
 
 
 def _side_rows(records: Sequence[GameRecord], name: str) -> list[dict[str, object]]:
-    """``name``'s games, one row each, from its side of the board."""
+    """``name``'s games, one row each, from its side of the board; ``game`` is the record's index in ``records``."""
     rows = []
-    for record in records:
+    for game, record in enumerate(records):
         if name not in (record.first, record.second):
             continue
         role = "first" if record.first == name else "second"
@@ -48,6 +48,7 @@ def _side_rows(records: Sequence[GameRecord], name: str) -> list[dict[str, objec
         forfeit = None if record.forfeit_by is None else ("player" if record.forfeit_by == role else "opponent")
         rows.append(
             {
+                "game": game,
                 "player": name,
                 "opponent": opponent,
                 "pair": record.pair,
@@ -67,7 +68,8 @@ def _side_rows(records: Sequence[GameRecord], name: str) -> list[dict[str, objec
 
 
 def _forfeit_table(frame: pd.DataFrame) -> pd.DataFrame:
-    """Forfeits by reason: how many, and the first offending value, message and printed lines."""
+    """Forfeits by reason: how many, and the first one's game (its message may say "this move"), offending value,
+    message and printed lines."""
     import pandas as pd
 
     mine = frame[frame["forfeit"] == "player"]
@@ -75,9 +77,9 @@ def _forfeit_table(frame: pd.DataFrame) -> pd.DataFrame:
     groups = mine.groupby(["player", "reason"], sort=False)
     for (player, reason), group in sorted(groups, key=lambda item: (item[0][0], FORFEIT_REASONS.index(item[0][1]))):
         first = group.iloc[0]
-        rows.append({"player": player, "reason": reason, "games": len(group), "value": first["value"],
-                     "message": first["message"], "last output": first["output"]})
-    return pd.DataFrame(rows, columns=["player", "reason", "games", "value", "message", "last output"])
+        rows.append({"player": player, "reason": reason, "games": len(group), "first game": first["game"],
+                     "value": first["value"], "message": first["message"], "last output": first["output"]})
+    return pd.DataFrame(rows, columns=["player", "reason", "games", "first game", "value", "message", "last output"])
 
 
 def _walls_line(records: Sequence[GameRecord], limits: tuple[float, float]) -> str:
@@ -95,8 +97,8 @@ def _duration(seconds: float) -> str:
 def _forfeit_lines(forfeits: pd.DataFrame) -> list[str]:
     lines = ["forfeits:"] if len(forfeits) else []
     for row in forfeits.itertuples(index=False):
-        lines.append(f"  {row.player}: {row.reason} x{row.games}: {row.value} ({row.message})")
-        for line in str(row[5]).splitlines()[-5:]:
+        lines.append(f"  {row.player}: {row.reason} x{row.games}: {row.value} (first in game {row[3]}: {row.message})")
+        for line in str(row[6]).splitlines()[-5:]:
             lines.append(f"    | {line}")
     return lines
 
@@ -129,11 +131,12 @@ class _Standings:
 
     @_trusted
     def to_frame(self) -> pd.DataFrame:
-        """One row per game and side (a tournament's games appear twice, once from each player's side)."""
+        """One row per game and side (a tournament's games appear twice, once from each player's side); ``game`` numbers
+        them as ``games()``, ``game(i)`` and ``worst_losses()`` do."""
         import pandas as pd
 
-        columns = ["player", "opponent", "pair", "seat", "result", "turns", "capped", "forfeit", "reason", "value",
-                   "message", "output", "printed"]  # fmt: skip
+        columns = ["game", "player", "opponent", "pair", "seat", "result", "turns", "capped", "forfeit", "reason",
+                   "value", "message", "output", "printed"]  # fmt: skip
         return pd.DataFrame([row for name in self._players() for row in _side_rows(self.records, name)],
                             columns=columns)
 
@@ -166,9 +169,13 @@ class _Standings:
         return str(html_table(self.title, self.table(), self._notes(), caption="\n".join(self.plain()),
                               details=self.walls))
 
+    def _terminal_plain(self) -> list[str]:
+        """The sentences as a terminal prints them (where the numbers a notebook's card gives on request are due)."""
+        return self.plain()
+
     @_trusted
     def __str__(self) -> str:
-        return "\n".join([text_table("\n".join([self.title, *self.plain()]), self.table()),
+        return "\n".join([text_table("\n".join([self.title, *self._terminal_plain()]), self.table()),
                           *_forfeit_lines(self.forfeits()),
                           f"details: {self.walls}"])
 
@@ -233,26 +240,46 @@ class ScoreCard(_Standings):
             rows.append({"opponent": opponent, "verdict": verdict, "why": why})
         return pd.DataFrame(rows, columns=["opponent", "verdict", "why"])
 
-    def plain(self) -> list[str]:
+    def plain(self, terminal: bool = False) -> list[str]:
+        """The verdicts, the time per move, the cap and the hidden prints in sentences; in a ``terminal`` (where there
+        is no card to ask) the time per move has its numbers."""
         lines = [f"Against {row.opponent}: {row.verdict} ({row.why})." if row.verdict in ("too close to call",
                  "not enough games") else f"{self.player} {row.verdict}: {row.why}."
                  for row in self.verdicts().itertuples()]
         mine = [(record, self._side(record)) for record in self.records]
         asked = sum(record.asked[side] for record, side in mine)
-        if asked:
+        limit = self.limits[1]
+        timeouts = sum(record.reason == "timeout" and record.forfeit_by == ("first", "second")[side]
+                       for record, side in mine)
+        if timeouts:
+            lines.append(f"Time per move: {timeouts:,} {'move' if timeouts == 1 else 'moves'} ran out of time (the "
+                         f"limit is {limit:g} s a move), each forfeiting its game: see the forfeits for where.")
+        elif asked:
             mean = sum(record.seconds[side] for record, side in mine) / asked
             slowest = max(record.slowest[side] for record, side in mine)
-            limit = self.limits[1]
-            lines.append(f"Time per move: {_duration(mean)} on average, {_duration(slowest)} at most "
-                         f"(the limit is {limit:g} s a move)." if slowest > limit / 2 else
-                         f"Time per move: every move well within the limit of {limit:g} s (card.timing() "
+            numbers = f"{_duration(mean)} on average, {_duration(slowest)} at most"
+            lines.append(f"Time per move: {numbers} (the limit is {limit:g} s a move)." if slowest > limit / 2 else
+                         f"Time per move: every move well within the limit of {limit:g} s ({numbers})." if terminal
+                         else f"Time per move: every move well within the limit of {limit:g} s (card.timing() "
                          "has the average and the slowest).")
+        capped: dict[str, int] = {}
+        for record, side in mine:
+            if record.capped:
+                opponent = (record.second, record.first)[side]
+                capped[opponent] = capped.get(opponent, 0) + 1
+        for opponent, count in capped.items():
+            lines.append(f"Against {opponent}: {count:,} {'game was' if count == 1 else 'games were'} stopped at the "
+                         f"{self.max_turns}-turn cap with no winner, counted as {'a tie' if count == 1 else 'ties'} "
+                         "(see the capped column of card.games()).")
         lines_printed = sum(record.lines[side] for record, side in mine)
         if lines_printed:
             first = next(i for i, (record, side) in enumerate(mine) if record.lines[side])
             lines.append(f"Your strategy printed {lines_printed:,} lines (hidden): card.printed({first}) shows "
                          f"the last lines it printed in game {first}.")
         return lines
+
+    def _terminal_plain(self) -> list[str]:
+        return self.plain(terminal=True)
 
     def timing(self) -> str:
         """The time per move, measured by the strategy's worker: the average and the slowest, against the limit."""

@@ -103,7 +103,8 @@ def tournament(
     # no hand-in is ever imported here; student folders are played from the run's own copies, removed at its end
     with trusted_imports(_target_folders(strategies)), hand_in_snapshots() as snapshot:
         page = None if out is None else leaderboard_path(out)  # refused before anything is written
-        setup = _Setup(seed, float(per_move_limit), max_turns, board, float(load_limit), bot_tables_by_entrant=True)
+        setup = _Setup(seed, float(per_move_limit), max_turns, board, float(load_limit), bot_tables_by_entrant=True,
+                       tournament=True)
         _check_settings(games, setup)
         if isinstance(tls, dict):
             unknown = set(tls) - {"ca", "cert", "key"}

@@ -84,8 +84,12 @@ class _HandIn:
             raise ValueError(f"cannot find the source of {shown(name)}: run its cell again, then hand in") from None
         first = source.lstrip().split("(")[0].split(":")[0].split()
         defines = first[-1] if first and first[0] in ("def", "class") else None
-        if not defines:  # a lambda
-            raise ValueError(f"{shown(name)} is not defined with def or class: write it as 'def {shown(name)}(...)'")
+        if not defines:  # a lambda: named by the variable it was assigned to, if any
+            named = name if name.isidentifier() else next(
+                (key for key, item in self.namespace.items() if item is value and key.isidentifier()), None)
+            shape = f"'def {shown(named)}(...)'" if named else "a def with a name, e.g. 'def my_strategy(...)'"
+            raise ValueError(f"{shown(named) if named else 'this strategy'} is a lambda, not defined with def or "
+                             f"class: write it as {shape}")
         if defines != name:  # a function kept under another name: the file needs the name
             source = f"{source.rstrip()}\n\n{name} = {defines}\n"
         functions: list[Any] = [value] if isinstance(value, types.FunctionType) else [

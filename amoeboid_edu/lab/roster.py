@@ -123,7 +123,9 @@ def _notebook_source(path: Path, text: str) -> str:
         if isinstance(tags, list) and STRATEGY_TAG in tags and cell.get("cell_type") == "code":
             tagged.append(cell.get("source"))
     if not tagged:
-        raise DidNotLoad(f"no code cell tagged '{STRATEGY_TAG}' in {shown(path.name)}")
+        raise DidNotLoad(f"no code cell tagged '{STRATEGY_TAG}' in {shown(path.name)}: tag the cell that defines the "
+                         f"strategy (JupyterLab: the property inspector, Cell Tags, add '{STRATEGY_TAG}') or hand in "
+                         f"from the notebook with lab.hand_in(my_strategy, \"class/{shown(path.stem)}\") instead")
     texts = []
     for source in tagged:
         if isinstance(source, list) and all(isinstance(line, str) for line in source):

@@ -54,6 +54,7 @@ import collections
 import contextlib
 import json
 import os
+import re
 import sys
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator, Optional, Sequence
@@ -95,6 +96,7 @@ class _Setup:
     board: int
     load_limit: float = LOAD_LIMIT
     bot_tables_by_entrant: bool = False  # a tournament's: see _table
+    tournament: bool = False  # whose option a timeout's message names: tournament's, else score's
 
 
 def _stream_seed(seed: int | str, *keys: object) -> int:
@@ -128,9 +130,10 @@ PRINT_HEAVY = 100_000
 """Characters printed in one move above which a timeout is blamed on the printing (printing is slow)."""
 
 
-def _timeout_message(answer: dict[str, Any], limit: float | None, sources: SourceIndex = ()) -> str:
+def _timeout_message(answer: dict[str, Any], limit: float | None, sources: SourceIndex = (),
+                     tournament: bool = False) -> str:
     """Why a move timed out, in words a student can act on: where it was stuck (or that printing took the time) and
-    how to allow more time."""
+    how to allow more time (with the ``tournament``'s option in a tournament, else ``score``'s)."""
     where, printed = answer.get("where"), answer.get("printed", 0)
     if isinstance(printed, int) and printed >= PRINT_HEAVY:
         stuck = (f"it printed {printed:,} characters in this move, and printing that much is what took the time: "
@@ -140,16 +143,39 @@ def _timeout_message(answer: dict[str, Any], limit: float | None, sources: Sourc
     else:
         stuck = shown(answer.get("message", ""), LINE_WIDTH)
     more = f"{2 * limit:g}" if limit else "2"
+    command = "tournament" if tournament else "score"
     return shown(f"{stuck}. Make the move faster (an endless loop?), or allow more time: "
-                 f"score(..., per_move_limit={more}) or amoeboid score --per-move-limit {more}", 2 * LINE_WIDTH)
+                 f"{command}(..., per_move_limit={more}) or amoeboid {command} --per-move-limit {more}", 2 * LINE_WIDTH)
 
 
-def _turn_from(answer: dict[str, Any], roll: int, limit: float | None = None, sources: SourceIndex = ()) -> Turn:
+WRONG_PARAMETERS = re.compile(r"TypeError: (?:[\w<>]+\.)*(\w+)\(\) (?:takes .* positional arguments? but 3 were given|"
+                              r"missing \d+ required (?:positional|keyword-only) arguments?)")
+"""A strategy that cannot be called with ``(position, roll, rng)``, as Python says it: the function's name."""
+
+
+def _wrong_parameters(value: str, where: object, sources: SourceIndex) -> str | None:
+    """The message for a strategy called with ``(position, roll, rng)`` that takes other parameters, with its def line
+    when ``sources`` has it; None if ``value`` is another error (or was raised inside the student's code)."""
+    found = WRONG_PARAMETERS.match(value)
+    if found is None or where is not None:
+        return None
+    name = found.group(1)
+    lines = [line.strip() for item in sources if item[0] == name for line in item[4]
+             if line.lstrip().startswith(("def ", "async def "))]
+    yours = f"; yours is `{shown(lines[0], LINE_WIDTH)}`" if lines else ""
+    return (f"{name}() cannot be called with (position, roll, rng){yours}: a strategy takes those three parameters, "
+            f"e.g. `def {name}(position, roll, rng):`")
+
+
+def _turn_from(answer: dict[str, Any], roll: int, limit: float | None = None, sources: SourceIndex = (),
+               tournament: bool = False) -> Turn:
     """Validate a worker's answer: a Turn for this roll, or a forfeit naming what is wrong."""
     kind, value = answer.get("kind"), shown(answer.get("value", ""))
     if kind == "timeout":  # interrupted at the limit by the game process, which keeps its import
-        raise Forfeit("timeout", value, _timeout_message(answer, limit, sources))
+        raise Forfeit("timeout", value, _timeout_message(answer, limit, sources, tournament))
     if kind == "error":
+        if (wrong := _wrong_parameters(value, answer.get("where"), sources)) is not None:
+            raise Forfeit("exception", value, wrong)
         hint = next((text for name, text in ERROR_HINTS.items() if value.startswith(name + ":")), "")
         raise Forfeit("exception", value,
                       shown(f"the strategy {_raised_where(_with_source(answer.get('where'), sources))}", LINE_WIDTH)
@@ -207,7 +233,7 @@ class _Game:
         self.seconds = {"A": 0.0, "B": 0.0}
         self.slowest = {"A": 0.0, "B": 0.0}
         self.asked = {"A": 0, "B": 0}
-        self.limit = setup.per_move_limit
+        self.limit, self.tournament = setup.per_move_limit, setup.tournament
         self.forfeit: tuple[str, str, str, str] | None = None  # seat, reason, value, message
         self.isolation: dict[str, str] = {}  # seat -> the walls its worker reported
         self.finished = False  # its record was handed on: it rolls no more dice
@@ -252,7 +278,7 @@ class _Game:
                 self.seconds[seat] += took
                 self.slowest[seat] = max(self.slowest[seat], took)
             self.asked[seat] += 1
-            turn = _turn_from(answer, self.match.roll(), self.limit, self.entries[seat].sources)
+            turn = _turn_from(answer, self.match.roll(), self.limit, self.entries[seat].sources, self.tournament)
             try:
                 self.match.play(turn)
             except IllegalTurnError as error:
@@ -459,10 +485,11 @@ class _SameFailure(Exception):
         super().__init__(last.reason)
         self.records, self.last = records, last  # the games up to the last failure, in the games' order
 
-    def explain(self) -> str:
+    def explain(self, game: int) -> str:
+        """The card's banner; ``game``: the last failure's number on the card (its message may say "this move")."""
         return (f"your strategy fails the same way every game: fix this first. {SAME_FAILURE_STOP} games in a row "
-                f"were forfeited for the same kind of mistake ({self.last.reason}); the last one: {self.last.value}: "
-                f"{self.last.message}")
+                f"were forfeited for the same kind of mistake ({self.last.reason}); the last one, game {game}: "
+                f"{self.last.value}: {self.last.message}")
 
 
 Failure = tuple[Optional[str], str]
@@ -628,7 +655,8 @@ def score(
             records, stopped = _run(entries, matches, games, setup, workers, progress, f"scoring {subject.name}",
                                     watch=subject.name), ""
         except _SameFailure as failure:
-            records, stopped = _in_order(failure.records, matches), failure.explain()
+            records = _in_order(failure.records, matches)
+            stopped = failure.explain(next(i for i, record in enumerate(records) if record is failure.last))
         return ScoreCard(subject.name, seed, tuple(records), (setup.load_limit, setup.per_move_limit), seed_label,
                          stopped, board, max_turns)
 

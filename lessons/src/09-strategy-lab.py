@@ -320,7 +320,9 @@ league.pairwise_chart()
 # uses from the other cells (here `neutraliser`, `centre_control`, `stalling`, `whole_moves`, `touches_enemy` and the
 # imports), into one file named after you. Your teacher tells you the folder; put your own name instead of `nina`.
 # The leaderboard then shows `nina`, and if your code raises during the contest, the message gives the line of
-# `nina.py`, the file you can open. Handing in again replaces the file.
+# `nina.py`, the file you can open. Handing in again replaces the file. (A whole notebook can be handed in too, but
+# only its code cells tagged `strategy` are read: in JupyterLab, the property inspector (the gear icon at the right),
+# Cell Tags, add `strategy`. `hand_in` needs no tag.)
 
 # %%
 from amoeboid_edu.lab import hand_in

@@ -206,7 +206,8 @@ def test_ratings_rank_and_intervals_are_seeded():
 def test_read_folder_names_students_by_file_and_reports_unreadable_ones(classroom):
     sources, unread = read_folder(classroom)
     assert [s.name for s in sources] == ["alice", "bob", "broken", "carol", "looper"]
-    assert unread == [("dave", "no code cell tagged 'strategy' in dave.ipynb")]
+    assert [(name, error.partition(": tag the cell")[0]) for name, error in unread] == [
+        ("dave", "no code cell tagged 'strategy' in dave.ipynb")]
     (classroom / ".." / "empty").mkdir()
     with pytest.raises(ValueError, match="holds no strategy files"):
         read_folder(classroom / ".." / "empty")
@@ -233,7 +234,7 @@ def test_a_class_folder_with_every_accident_completes(classroom, tmp_path):
     out = tmp_path / "results.csv"
     result = lab.tournament(classroom, games=2, seed=3, out=out, opponents=["random"], per_move_limit=0.5,
                             progress=False)
-    assert dict(result.not_loaded) == {
+    assert {name: error.partition(": tag the cell")[0] for name, error in result.not_loaded} == {
         "broken": "SyntaxError line 4: expected ':'",
         "dave": "no code cell tagged 'strategy' in dave.ipynb",
     }
