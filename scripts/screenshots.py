@@ -49,7 +49,7 @@ def run_all(browser, url: str, screen: str):
         await window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs');
         await window.jupyterapp.commands.execute('notebook:run-all-cells');
     }""")
-    page.locator(".amb-demo").wait_for(timeout=30_000)
+    page.locator(".amb-demo").wait_for(timeout=180_000)  # a loaded machine: the kernel starts and imports first
     return page
 
 
@@ -59,7 +59,7 @@ def press_next(page, board, times: int) -> None:
         board.locator('[data-action="next"]').click()
         page.wait_for_function("([b, v]) => b.dataset.version !== v", arg=[board.element_handle(), version])
         page.wait_for_function("b => !b.classList.contains('amb-animating')", arg=board.element_handle())
-    page.locator(".amb-demo-chart svg").wait_for(timeout=15_000)
+    page.locator(".amb-demo-chart svg").wait_for(timeout=60_000)
 
 
 def set_theme(page, theme: str) -> None:
