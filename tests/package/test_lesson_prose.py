@@ -67,6 +67,11 @@ def markdown_text(number: str) -> str:
     ("08", r"large \(turns 11 and 13\)"),      # the eats and neutralisations are listed from the game's frame
     ("07", r"not sharp"),                      # jargon for students
     ("07", r"paper's (own )?dice"),            # jargon: say which rolls
+    ("05", r"A does \*not\* win at once"),      # against a B that splits A never wins at once: the 1/3 is B's
+    ("06", r"After turn 4, B could"),          # positions[3] is the position before turn 4
+    ("07", r"one less than the claim's"),      # 44 is the threshold; 45 the smallest delta 'delta > 44' covers
+    ("07", r"eats the small neutral piece A has just made, losing nothing\."),  # loses the game: case-IV-step-2
+    ("08", r"pours most of its centre"),       # the bot's turn 13 is computed beside the sentence
 ])  # fmt: skip
 def test_no_hand_typed_figure_that_a_card_computes(number, typed):
     assert not re.search(typed, markdown_text(number)), typed
