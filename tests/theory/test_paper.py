@@ -834,12 +834,13 @@ def test_cli_paper_item_prints_its_details_in_sections_and_its_counter_line_repl
 def test_every_false_as_stated_counter_line_replays_with_the_cli(tmp_path):
     from amoeboid_edu.theory.paper.case_III import ONE_MORE_LINE, SMALLER_WHOLE_LINE, case_III_line_record
 
-    verdicts = [paper.case_II_streak(games=1), paper.verdict("neutral-twice-its-size"), paper.verdict("case-II-tie"),
-                paper.verdict("case-IV-step-2")]
+    verdicts = [paper.case_II_streak(games=1), paper.verdict("neutral-twice-its-size"), paper.verdict("case-II-tie")]
     records = []
     for verdict in verdicts:
         assert verdict.verdict == "false as stated" and verdict.counter_line
         records.append((verdict.item, verdict.counter_line))
+    step_2 = paper.verdict("case-IV-step-2")  # open; its line refutes only the weaker reading, and replays too
+    records.append((step_2.item, step_2.counter_line))
     records.append(("case-III smaller piece", case_III_line_record(paper.case_III_start(7, 1), SMALLER_WHOLE_LINE)[0]))
     records.append(("case-III one unit more", case_III_line_record(paper.case_III_start(7, 1), ONE_MORE_LINE)[0]))
     records.append(("case-IV-max-8 illustration", paper.paper_steps_line()))
