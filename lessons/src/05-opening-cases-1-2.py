@@ -131,13 +131,15 @@ columns = ["delta", "base", "P(B can win)", "P(B can tie, not win)", "P(B can en
 case_2.evidence[columns]
 
 # %% [markdown]
-# **Exercise 2.** With δ = 5, what is the probability that A does *not* win at once? (The paper says "at least 1/3".)
+# **Exercise 2.** With δ = 5, what is the probability that B ends the game at once (ties or wins on its very next
+# turn)? The paper says A has "at least a possibility of 1/3 of not winning"; that 1/3 is this chance. (Whether A then
+# wins at once is another question: a B that does not end the game can split so that A cannot win on its next turn.)
 # Give a fraction, like `Fraction(1, 2)` or `"1/2"`, or a decimal rounded to two places or more, like `0.5`.
 
 # %%
 my_answer = ...  # solution: Fraction(1, 3)
-not_winning = case_2.evidence.set_index(["delta", "base"]).loc[(5, 1), "exact"]
-check(my_answer, Fraction(not_winning), hint="B ends the game at once only with the rolls 5 (tie) and 6 (win)")
+b_ends_it = case_2.evidence.set_index(["delta", "base"]).loc[(5, 1), "exact"]
+check(my_answer, Fraction(b_ends_it), hint="B ends the game at once only with the rolls 5 (tie) and 6 (win)")
 
 # %% [markdown]
 # So for δ = 4 going to the centre fails half the time, and the paper stalls as in Case I; for δ = 6 A cannot lose on

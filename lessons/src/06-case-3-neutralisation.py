@@ -200,7 +200,7 @@ pd.DataFrame(rows)
 # 1. Why does A neutralise with *exactly* the size of B's half, and not capture it with one unit more, which gives a
 #    bigger Δ (exercise 1)? Think about what B can do against a second A amoeba, and about what lesson 8's search bot
 #    chose in the example game.
-# 2. After turn 4, B could have rolled 6 and eaten the neutral `(5,5)`. Who would own the result? Would A still be
+# 2. On turn 4, B could have rolled 6 and eaten the neutral `(5,5)`. Who would own the result? Would A still be
 #    safe? (Try it: `apply(game.positions[3], "6 c2 c2-c3")`.)
 # 3. The paper switches from neutralising to eating "when your Advantage 2 is no longer greater than 6". Why 6?
 # 4. Open the card's details and find the game that starts from *this lesson's* position (A 14 v B 5). A follows the
@@ -225,9 +225,11 @@ pd.DataFrame(rows)
 #     (on 3x3 no square is away from B, and there the paper does not say where to go; the line's b3 is our default,
 #     not the paper's): B wins six turns into the game (its record is in the card's details);
 #   - A always eats, with its whole amoeba, the biggest of B's pieces next to it *that it can eat*: the card's search
-#     finds B winning from this lesson's own start (question 4), where A's decisive eat takes B's *smallest* piece
-#     (the biggest is out of reach) and B then eats a neutral piece "twice its size". (Only 3x3 is tested: the plan
-#     needs a centre that touches every cell, and the paper names none on bigger boards.)
+#     finds B winning from this lesson's own start (question 4). There B's small piece first eats the neutral piece A
+#     has just made (more than twice its size: B rolled high), before A's eat; A's eat then takes B's *smallest*
+#     piece (the biggest is out of reach), and on its next turn B's big piece eats that new amoeba of A's, which
+#     holds a unit of B's, turning it neutral: A owns nothing, and B wins. (Only 3x3 is tested: the plan needs a
+#     centre that touches every cell, and the paper names none on bigger boards.)
 #
 #   A losing way of filling in the plan refutes that way, not the paper; a way that holds is not proved beyond the
 #   search. So "the opponent cannot win" is **open**.

@@ -32,7 +32,8 @@ _ = alt.renderers.enable("amoeboid")  # charts drawn in the kernel as SVG: offli
 # ## The paper's line
 #
 # The paper's example starts with A's 60 units arriving in the centre against B's 16 in a corner: A had 59 on `a1`
-# and rolled 1, so δ = 44 (one less than the claim's threshold, but it is the paper's own example). The paper's
+# and rolled 1, so δ = 44 (the claim's threshold itself: "δ > 44" covers 45 and up, but it is the paper's own
+# example). The paper's
 # matrices, written as turns (A rolls 1 every time, B rolls 6 every time):
 
 # %%
@@ -135,9 +136,14 @@ check(my_answer, "8 turns", accept=("8", "within 8 turns"),
       hint="in this line, does B ever own more than A? Look at what B still owns at the end")
 
 # %% [markdown]
-# Step 2 says more: after A's eat "B can't eat anything without loosing". It fails even earlier, while squares are
-# still empty: from the paper's own start, A follows steps 1 and 2 exactly, B halves every time, and B's small piece
-# eats the small neutral piece A has just made, losing nothing. The card's counter-line shows it turn by turn:
+# Step 2 says more: after A's eat "B can't eat anything without loosing, so he will have to split again in half".
+# "Without loosing" most naturally means without losing the *game* (that is why B "will have to split"). From the
+# paper's own start, A follows steps 1 and 2 exactly, B halves every time, and B's small piece eats the small neutral
+# piece A has just made, losing nothing at once. Does that refute step 2? Only under the weaker reading ("without
+# losing anything at once"): the card searches on from there, every roll and every reply of B's, and finds that A
+# still forces a win within a few turns (the card says how many), so B lost the game after all. Whether *every* such
+# eat loses was not searched, so under the natural reading the sentence is **open**. The card shows the line turn by
+# turn:
 
 # %%
 paper.verdict("case-IV-step-2")

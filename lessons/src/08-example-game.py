@@ -119,13 +119,21 @@ comparison
 # Read the table turn by turn. The bot agrees with the authors on most of the opening and on A's first eat
 # (turn 7). At turn 5, the paper's "risky move to the center", the bot stays on the edge instead. At turns 11 and 13,
 # where the authors neutralise, the bot *captures*: at turn 11 it moves 8 units onto B's `(0,7)` and owns the result;
-# at turn 13 it pours most of its centre amoeba onto the neutral `(8,8)`. Measured by Δ right after the turn, the
+# at turn 13 it captures the neutral `(8,8)` (how much of its centre amoeba it moves is printed below the
+# table). Measured by Δ right after the turn, the
 # bot's turns for A are never worse than the paper's and often much better; but Δ is not all it weighs: it also
 # counts how exposed its amoebae are to B's next roll. Whether capturing beats neutralising in the long run is
 # exactly the kind of question lesson 9 lets you settle by playing many games.
 
 # %%
 print(f"the bot agrees with the paper on {comparison['same'].sum()} of {len(comparison)} turns")
+bot_13 = expectimax(game.positions[12], game.turns[12].roll, seeded_rng(2010, "example-game", 13))  # as in the table
+centre_13 = game.positions[12][bot_13.src] if bot_13.src else None
+if centre_13 is not None:
+    grown = centre_13.size + (bot_13.roll if bot_13.grow == bot_13.src else 0)  # the roll grows it first
+    moved = grown if bot_13.a is None or bot_13.b is None else bot_13.a + bot_13.b
+    print(f"turn 13, the bot: {bot_13}: it moves {moved} of the {grown} units on {bot_13.src}"
+          + (" (the whole amoeba)" if moved == grown else ""))
 
 # %% [markdown]
 # ## The coach reviews the paper's game

@@ -67,6 +67,11 @@ def markdown_text(number: str) -> str:
     ("08", r"large \(turns 11 and 13\)"),      # the eats and neutralisations are listed from the game's frame
     ("07", r"not sharp"),                      # jargon for students
     ("07", r"paper's (own )?dice"),            # jargon: say which rolls
+    ("05", r"A does \*not\* win at once"),      # against a B that splits A never wins at once: the 1/3 is B's
+    ("06", r"After turn 4, B could"),          # positions[3] is the position before turn 4
+    ("07", r"one less than the claim's"),      # 44 is the threshold; 45 the smallest delta 'delta > 44' covers
+    ("07", r"eats the small neutral piece A has just made, losing nothing\."),  # loses the game: case-IV-step-2
+    ("08", r"pours most of its centre"),       # the bot's turn 13 is computed beside the sentence
 ])  # fmt: skip
 def test_no_hand_typed_figure_that_a_card_computes(number, typed):
     assert not re.search(typed, markdown_text(number)), typed
@@ -111,6 +116,31 @@ def test_lesson_6_question_4_is_answered_by_the_card_from_the_lessons_own_start(
     assert start in named  # the card searches the lesson's own start
     card = paper.verdict("case-III")  # the card the lesson shows, computed once per process
     assert f"From A {start['a1'].size} v B {start['c3'].size} (A's turns: " in card.explanation
+
+
+def test_lesson_6_summary_tells_the_cards_line_from_the_lessons_start():
+    """The summary's account of A 14 v B 5: B eats a neutral more than twice its piece before A's eat of B's
+    smallest piece, then neutralises A's new amoeba (which holds a unit of B's) and wins."""
+    from amoeboid_edu import Game
+
+    text = markdown_text("06")
+    assert "more than twice its size" in text and 'eats a neutral piece "twice its size"' not in text
+    (start_cell,) = [cell.source for cell in lesson("06") if "CASE_III_START = " in cell.source]
+    start = re.search(r'CASE_III_START = "([^"]+)"', start_cell).group(1)
+    explanation = paper.verdict("case-III").explanation
+    record = explanation[explanation.index(f"start {start}"):]
+    game = Game.parse("board 3x3\n" + record[: record.index("# ends")])
+    assert game.result == "B"
+    positions, turns = game.positions, game.turns
+    b_eats = [i for i, t in enumerate(turns) if positions[i].to_move == "B" and positions[i][t.dst] is not None]
+    a_eats = [i for i, t in enumerate(turns) if positions[i].to_move == "A" and positions[i][t.dst] is not None
+              and positions[i][t.dst].owner == "B"]  # fmt: skip
+    first, last = b_eats[0], b_eats[-1]
+    eaten = positions[first][turns[first].dst]
+    assert eaten.is_neutral and eaten.size > 2 * positions[first][turns[first].src].size  # before its roll
+    assert first < a_eats[-1] < last  # B's eat of the neutral comes before A's decisive eat
+    a_piece = positions[last][turns[last].dst]
+    assert a_piece.owner == "A" and a_piece.b > 0 and positions[last + 1][turns[last].dst].is_neutral
 
 
 def test_lesson_3_says_the_turns_delta_needs_from_the_card():

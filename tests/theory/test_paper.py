@@ -143,10 +143,14 @@ def test_no_item_sets_its_word_by_hand():
         if path.name == "verdict.py":
             continue
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "verdict" for t in node.targets):
+            names = [n for t in getattr(node, "targets", []) for n in ast.walk(t) if isinstance(n, ast.Name)]
+            if isinstance(node, ast.Assign) and any(name.id == "verdict" for name in names):  # tuples too
                 literals = [n.value for n in ast.walk(node.value) if isinstance(n, ast.Constant)]
                 assert not set(literals) & set(VERDICTS), (path.name, node.lineno)
                 assert isinstance(node.value, ast.Call) and getattr(node.value.func, "id", "") == "judged", (path.name, node.lineno)
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Verdict" and len(node.args) > 1:
+                word = node.args[1]  # Verdict(item, word, ...): the word is a name bound by judged(), never a literal
+                assert not (isinstance(word, ast.Constant) and word.value in VERDICTS), (path.name, node.lineno)
 
 
 def test_case_I_split_is_false_as_stated_at_the_start_of_the_game_with_a_replayable_line():
@@ -174,6 +178,13 @@ def test_neutral_twice_its_size_counter_line_starts_from_the_papers_start_and_sa
     game = replay(card.counter_line)
     assert game.positions[0] == Position.start(3)
     assert "reachable in a game the paper describes" in card.scope
+    # the sentence's own case: the neutral B eats is exactly twice B's piece (before its roll), made while Delta > 6
+    before, last = game.positions[-2], game.turns[-1]
+    eaten, eater = before[last.dst], before[last.grow]
+    assert eaten.is_neutral and eaten.size == 2 * eater.size and eater.owner == "B" and last.grow == last.src
+    made = max(i for i, turn in enumerate(game.turns[:-1]) if game.positions[i + 1][turn.dst] == eaten)
+    assert game.positions[made].to_move == "A" and game.positions[made].Delta > 6
+    assert f"{game.positions[made].Delta} before A neutralises" in card.summary
     # reachability by the dice sums: A 10 v B 1 with A to move has A rolled 9 and B nothing
     assert not dice_sums_fit_the_start(paper.case_III_start(10, 1))
     assert dice_sums_fit_the_start(game.positions[4]) and dice_sums_fit_the_start(Position.start(3))
@@ -195,11 +206,14 @@ def test_case_II_tie_ends_the_game_so_nobody_rolls_again():
     assert "case-II-tie" in paper.verdict("case-II").scope  # case-II's scope points to the item
 
 
-def test_case_IV_step_2_b_eats_the_neutral_piece_a_has_just_made_during_step_2():
+def test_case_IV_step_2_b_eats_the_neutral_piece_a_has_just_made_during_step_2_and_still_loses_the_game():
     from amoeboid_edu.players.bots import can_end_at_once
+    from amoeboid_edu.theory.paper.lines import line_then_candidates
+    from amoeboid_edu.theory.search import ForcedWinSearch
 
     verdict = paper.verdict("case-IV-step-2")
-    assert verdict.verdict == "false as stated"
+    assert verdict.verdict == "open"  # the game-losing reading, the card's default: the line is no counterexample
+    assert "'without losing the game'" in verdict.scope and "without losing anything at once" in verdict.scope
     game = replay(verdict.counter_line)
     assert str(game.positions[0]) == "(60,0) . . / . . . / . . (0,16) A"  # the paper's Case IV start
     during = verdict.evidence[verdict.evidence["during step 2"] & ~verdict.evidence["A can win at once next"]]
@@ -217,6 +231,12 @@ def test_case_IV_step_2_b_eats_the_neutral_piece_a_has_just_made_during_step_2()
         after = apply(before, turn)
         assert not after.is_over and not can_end_at_once(after, ties=False)
         assert f"neutral {row.ate}" in verdict.brief and row.ate == f"({made.a},{made.b})"
+        # ... but B loses the game all the same: A forces a win in the card's number of turns, and not in fewer
+        (column,) = [c for c in verdict.evidence.columns if c.startswith("A forces a win within")]
+        within = int(verdict.evidence.set_index("turn").loc[row.turn, column])
+        search = ForcedWinSearch(line_then_candidates, legal_turns, symmetric=False)
+        assert search.wins(after, within) and not search.wins(after, within - 1)
+        assert f"forces a win within {within} " in verdict.brief
     empty_cells = sum(cell is None for cell in game.positions[int(during.iloc[0]["turn"]) - 1].cells)
     assert empty_cells > 1 and f"{empty_cells} squares still empty" in verdict.summary  # still step 2/3, not step 4
     assert "case-IV-step-2" in paper.verdict("case-IV-max-8").scope
@@ -814,12 +834,13 @@ def test_cli_paper_item_prints_its_details_in_sections_and_its_counter_line_repl
 def test_every_false_as_stated_counter_line_replays_with_the_cli(tmp_path):
     from amoeboid_edu.theory.paper.case_III import ONE_MORE_LINE, SMALLER_WHOLE_LINE, case_III_line_record
 
-    verdicts = [paper.case_II_streak(games=1), paper.verdict("neutral-twice-its-size"), paper.verdict("case-II-tie"),
-                paper.verdict("case-IV-step-2")]
+    verdicts = [paper.case_II_streak(games=1), paper.verdict("neutral-twice-its-size"), paper.verdict("case-II-tie")]
     records = []
     for verdict in verdicts:
         assert verdict.verdict == "false as stated" and verdict.counter_line
         records.append((verdict.item, verdict.counter_line))
+    step_2 = paper.verdict("case-IV-step-2")  # open; its line refutes only the weaker reading, and replays too
+    records.append((step_2.item, step_2.counter_line))
     records.append(("case-III smaller piece", case_III_line_record(paper.case_III_start(7, 1), SMALLER_WHOLE_LINE)[0]))
     records.append(("case-III one unit more", case_III_line_record(paper.case_III_start(7, 1), ONE_MORE_LINE)[0]))
     records.append(("case-IV-max-8 illustration", paper.paper_steps_line()))

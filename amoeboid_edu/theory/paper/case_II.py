@@ -266,7 +266,11 @@ def case_II_streak(games: int = 40, seed: int | str = 0) -> Verdict:
              "ties or wins at once. The paper's sums after that are right.")
     evidence = pd.concat([table, later], ignore_index=True)
     brief = "dice have no memory; after any streak B still rolls 5 or 6 one time in three, then ties or wins."
-    return Verdict("case-II-streak", "false as stated", summary, explanation, evidence, scope=scope, plain=plain,
+    # the rule: the paper applies "extremely low" to its own position after the streak; the dice make P(5 or 6) the
+    # same 1/3 after any streak as after none, so the streak lowers nothing there
+    streak_lowers_it = p_end < Fraction(2, 6)  # 2 of the 6 faces, the chance with no streak at all
+    verdict = judged(streak_lowers_it, streak_lowers_it)
+    return Verdict("case-II-streak", verdict, summary, explanation, evidence, scope=scope, plain=plain,
                    counter_line=record, quote=STREAK_QUOTE, brief=brief,
                    reach="the dice after any streak; the size-1000 set-up in opposite corners")  # fmt: skip
 
@@ -351,5 +355,8 @@ def case_II_length(need: int = 1006, claimed: int = 200) -> Verdict:
              f"only sixes, and about {hitting:.0f} on average from its rolls alone; counted in turns of the game, it "
              "is more still.")
     brief = f"more than 200 turns, surely: A grows too, so B needs at least {fewest_with_growth} of its own turns."
-    return Verdict("case-II-length", "confirmed", summary, explanation, evidence, scope=scope, plain=plain,
+    # the rule: "more than 200 turns" holds surely under both readings (B's turns with A growing, turns of the game)
+    surely = fewest_with_growth > claimed and fewest_game_turns > claimed
+    verdict = judged(surely, surely)
+    return Verdict("case-II-length", verdict, summary, explanation, evidence, scope=scope, plain=plain,
                    quote=LENGTH_QUOTE, brief=brief, reach="the dice alone, exact; A keeps its amoeba whole")  # fmt: skip

@@ -488,12 +488,12 @@ NEUTRAL_QUOTE = ("Again your opponent's amoeba must split in half to avoid losin
                  "which is twice its size.")  # fmt: skip
 
 
-NEUTRAL_LINE = ("A 3 a1 a1-b1", "B 1 c3 c3-b3", "A 6 b1 b1-b2", "B 1 b3 b3-c3 0,1", "A 1 b2 b2-b3 2,0",
-                "B 4 c3 c3-b3 0,4")
-"""From the paper's start: A stalls (Case I), B moves, A (10 against B's 2) moves to the centre (Case III), B splits
-in half, A neutralises the bigger half (Delta 7 before A's roll, 8 after: above 6 however it is read), and the other
-half eats the neutral piece twice its size.  (A hostile reader's line from the same start, with B's first split 2 + 2,
-has Delta exactly 6 before A's roll: the paper's "while Delta > 6" then holds only if Delta is read after the roll.)"""
+NEUTRAL_LINE = ("A 3 a1 a1-b1", "B 1 c3 c3-b3", "A 3 b1 b1-c1", "B 1 b3 b3-c3", "A 6 c1 c1-b2",
+                "B 1 c3 c3-c2 0,2", "A 1 b2 b2-c3 2,0", "B 2 c2 c2-c3 0,4")
+"""From the paper's start (a hostile reader's line, replayed here, never trusted): A stalls twice (Case I's stall;
+its second stall, at delta = 5, is a choice Case II leaves open), B moves, A moves to the centre (Case III), B splits
+in half, 2 + 2, A neutralises one half (Delta 9 before A's roll: above 6 however it is read), and the other half, of
+2, rolls 2 and eats the neutral (2,2), exactly twice its size."""
 
 
 def neutral_twice_its_size(sizes: tuple[int, ...] = tuple(range(1, 9))) -> Verdict:
@@ -518,24 +518,33 @@ def neutral_twice_its_size(sizes: tuple[int, ...] = tuple(range(1, 9))) -> Verdi
     centre = game.positions[[i for i, turn in enumerate(game.turns) if turn.dst == "b2"][0] + 1]  # after that move
     eaten_in_the_plan = at(game.position, last.dst).owner == "B"
     moved = (last.a or 0) + (last.b or 0)
+    twice = eaten.is_neutral and eaten.size == 2 * eater  # the sentence's own case: the neutral is twice B's piece
+    neutralised = game.positions[[i for i, turn in enumerate(game.turns) if at(game.positions[i + 1], turn.dst)
+                                  .is_neutral and game.positions[i].to_move == "A"][0]]  # before A's neutralising turn
     # the rule: false in some case (small pieces); the counter-line is the paper's own plan, so false as stated
-    verdict = judged(not eats, not eaten_in_the_plan)
+    verdict = judged(not eats, not (eaten_in_the_plan and twice))
     summary = (f"exact: a piece of size k may eat the neutral (k,k) exactly when it rolls at least k: with probability "
                f"(7 - k)/6 for k <= 6 (always for k = {', '.join(map(str, always))}), never for k >= {min(never)}; so "
                f"'cannot' is false for pieces of {max(eats)} units or fewer; counter-line from the paper's start (every "
-               f"A turn the paper's plan, Delta {centre.Delta} once A is in the centre): B splits in half and its "
-               f"half of {eater} rolls {last.roll} and eats the neutral ({eaten.a},{eaten.b}) with {moved} units, keeping a "
-               f"piece of {kept.size if kept is not None else 0}")  # fmt: skip
+               f"A turn the paper's plan, or at delta = 5 a stall where Case II leaves the choice open, Delta "
+               f"{centre.Delta} once A is in the centre, "
+               f"{neutralised.Delta} before A neutralises): B splits in half and its half of {eater} rolls {last.roll} "
+               f"and eats the neutral ({eaten.a},{eaten.b}), {'exactly twice' if twice else 'not twice'} its size, "
+               f"with {moved} units, keeping "
+               + (f"a piece of {kept.size}" if kept is not None else "nothing behind"))  # fmt: skip
     scope = (f"any board: B's piece of size k = {sizes[0]}..{sizes[-1]} next to a neutral (k,k), every roll and legal "
              f"turn, exact; counter-line on 3x3 from the paper's own start (1,0) v (0,1), so reachable in a game the "
-             f"paper describes, A's turns the paper's (Case I's stall, then Case III)")  # fmt: skip
+             f"paper describes, A's turns the paper's (Case I's stall, then Case III) but for a stall at delta = 5 that "
+             "Case II leaves open")  # fmt: skip
     explanation = (
         "Eating needs a size at least the target's: k + r >= 2k, that is r >= k. So the sentence is right for pieces "
         f"of {min(never)} units or more, and false for smaller ones: a piece of 1 can always eat a neutral (1,1), a "
         "half of 4 that rolls 4, 5 or 6 may eat a neutral (4,4). In Case III B's pieces are often small (delta > 6 "
         "but B itself can be tiny). Eating the neutral piece gives B a piece of 3k + r units, of which it controls "
         "2k + r, so it owns it. The counter-line plays the paper's own sequence: A to the centre, B splits in half, "
-        "A neutralises one half, and the other half eats the neutral piece twice its size."
+        "A neutralises one half, and the other half eats the neutral piece twice its size. A's second turn there, a "
+        "stall at delta = 5, is a choice the paper leaves open ('The decision of moving to the center will depend on "
+        "how advanced the game is'); every other A turn is the paper's plan."
     )
     plain = (f"False as stated: a piece of k units can eat the neutral piece (k,k) whenever it rolls at least k, so "
              f"pieces of {max(eats)} units or fewer sometimes can (a piece of 1 always can); from {min(never)} units "

@@ -358,49 +358,95 @@ def step_2_record(start: str = STEP_2_START, line: Sequence[str] = STEP_2_LINE) 
     return annotated_record(Position.parse(start), line, annotate=annotate_case_IV_turn)
 
 
+STEP_2_AFTER = 3
+"""How many A turns the forced-win search after a B eat during step 2 allows (every roll, every B turn)."""
+
+STEP_2_READING = ("'without loosing' read as 'without losing the game' (the reading under which B 'will have to split': "
+                  "the default where the text is silent); under the weaker reading 'without losing anything at once' "
+                  "a B eat that leaves A no win on its next turn refutes it")  # fmt: skip
+
+
+def fewest_turns_to_force_a_win(position: Position, most: int = STEP_2_AFTER,
+                                budget: int = 400_000) -> tuple[int | None, int]:  # fmt: skip
+    """The fewest A turns (1 to ``most``) within which A, to move, forces a win against every roll and every legal B
+    turn (A: the paper bot's turn first, then any candidate turn), or None; with the B replies visited.  None also
+    when the budget runs out."""
+    search = ForcedWinSearch(line_then_candidates, legal_turns, budget=budget, symmetric=False)
+    try:
+        for a_turns in range(1, most + 1):
+            if search.wins(position, a_turns):
+                return a_turns, search.nodes
+    except SearchBudgetExceeded:
+        pass
+    return None, search.nodes
+
+
 def case_IV_step_2(start: str = STEP_2_START, line: Sequence[str] = STEP_2_LINE) -> Verdict:
     """Step 2's "B can't eat anything without loosing", on a line where every A turn is one the paper's steps allow
-    against a B that splits in half: every B eat during step 2 (right after one of A's step-2 eats), and whether A
-    could win at once after it."""
+    against a B that splits in half: every B eat during step 2 (right after one of A's step-2 eats), whether A could
+    win at once after it (the weaker reading) and within how many turns A then forces a win against any B (the
+    game-losing reading, the card's default)."""
     record = step_2_record(start, line)
     game = Game.parse(record)
     eats = step_2_eats(record)
+    after_eat = {int(row.turn): game.positions[int(row.turn)] for row in eats.itertuples()}
+    forced = {turn: fewest_turns_to_force_a_win(after) if not after.is_over else (0, 0)
+              for turn, after in after_eat.items()}  # fmt: skip
+    eats[f"A forces a win within (A turns, at most {STEP_2_AFTER})"] = [forced[int(t)][0] for t in eats["turn"]]
+    eats["B replies visited"] = [forced[int(t)][1] for t in eats["turn"]]
     during = eats[eats["during step 2"]]
     safe = during[~during["A can win at once next"]]
     a_eats = sum(is_step_2_eat(before, turn) for before, turn in zip(game.positions, game.turns))
-    # the rule: every A turn of the line is the paper's own plan (annotated with its step), so a B eat during step 2
-    # that leaves A no win at once fails the sentence where the paper applies it
-    verdict = judged(safe.empty, safe.empty)
+    # the rule, under the game-losing reading: the sentence holds where the paper applies it if every B eat during
+    # step 2, on every line of the plan, loses the game; a forced-win search after this line's eats can show that
+    # they lose, but neither covers every line nor, bounded, can show that an eat does not lose: both facts undecided
+    verdict = judged(None, None)
     first = safe.iloc[0] if len(safe) else None
     empty = sum(cell is None for cell in game.positions[int(first["turn"]) - 1].cells) if first is not None else 0
+    within = forced[int(first["turn"])][0] if first is not None else None
+    after_text = (f"after it A forces a win within {within} of its turns against every B (none within {within - 1})"
+                  if within else f"after it no forced win for A within {STEP_2_AFTER} of its turns (searched)")
     summary = ((f"on a line where A follows the paper's steps (to the centre, then {a_eats} step-2 eats of B's bigger "
                 f"piece with an amoeba just as big) and B splits in half, B eats during step 2 {len(during)} time(s); "
                 f"{len(safe)} of them leave A no win at once (first: turn {first['turn']}, {first['B played']} eats "
                 f"the {'neutral ' if first['neutral eaten'] else ''}{first['ate']} A has just made, B keeps "
-                f"{first['B keeps'] or 'nothing'}, {empty} squares still empty); the record ends "
-                f"'{first['result of the record']}'") if first is not None else
+                f"{first['B keeps'] or 'nothing'}, {empty} squares still empty), but {after_text}: read as 'without "
+                f"losing the game', the line is no counterexample; read as 'without losing anything at once', it "
+                f"refutes the sentence; whether every B eat during step 2 loses the game is not searched")
+               if first is not None else
                "no B eat during step 2 on the line leaves A without a win at once")  # fmt: skip
     start_position = Position.parse(start)
     a_size, b_size = (at(start_position, start_position.owned(p)[0]).size for p in ("A", "B"))
     scope = (f"3x3; from A {a_size} on a1 v B {b_size} on c3, A to move (the paper's Case IV start); one replayed "
              "line: A's turns each allowed by the paper's steps (annotated), B splitting in half until its eat; "
              "'during step 2': B's turn right after an A eat of B's bigger piece with an amoeba just as big; exact "
-             f"check of A's next turn after every such B eat; {DELTA_SIZE}")
+             f"check of A's next turn after every such B eat, and an exact AND-OR search, up to {STEP_2_AFTER} A "
+             "turns, every roll, every legal B turn (A: the paper bot's turn first, then any candidate turn) for the "
+             f"fewest A turns to a forced win; the reading: {STEP_2_READING}; {DELTA_SIZE}")  # fmt: skip
     explanation = (
         "Step 2 says that after A eats B's bigger piece with an amoeba just as big, B 'can't eat anything without "
-        "loosing'. On this line every A turn is one the paper's steps allow (each annotated), and B splits in half "
-        "each time, as the paper says it must. B's pieces shrink by half each time, and so do the neutral pieces A "
-        "makes: a small piece of B's that rolls high enough eats the small neutral piece A has just made "
-        "(neutral-twice-its-size), and A has no win on its next turn whatever it rolls. The line is the paper's own "
-        "plan, so by the rule the sentence is false as stated.\n" + record
+        "loosing, so he will have to split again in half'. 'Without loosing' most naturally reads 'without losing the "
+        "game': that is why B 'will have to split'. On this line every A turn is one the paper's steps allow (each "
+        "annotated), and B splits in half each time, as the paper says it must. B's pieces shrink by half each time, "
+        "and so do the neutral pieces A makes: a small piece of B's that rolls high enough eats the small neutral "
+        "piece A has just made (neutral-twice-its-size), and A has no win on its very next turn whatever it rolls. "
+        f"But {after_text}, for every roll and every B reply (an exhaustive AND-OR search): the eat loses the game "
+        "after all, so under the game-losing reading (this card's default) the line is no counterexample. Under the "
+        "weaker reading, 'B can't eat anything without losing something at once', the line refutes the sentence. "
+        "Whether every B eat during step 2, on every line of the plan, loses the game was not searched: open. The "
+        "line, replayable (a counter-line for the weaker reading only):\n" + record
     ) if first is not None else "No B eat during step 2 on the line leaves A without a win at once.\n" + record
-    plain = (f"False: following the paper's steps, B's small piece eats the small neutral piece ({first['ate']}) A "
-             "has just made, and B loses nothing." if first is not None else "Right on the line replayed.")
-    brief = (f"during step 2, B's small piece eats the neutral {first['ate']} A has just made, and loses nothing."
-             if first is not None else "right on the line replayed.")
+    plain = (f"Open. Following the paper's steps, B's small piece can eat the small neutral piece ({first['ate']}) A "
+             f"has just made without losing anything at once, but then A still forces a win within {within} of its "
+             "turns, so B did lose the game. Whether every such eat loses is not known." if first is not None and within
+             else "Open: see the summary.")  # fmt: skip
+    brief = (f"B's small piece can eat the neutral {first['ate']} A just made, but A then forces a win within "
+             f"{within} turns; every such eat: not searched." if first is not None and within else
+             "undecided: see the details.")
     return Verdict("case-IV-step-2", verdict, summary, explanation, eats, scope=scope, plain=plain,
                    counter_line=record if first is not None else "", quote=STEP_2_QUOTE, brief=brief,
-                   reach=f"3x3, A {a_size} v B {b_size}; the paper's steps against a halving B, one replayed line")  # fmt: skip
+                   reach=f"3x3, A {a_size} v B {b_size}; the paper's steps against a halving B, one replayed line, "
+                         f"then any B for {STEP_2_AFTER} A turns")  # fmt: skip
 
 
 # --------------------------------------------------------------------------- where 44 comes from
@@ -497,8 +543,10 @@ def case_IV_threshold(b_size: int = 16, deltas: tuple[int, ...] = (45, 46, 47, 4
 
     main, short = (line_threshold(column) for column in columns)
     above = [d for d in deltas if d > 44]
-    # The word: as for case-IV-max-8, a forced win is over every B; proved only against the halving B: open.
-    verdict, proved = "open", bool(above) and all(forced[d] is True for d in above)
+    proved = bool(above) and all(forced[d] is True for d in above)
+    # The word: as for case-IV-max-8, a forced win is over every B: a B free to play any turn is not searched (None);
+    # where the paper applies it (its halving B) the searches prove it, or leave it undecided
+    verdict = judged(None, True if proved else None)
     searched = sorted(forced)
     failing = [d for d in searched if forced[d] is not True]
     sharp_from = (max(failing) + 1) if failing else searched[0]
