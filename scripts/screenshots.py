@@ -32,7 +32,7 @@ BOARD_POSITION = ". . . / (5,5) (12,2) . / (0,5) (0,4) (8,8) A"  # A's one amoeb
 NEXTS = 4
 
 CELLS = [
-    "import altair as alt\nfrom amoeboid_edu import analysis\nfrom amoeboid_edu.ui.widget import Board\n"
+    "import altair as alt\nfrom amoeboid_edu.theory import analysis\nfrom amoeboid_edu.ui.widget import Board\n"
     '_ = alt.renderers.enable("amoeboid")',
     f"board = Board.from_position({BOARD_POSITION!r}, seed=5)\n"
     'board.click("b2")  # the source: its presets appear\nboard',
