@@ -233,7 +233,7 @@ def _score_here(args: argparse.Namespace, out: TextIO) -> None:
         workers=args.workers,
         progress=not args.quiet,
     )
-    print(card, file=out)
+    print(card.terminal(), file=out)
 
 
 def _tls_files(args: argparse.Namespace) -> dict[str, str] | None:

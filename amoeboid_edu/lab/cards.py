@@ -173,11 +173,21 @@ class _Standings:
         """The sentences as a terminal prints them (where the numbers a notebook's card gives on request are due)."""
         return self.plain()
 
-    @_trusted
-    def __str__(self) -> str:
-        return "\n".join([text_table("\n".join([self.title, *self._terminal_plain()]), self.table()),
+    def _text(self, plain: list[str]) -> str:
+        return "\n".join([text_table("\n".join([self.title, *plain]), self.table()),
                           *_forfeit_lines(self.forfeits()),
                           f"details: {self.walls}"])
+
+    @_trusted
+    def __str__(self) -> str:
+        """The card as text: the same seed gives the same text (the time per move's numbers are in ``timing()``)."""
+        return self._text(self.plain())
+
+    @_trusted
+    def terminal(self) -> str:
+        """The card as ``amoeboid score`` prints it: where no card is at hand to ask, with the time per move's numbers
+        (a measured line: it differs from run to run)."""
+        return self._text(self._terminal_plain())
 
 
 @dataclass(frozen=True)
