@@ -282,3 +282,30 @@ def test_the_copies_of_a_run_killed_before_its_end_are_removed_when_the_next_run
     with roster.hand_in_snapshots() as place:
         assert Path(place).name.startswith(f"{roster.SNAPSHOT_PREFIX}{os.getpid()}-")
     assert not stale.exists() and alive.exists()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM")
+def test_a_tournament_command_ended_by_sigterm_removes_its_copies(tmp_path):
+    import signal
+    import time
+
+    folder, scratch = tmp_path / "class", tmp_path / "scratch"
+    (folder / "nina").mkdir(parents=True)
+    scratch.mkdir()
+    (folder / "nina" / "strategy.py").write_text(GOOD)
+    (folder / "bob.py").write_text(GOOD)
+    run = subprocess.Popen([sys.executable, "-m", "amoeboid_edu.cli", "tournament", str(folder), "--games", "100000",
+                            "--seed", "1", "--quiet", "--out", str(tmp_path / "results.csv")],
+                           env={**os.environ, "TMPDIR": str(scratch)}, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+    try:
+        while run.poll() is None and not list(scratch.glob(f"{roster.SNAPSHOT_PREFIX}*/*/nina/strategy.py")):
+            time.sleep(0.05)  # until the copy of nina's folder is made (not a measure of time)
+        assert run.poll() is None, "the tournament ended before its copies were made"
+        run.send_signal(signal.SIGTERM)
+        run.wait(timeout=120)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    assert not list(scratch.glob(f"{roster.SNAPSHOT_PREFIX}*"))
