@@ -25,7 +25,7 @@ from ..players.strategy import Strategy, as_function, strategy_name
 from ..sandbox.text import not_a_formula, shown
 from ..sandbox.importpath import caller_path
 from .roster import (NAME_WIDTH, SOURCE_LIMIT, STUDENT_FOLDER_FILE, DidNotLoad, StudentSource, _copy_folder,
-                     _not_a_file, _read_bytes, read_folder)
+                     _not_a_file, _read_bytes, marks_shown, read_folder)
 
 # --------------------------------------------------------------------------- who plays
 
@@ -104,7 +104,7 @@ def _module_root(module: str, path: Sequence[str]) -> str | None:
 
 def student_name(text: str) -> str:
     """An entrant's name as shown everywhere: the student's word, escaped, cut to ``NAME_WIDTH``, never a formula."""
-    return not_a_formula(shown(text, NAME_WIDTH))
+    return not_a_formula(shown(marks_shown(text), NAME_WIDTH))
 
 
 ENTRY_FUNCTIONS = ("strategy", "choose")

@@ -30,6 +30,7 @@ import stat
 import sys
 import tempfile
 import types
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
@@ -41,6 +42,14 @@ NAME_WIDTH = 60
 """A student's name (from the file name) is cut to this many characters."""
 
 STRATEGY_TAG = "strategy"
+
+
+def marks_shown(name: str) -> str:
+    """``name`` with its combining marks escaped (``jose\\u0301``) when it is not in NFC: two names that look the
+    same (``josé`` typed as one letter, or as ``e`` and an accent) then read differently everywhere."""
+    if unicodedata.is_normalized("NFC", name):
+        return name
+    return "".join(f"\\u{ord(c):04x}" if unicodedata.combining(c) else c for c in name)
 
 
 class DidNotLoad(Exception):
@@ -390,8 +399,9 @@ def read_folder(folder: str | Path, snapshot: str | None = None) -> tuple[list[S
     sources, unread = [], []
     for path in files:
         # a file name is the student's word: escaped and cut like anything else they say (it reaches the terminal,
-        # the chart renderer and the results file)
-        name = not_a_formula(visible_spaces(shown(path.stem if stems.count(path.stem) == 1 else path.name, NAME_WIDTH)))
+        # the chart renderer and the results file); a folder that shares its name with a file shows as NAME/
+        plain = path.stem if stems.count(path.stem) == 1 else path.name + ("/" if path.is_dir() else "")
+        name = not_a_formula(visible_spaces(shown(marks_shown(plain), NAME_WIDTH)))
         try:
             reason = _why_not_read(path)
         except OSError as error:  # it vanished or cannot be looked at: the tournament goes on

@@ -309,3 +309,18 @@ def test_a_tournament_command_ended_by_sigterm_removes_its_copies(tmp_path):
             run.kill()
             run.wait()
     assert not list(scratch.glob(f"{roster.SNAPSHOT_PREFIX}*"))
+
+
+def test_a_folder_and_a_file_of_one_name_and_names_alike_but_for_normalisation_read_differently(tmp_path):
+    folder = tmp_path / "class"
+    (folder / "bob").mkdir(parents=True)
+    (folder / "bob" / "strategy.py").write_text(GOOD)
+    (folder / "bob.py").write_text(GOOD)
+    (folder / "jos\u00e9.py").write_text(GOOD)
+    (folder / "jose\u0301.py").write_text(GOOD)
+    sources, unread = read_folder(folder)
+    names = sorted(source.name for source in sources)
+    assert not unread and names == sorted(["bob/", "bob.py", "jos\u00e9", "jose\\u0301"])
+    out = tmp_path / "results.csv"
+    lab.tournament(folder, games=2, seed=1, progress=False, out=out)
+    assert "jose\\u0301" in out.read_text(encoding="utf-8") and "bob/" in out.read_text(encoding="utf-8")
