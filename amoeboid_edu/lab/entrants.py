@@ -461,6 +461,10 @@ def _neutral_pickle(strategy: object) -> bytes:
     return buffer.getvalue()
 
 
+DIGEST_LIMIT = 64 << 20
+"""The largest module file read for a tournament's fingerprint (a bigger one is fingerprinted as unreadable)."""
+
+
 def _code_digest(strategy: object, item: Entry) -> str:
     """A digest of the code an entrant plays with, for a tournament's fingerprint: a bot's name (the package version is
     in the fingerprint too), a file's text, the text of an imported module's file, or for a strategy of this process
@@ -472,8 +476,10 @@ def _code_digest(strategy: object, item: Entry) -> str:
     if kind in ("file", "import"):
         target = item.load["file"] if kind == "file" else _module_file(item.load["module"], item.load.get("root"))
         try:
-            return _digest(Path(target).read_bytes()) if target else _digest(f"import {item.load['module']}")
-        except OSError:
+            # one descriptor that never blocks: a module's file swapped for a named pipe cannot freeze the scorer
+            return (_digest(_read_bytes(target, DIGEST_LIMIT, follow=True)) if target
+                    else _digest(f"import {item.load['module']}"))
+        except (OSError, DidNotLoad):
             return _digest(f"unreadable {target}")
     try:
         data = _neutral_pickle(strategy)
