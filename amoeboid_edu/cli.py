@@ -7,12 +7,15 @@ student who mistypes a position gets a sentence, never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
+import threading
 import time
 import warnings
 from itertools import islice
-from typing import Iterator, NoReturn, Sequence, TextIO
+from typing import Callable, Iterator, NoReturn, Sequence, TextIO
 
 from .engine.game import Game, random_playout
 from .engine.seeding import seeded_rng
@@ -430,6 +433,29 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
                      file: TextIO | None = None, line: str | None = None) -> None:  # one line, no source
         print(f"warning: {_one_line(str(message))}", file=sys.stderr)
 
+    with _terminate_as_exit():
+        return _main(argv, out, show_warning)
+
+
+@contextlib.contextmanager
+def _terminate_as_exit() -> Iterator[None]:
+    """SIGTERM (``kill``, a job's time limit) ends the command as ``sys.exit(143)`` would, so its ``finally`` blocks
+    run: a tournament's copies of the hand-ins are removed (only SIGKILL leaves them, until the next run starts)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGTERM"):
+        yield
+        return
+
+    def terminated(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _main(argv: Sequence[str] | None, out: TextIO, show_warning: Callable[..., None]) -> int:
     try:
         args = build_parser().parse_args(argv)
         with warnings.catch_warnings():

@@ -14,6 +14,7 @@ import io
 import os
 import pickle
 import sys
+import tempfile
 import types
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -23,7 +24,8 @@ from ..players.registry import BOTS
 from ..players.strategy import Strategy, as_function, strategy_name
 from ..sandbox.text import not_a_formula, shown
 from ..sandbox.importpath import caller_path
-from .roster import NAME_WIDTH, SOURCE_LIMIT, STUDENT_FOLDER_FILE, StudentSource, read_folder, too_big
+from .roster import (NAME_WIDTH, SOURCE_LIMIT, STUDENT_FOLDER_FILE, DidNotLoad, StudentSource, _copy_folder,
+                     _not_a_file, _read_bytes, marks_shown, read_folder)
 
 # --------------------------------------------------------------------------- who plays
 
@@ -61,6 +63,12 @@ def _parse_target(target: str) -> dict[str, Any]:
         return {"load": "file", "file": os.path.abspath(target), "name": _pick_function(target, target)}
     where, colon, name = target.rpartition(":")
     if not colon and target.endswith(".py"):
+        try:  # a named pipe, a folder...: say what it is (stat never opens it)
+            what = _not_a_file(os.stat(target))
+        except OSError:
+            what = None
+        if what is not None:
+            raise ValueError(f"strategy {shown(repr(target))}: {what}, not read: hand in the file itself")
         raise ValueError(f"strategy {shown(repr(target))}: no such file {shown(target)}")
     if not colon or not where or not name.isidentifier():
         raise ValueError(f"strategy {shown(repr(target))}: expected MODULE:FUNCTION or path/to/file.py:FUNCTION")
@@ -96,7 +104,7 @@ def _module_root(module: str, path: Sequence[str]) -> str | None:
 
 def student_name(text: str) -> str:
     """An entrant's name as shown everywhere: the student's word, escaped, cut to ``NAME_WIDTH``, never a formula."""
-    return not_a_formula(shown(text, NAME_WIDTH))
+    return not_a_formula(shown(marks_shown(text), NAME_WIDTH))
 
 
 ENTRY_FUNCTIONS = ("strategy", "choose")
@@ -173,9 +181,9 @@ def _takes_three(arguments: ast.arguments) -> bool:
 
 def _read_text(file: str) -> bytes | None:
     """A strategy file's bytes for :func:`_top_level`, or None when it is too big or cannot be read."""
-    try:
-        return None if os.path.getsize(file) > READ_AHEAD_LIMIT else Path(file).read_bytes()
-    except OSError:
+    try:  # one descriptor, never blocking: the path may be swapped for a named pipe meanwhile
+        return _read_bytes(file, READ_AHEAD_LIMIT, follow=True)
+    except (OSError, DidNotLoad):
         return None
 
 
@@ -343,9 +351,18 @@ def _entrants(strategies: Strategies, opponents: Sequence[str],
             strategies.items() if isinstance(strategies, Mapping) else [(None, strategy) for strategy in strategies])
         items = []
         for name, strategy in given:
-            item = entry(strategy, name)
+            try:
+                item = entry(strategy, name)
+            except ValueError as error:
+                file = strategy.rpartition(":")[0] or strategy if isinstance(strategy, str) else ""
+                if not file.endswith(".py"):
+                    raise
+                # one student's file that cannot give a strategy: one line, and the tournament goes on
+                unread.append((student_name(name or _target_name({"load": "file", "file": file, "name": "strategy"})),
+                               str(error)))
+                continue
             if item.load.get("load") == "file":  # read here as text, like a class folder's file: see _file_entry
-                item, reason = _file_entry(item)
+                item, reason = _file_entry(item, snapshot)
                 if reason:
                     unread.append((item.name, reason))
                     continue
@@ -368,21 +385,27 @@ def _source_entry(source: StudentSource) -> Entry:
     return Entry(source.name, load=load, payload=pickle.dumps(source), code=_digest(source.source))
 
 
-def _file_entry(item: Entry) -> tuple[Entry, str]:
+def _file_entry(item: Entry, snapshot: str | None = None) -> tuple[Entry, str]:
     """A tournament's ``path.py:function`` entrant as a :func:`_source_entry`: its worker reads no folder, so the
     classmates' files beside it stay private (``NAME/strategy.py`` is a student folder, readable to its worker).
-    The reason it cannot be read, if so."""
-    path = Path(item.load["file"])
+    The file is read here once, through one descriptor that never blocks; with ``snapshot`` (the run's own folder)
+    a student folder is copied there now and its worker reads the copy, so a folder swapped for a link later (to
+    reach the seed file) changes nothing.  The reason it cannot be read, if so."""
+    path = Path(os.path.realpath(item.load["file"]))
+    folder = path.name == STUDENT_FOLDER_FILE
     try:
-        size = path.stat().st_size
-        if size > SOURCE_LIMIT:
-            return item, too_big(path.name, size, SOURCE_LIMIT)
-        text = path.read_text(encoding="utf-8-sig")
+        if folder and snapshot is not None:
+            copy = Path(tempfile.mkdtemp(dir=snapshot)) / path.parent.name
+            _copy_folder(path.parent, copy)
+            path = copy / STUDENT_FOLDER_FILE
+        text = _read_bytes(path, SOURCE_LIMIT, follow=not folder).decode("utf-8-sig")
     except UnicodeDecodeError as error:
         return item, f"not UTF-8 text (bad byte at offset {error.start})"
-    except OSError as error:
-        return item, shown(f"not read ({error.strerror or error})")
-    source = StudentSource(item.name, str(path.resolve()), text, item.load["name"], path.name == STUDENT_FOLDER_FILE)
+    except DidNotLoad as error:
+        return item, shown(error)
+    except (OSError, RecursionError, MemoryError) as error:
+        return item, shown(f"not read ({getattr(error, 'strerror', None) or error})")
+    source = StudentSource(item.name, str(path), text, item.load["name"], folder)
     return _source_entry(source), ""
 
 
@@ -438,6 +461,10 @@ def _neutral_pickle(strategy: object) -> bytes:
     return buffer.getvalue()
 
 
+DIGEST_LIMIT = 64 << 20
+"""The largest module file read for a tournament's fingerprint (a bigger one is fingerprinted as unreadable)."""
+
+
 def _code_digest(strategy: object, item: Entry) -> str:
     """A digest of the code an entrant plays with, for a tournament's fingerprint: a bot's name (the package version is
     in the fingerprint too), a file's text, the text of an imported module's file, or for a strategy of this process
@@ -449,8 +476,10 @@ def _code_digest(strategy: object, item: Entry) -> str:
     if kind in ("file", "import"):
         target = item.load["file"] if kind == "file" else _module_file(item.load["module"], item.load.get("root"))
         try:
-            return _digest(Path(target).read_bytes()) if target else _digest(f"import {item.load['module']}")
-        except OSError:
+            # one descriptor that never blocks: a module's file swapped for a named pipe cannot freeze the scorer
+            return (_digest(_read_bytes(target, DIGEST_LIMIT, follow=True)) if target
+                    else _digest(f"import {item.load['module']}"))
+        except (OSError, DidNotLoad):
             return _digest(f"unreadable {target}")
     try:
         data = _neutral_pickle(strategy)

@@ -30,6 +30,7 @@ import stat
 import sys
 import tempfile
 import types
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
@@ -41,6 +42,14 @@ NAME_WIDTH = 60
 """A student's name (from the file name) is cut to this many characters."""
 
 STRATEGY_TAG = "strategy"
+
+
+def marks_shown(name: str) -> str:
+    """``name`` with its combining marks escaped (``jose\\u0301``) when it is not in NFC: two names that look the
+    same (``josé`` typed as one letter, or as ``e`` and an accent) then read differently everywhere."""
+    if unicodedata.is_normalized("NFC", name):
+        return name
+    return "".join(f"\\u{ord(c):04x}" if unicodedata.combining(c) else c for c in name)
 
 
 class DidNotLoad(Exception):
@@ -195,11 +204,13 @@ def too_big(name: str, size: int, limit: int) -> str:
     return f"{shown(name)} is {_mib(size)}; the limit is {_mib(limit)}: hand in only the strategy's own code"
 
 
-def _read_bytes(path: str | Path, limit: int, dir_fd: int | None = None) -> bytes:
+def _read_bytes(path: str | Path, limit: int, dir_fd: int | None = None, follow: bool = False) -> bytes:
     """The bytes of one plain file that only it names, read through one descriptor (so what was checked is what is
-    read, whatever is renamed meanwhile); never through a link, never blocking on a pipe.  DidNotLoad with the reason
-    when it is something else or bigger than ``limit``."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    read, whatever is renamed meanwhile); never through a link (unless ``follow``: a path the teacher gave, whose
+    links are the teacher's), never blocking on a pipe.  DidNotLoad with the reason when it is something else or
+    bigger than ``limit``."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    flags |= 0 if follow else getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(path, flags, dir_fd=dir_fd)
     except OSError as error:
@@ -208,7 +219,7 @@ def _read_bytes(path: str | Path, limit: int, dir_fd: int | None = None) -> byte
         raise
     with os.fdopen(fd, "rb") as file:
         status = os.fstat(fd)
-        what = _not_a_file(status)
+        what = (None if stat.S_ISREG(status.st_mode) else _not_a_file(status)) if follow else _not_a_file(status)
         if what is not None:
             raise DidNotLoad(f"{what}, not read: hand in the file itself")
         if status.st_size > limit:
@@ -273,11 +284,40 @@ def _copy_folder(source: Path, target: Path) -> None:
                 os.close(place)
 
 
+SNAPSHOT_PREFIX = "amoeboid-hand-ins-"
+
+
+def _remove_stale_snapshots() -> None:
+    """Remove this user's ``amoeboid-hand-ins-PID-*`` folders whose process ``PID`` is gone (a run killed before its
+    end, e.g. by SIGKILL): liveness is asked with ``os.kill(pid, 0)``, nothing of other programs is read."""
+    place = tempfile.gettempdir()
+    try:
+        names = os.listdir(place)
+    except OSError:
+        return
+    for name in names:
+        pid_text = name[len(SNAPSHOT_PREFIX):].split("-", 1)[0] if name.startswith(SNAPSHOT_PREFIX) else ""
+        if not pid_text.isdigit() or int(pid_text) == os.getpid():
+            continue
+        path = os.path.join(place, name)
+        try:
+            status = os.lstat(path)
+            if not stat.S_ISDIR(status.st_mode) or status.st_uid != getattr(os, "getuid", lambda: status.st_uid)():
+                continue
+            os.kill(int(pid_text), 0)
+        except ProcessLookupError:  # its run is gone: the copy is stale
+            shutil.rmtree(path, ignore_errors=True)
+        except (OSError, OverflowError, ValueError):  # alive (another user's: PermissionError), or not ours to judge
+            continue
+
+
 @contextlib.contextmanager
 def hand_in_snapshots() -> Iterator[str]:
-    """A folder of this run's own (mode 0700) for the copies of student folders (:func:`read_folder`), removed with
-    everything in it when the block ends."""
-    place = tempfile.mkdtemp(prefix="amoeboid-hand-ins-")
+    """A folder of this run's own (mode 0700, named with this process's id) for the copies of hand-ins
+    (:func:`read_folder`, and a list's files), removed with everything in it when the block ends; first, the copies
+    of runs whose process is gone (killed) are removed."""
+    _remove_stale_snapshots()
+    place = tempfile.mkdtemp(prefix=f"{SNAPSHOT_PREFIX}{os.getpid()}-")
     try:
         yield place
     finally:
@@ -361,8 +401,9 @@ def read_folder(folder: str | Path, snapshot: str | None = None) -> tuple[list[S
     sources, unread = [], []
     for path in files:
         # a file name is the student's word: escaped and cut like anything else they say (it reaches the terminal,
-        # the chart renderer and the results file)
-        name = not_a_formula(visible_spaces(shown(path.stem if stems.count(path.stem) == 1 else path.name, NAME_WIDTH)))
+        # the chart renderer and the results file); a folder that shares its name with a file shows as NAME/
+        plain = path.stem if stems.count(path.stem) == 1 else path.name + ("/" if path.is_dir() else "")
+        name = not_a_formula(visible_spaces(shown(marks_shown(plain), NAME_WIDTH)))
         try:
             reason = _why_not_read(path)
         except OSError as error:  # it vanished or cannot be looked at: the tournament goes on

@@ -646,7 +646,8 @@ def score(
         if subject.name in rivals:
             subject = replace(subject, name=f"{subject.name} (player)")
         entries = {subject.name: subject, **rivals}
-        seed, seed_label = _seed_from_file(seed, seed_file, [subject.load.get("file")],
+        # every folder any strategy of the run may read: an opponent's file's folder as much as the subject's
+        seed, seed_label = _seed_from_file(seed, seed_file, [e.load.get("file") for e in entries.values()],
                                            f"from {os.fspath(seed_file or '')} (secret)", seed_label)
         setup = _Setup(seed, float(per_move_limit), max_turns, board, float(load_limit))
         matches = [(subject.name, rival) for rival in rivals]

@@ -192,3 +192,135 @@ def test_a_student_folder_nested_too_deep_to_copy_is_one_did_not_load_line(tmp_p
     assert [source.name for source in sources] == ["bob"]
     assert dict(unread)["mallory"].startswith(f"nested more than {roster.FOLDER_DEPTH} folders deep"), unread
     assert not Path(snapshot).exists()
+
+
+SEED = "d41d8cd98f00b204e9800998ecf8427e"
+
+
+def test_a_listed_student_folder_swapped_for_a_link_after_the_roster_is_read_plays_the_copy(tmp_path, monkeypatch):
+    folder, teacher = tmp_path / "class", tmp_path / "teacher"
+    (folder / "mallory").mkdir(parents=True)
+    teacher.mkdir()
+    (folder / "mallory" / "strategy.py").write_text("from mallory_helper import strategy\n")
+    (folder / "mallory" / "mallory_helper.py").write_text(GOOD)
+    (teacher / "strategy.py").write_text("from mallory_helper import strategy\n")
+    (teacher / "mallory_helper.py").write_text("raise RuntimeError('read from the swapped-in folder')\n")
+    (teacher / "contest.seed").write_text(SEED)
+    (folder / "bob.py").write_text(GOOD)
+    read = entrants._file_entry
+
+    def read_then_swap(*args, **kwargs):
+        found = read(*args, **kwargs)
+        if (folder / "mallory").is_dir() and not (folder / "mallory").is_symlink():
+            (folder / "mallory").rename(tmp_path / "handed-in")
+            (folder / "mallory").symlink_to(teacher, target_is_directory=True)
+        return found
+
+    monkeypatch.setattr(entrants, "_file_entry", read_then_swap)
+    files = [str(folder / "mallory" / "strategy.py"), str(folder / "bob.py")]
+    result = lab.tournament(files, games=2, seed_file=teacher / "contest.seed", progress=False)
+    assert set(result.names) == {"mallory", "bob"} and not result.not_loaded
+    assert result.forfeits().empty, result.forfeits()
+
+
+def test_score_refuses_a_seed_file_an_opponents_strategy_may_read(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "me.py").write_text(GOOD)
+    (tmp_path / "b" / "peer.py").write_text(GOOD)
+    (tmp_path / "b" / "seed.txt").write_text(SEED)
+    with pytest.raises(ValueError, match="which strategies may read"):
+        lab.score(str(tmp_path / "a" / "me.py"), opponents=[f"{tmp_path / 'b' / 'peer.py'}:strategy"], games=2,
+                  seed_file=tmp_path / "b" / "seed.txt", progress=False)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+def test_a_list_of_files_with_bad_hand_ins_gives_one_line_each_and_the_tournament_goes_on(tmp_path):
+    (tmp_path / "alice.py").write_text(GOOD)
+    (tmp_path / "bob.py").write_text(GOOD)
+    (tmp_path / "carol.py").write_text("def attack(position, roll, rng):\n    return None\n"
+                                       "def defend(position, roll, rng):\n    return None\n")
+    (tmp_path / "dave.py").write_text("X = 1\n")
+    os.mkfifo(tmp_path / "eve.py")
+    files = [str(tmp_path / f"{name}.py") for name in ("alice", "bob", "carol", "dave", "eve")]
+    result = lab.tournament(files, games=2, seed=5, progress=False)
+    assert set(result.names) == {"alice", "bob"}
+    reasons = dict(result.not_loaded)
+    assert set(reasons) == {"carol", "dave", "eve"}
+    assert "named pipe" in reasons["eve"] and "attack, defend" in reasons["carol"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+def test_reading_a_hand_in_that_became_a_named_pipe_never_blocks(tmp_path):
+    import signal
+
+    os.mkfifo(tmp_path / "mallory.py")
+    (tmp_path / "link.py").symlink_to(tmp_path / "mallory.py")
+
+    def stuck(*_):
+        raise AssertionError("reading the hand-in blocked on a named pipe")
+
+    previous = signal.signal(signal.SIGALRM, stuck)
+    signal.alarm(20)
+    try:
+        assert entrants._read_text(str(tmp_path / "link.py")) is None
+        item = entrants.Entry("mallory", load={"load": "file", "file": str(tmp_path / "link.py"), "name": "strategy"})
+        assert "named pipe" in entrants._file_entry(item)[1]
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_the_copies_of_a_run_killed_before_its_end_are_removed_when_the_next_run_starts(tmp_path, monkeypatch):
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    stale = tmp_path / f"{roster.SNAPSHOT_PREFIX}{gone.pid}-abc"
+    alive = tmp_path / f"{roster.SNAPSHOT_PREFIX}{os.getppid()}-abc"
+    for place in (stale, alive):
+        (place / "nina").mkdir(parents=True)
+    with roster.hand_in_snapshots() as place:
+        assert Path(place).name.startswith(f"{roster.SNAPSHOT_PREFIX}{os.getpid()}-")
+    assert not stale.exists() and alive.exists()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM")
+def test_a_tournament_command_ended_by_sigterm_removes_its_copies(tmp_path):
+    import signal
+    import time
+
+    folder, scratch = tmp_path / "class", tmp_path / "scratch"
+    (folder / "nina").mkdir(parents=True)
+    scratch.mkdir()
+    (folder / "nina" / "strategy.py").write_text(GOOD)
+    (folder / "bob.py").write_text(GOOD)
+    run = subprocess.Popen([sys.executable, "-m", "amoeboid_edu.cli", "tournament", str(folder), "--games", "100000",
+                            "--seed", "1", "--quiet", "--out", str(tmp_path / "results.csv")],
+                           env={**os.environ, "TMPDIR": str(scratch)}, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+    try:
+        while run.poll() is None and not list(scratch.glob(f"{roster.SNAPSHOT_PREFIX}*/*/nina/strategy.py")):
+            time.sleep(0.05)  # until the copy of nina's folder is made (not a measure of time)
+        assert run.poll() is None, "the tournament ended before its copies were made"
+        run.send_signal(signal.SIGTERM)
+        run.wait(timeout=120)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    assert not list(scratch.glob(f"{roster.SNAPSHOT_PREFIX}*"))
+
+
+def test_a_folder_and_a_file_of_one_name_and_names_alike_but_for_normalisation_read_differently(tmp_path):
+    folder = tmp_path / "class"
+    (folder / "bob").mkdir(parents=True)
+    (folder / "bob" / "strategy.py").write_text(GOOD)
+    (folder / "bob.py").write_text(GOOD)
+    (folder / "jos\u00e9.py").write_text(GOOD)
+    (folder / "jose\u0301.py").write_text(GOOD)
+    sources, unread = read_folder(folder)
+    names = sorted(source.name for source in sources)
+    assert not unread and names == sorted(["bob/", "bob.py", "jos\u00e9", "jose\\u0301"])
+    out = tmp_path / "results.csv"
+    lab.tournament(folder, games=2, seed=1, progress=False, out=out)
+    assert "jose\\u0301" in out.read_text(encoding="utf-8") and "bob/" in out.read_text(encoding="utf-8")
