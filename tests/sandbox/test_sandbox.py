@@ -410,10 +410,10 @@ def test_the_readme_contest_instructions_work_as_written(tmp_path):
     block = readme.split("For a class contest, keep the seed secret")[1].split("```bash\n")[1].split("```")[0]
     home, folder = tmp_path / "home", tmp_path / "class"
     home.mkdir(), folder.mkdir()
-    (folder / "student_a.py").write_text((STRATEGIES / "student.py").read_text().replace("def wander", "def play"))
+    (folder / "student_a.py").write_text((STRATEGIES / "student.py").read_text().replace("def wander", "def strategy"))
     environment = dict(os.environ, HOME=str(home), PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}")
     lines = [line.split("#")[0].strip() for line in block.strip().splitlines()]
-    assert lines[1].startswith("amoeboid score student_a.py:play") and "--seed-file ~/contest.seed" in lines[1]
+    assert lines[1].startswith("amoeboid score student_a.py:strategy") and "--seed-file ~/contest.seed" in lines[1]
     lines[1] = lines[1].replace("--games 200", "--games 2") + " --opponents random -q"  # a quick run
     runs = [subprocess.run(line, shell=True, cwd=folder, env=environment, capture_output=True, text=True, timeout=120)
             for line in lines]
@@ -421,7 +421,7 @@ def test_the_readme_contest_instructions_work_as_written(tmp_path):
     card = runs[1].stdout
     secret = (home / "contest.seed").read_text().strip()
     assert len(secret) == 32 and secret not in card
-    assert card.splitlines()[0] == f"student_a:play: 2 games, seed from {home / 'contest.seed'} (secret)"  # the file's name
+    assert card.splitlines()[0] == f"student_a: 2 games, seed from {home / 'contest.seed'} (secret)"  # the file's name
     assert WALLS in card and "forfeits:" not in card
 
 
