@@ -626,14 +626,14 @@ def test_neutral_piece_twice_its_size_is_false_for_small_pieces_with_a_paper_lin
     assert "3k + r units, of which it controls 2k + r" in verdict.explanation
     rolls = dict(zip(verdict.evidence["B's piece k"], verdict.evidence["rolls that let B eat it"]))
     assert rolls == {1: (1, 2, 3, 4, 5, 6), 3: (3, 4, 5, 6), 7: ()}  # k + r >= 2k, by hand
-    # the counter-line: A follows the paper, B splits in half, the other half eats the neutral piece twice its size
+    # the counter-line: A follows the paper, B halves, and a half eats the neutral piece twice its size
     game = replay(verdict.counter_line)
     for before, turn, note in claimant_turns(verdict.counter_line):
         assert Turn.parse(turn) in paper_options(before, Turn.parse(turn).roll)[1] and note.startswith("Case")
     before, last = game.positions[-2], game.turns[-1]
     eaten = before[last.dst]
     assert eaten.is_neutral and sum((last.a, last.b)) == eaten.size and game.position[last.dst].owner == "B"
-    assert last.roll > eaten.size // 2 and game.position[last.src] is not None  # B keeps a leftover piece
+    assert eaten.size == 2 * before[last.src].size  # the neutral piece is exactly twice the size of B's eating piece
 
 
 # --------------------------------------------------------------------------- Case IV
