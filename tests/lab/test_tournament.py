@@ -353,13 +353,16 @@ def test_killed_at_a_random_point_then_rerun_gives_the_same_rows(tmp_path):
                    "-q").returncode == 0
     total = reference.read_text().count("\n") - 1
     out = tmp_path / "killed.csv"
-    kill_after = random.Random().randint(5, total - 5)  # a random point, printed on failure
+    # Rows arrive a batch at a time (12 here), so a point in the first half leaves at least two batches unplayed;
+    # a random point, printed on failure.
+    kill_after = random.Random().randint(1, total // 2)
     command = [sys.executable, "-m", "amoeboid_edu", "tournament", str(folder), "--games", "24", "--batch", "4",
                "--seed", "5", "--opponents", "random", "--out", str(out), "-q"]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and process.poll() is None:
         if out.exists() and out.read_bytes().count(b"\n") > kill_after:
+            os.killpg(process.pid, signal.SIGSTOP)  # frozen at once, so no later batch lands before the kill
             break
         time.sleep(0.01)
     os.killpg(process.pid, signal.SIGKILL)
