@@ -79,7 +79,7 @@ class Widget:
         return json.loads(self.state_file.read_text())
 
     def settle(self, after: int | None = None) -> dict:
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + 60  # a hang guard, not a timing: generous for a loaded machine
         while True:
             try:
                 state = self.state()
