@@ -104,14 +104,32 @@ def strategy(position, roll, rng):
     assert all(not part.endswith("done") for part in values.pop().split(", ")), frame["value"].iloc[0]
 
 
+KEEP_OPEN = """
+_close = os.close
+def _close_but_ours(fd):
+    if fd not in KEPT.values() and fd != ELSEWHERE:
+        try:
+            _close(fd)
+        except OSError:
+            pass
+os.close = _close_but_ours
+os.closerange = lambda low, high: [os.close(fd) for fd in range(low, min(high, 1024))] and None"""
+"""The descriptors the strategy opened (and its own copy of the game socket) survive the seal's closing."""
+
 DISARMS = {
     # what the third red team did at import, one way each: the seal was the game process's own code and state
     "sealed-list": "from amoeboid_edu.sandbox import walls\nwalls._SEALED = ()",
     "platform": "from amoeboid_edu.sandbox import walls\nwalls.WALLS_PLATFORM = False",
-    "closerange": ("_close, _closerange = os.close, os.closerange\n"
-                   "os.close = lambda fd: None if fd in KEPT.values() else _close(fd)\n"
-                   "os.closerange = lambda low, high: [os.close(fd) for fd in range(low, min(high, 1024))] and None"),
+    "closerange": KEEP_OPEN,
     "pyseccomp": "import pyseccomp\npyseccomp.SyscallFilter.load = lambda self: None",
+    # keep the files, move the game socket elsewhere and play there: then a kept file can take the socket's
+    # descriptor, whose reads a seal must let through
+    "dup2": (KEEP_OPEN + "\nimport gc, socket\nfrom amoeboid_edu.sandbox import worker\n"
+             "GAME = next(found.fileno() for found in gc.get_objects() "
+             "if isinstance(found, socket.socket) and found.fileno() >= 0)\n"
+             "ELSEWHERE = os.dup(GAME)\n"
+             "_play = worker._play\n"
+             "worker._play = lambda sock, *rest: _play(socket.socket(fileno=ELSEWHERE), *rest)"),
     "gc": ("import gc\n"
            "for found in gc.get_objects():\n"
            "    if callable(found) and getattr(found, '__module__', '') == 'amoeboid_edu.sandbox.walls' "
@@ -128,7 +146,14 @@ KEPT = {{roll: os.open(os.path.join(MARKS, f"kept{{roll}}"), os.O_RDONLY) for ro
 MAPPED = {{roll: os.open(os.path.join(MARKS, f"mapped{{roll}}"), os.O_RDONLY) for roll in range(1, 7)}}
 KEPT.update({{-roll: fd for roll, fd in MAPPED.items()}})
 libc = ctypes.CDLL(None, use_errno=True)
+GAME = ELSEWHERE = None
 {disarm}
+
+
+def through_the_game_socket(roll):
+    if GAME is not None:
+        os.dup2(KEPT[roll], GAME)
+        os.read(GAME, 1)
 
 
 def strategy(position, roll, rng):
@@ -137,7 +162,8 @@ def strategy(position, roll, rng):
                     lambda: mmap.mmap(MAPPED[roll], 1, prot=mmap.PROT_READ),
                     lambda: os.listdir(os.path.join(MARKS, f"folder{{roll}}")),
                     lambda: os.stat(os.path.join(MARKS, f"link{{roll}}")),
-                    lambda: libc.msgget({key} + roll, 0o1600)):
+                    lambda: libc.msgget({key} + roll, 0o1600),
+                    lambda: through_the_game_socket(roll)):
         try:
             attempt()
         except (OSError, ValueError):
@@ -191,12 +217,12 @@ def test_a_strategy_that_disarms_its_own_process_at_import_still_leaves_no_mark(
     _queues_left(libc)
     (tmp_path / "disarms.py").write_text(DISARMER.format(marks=str(marks), key=KEY, disarm=DISARMS[disarm]))
     card = score(f"{tmp_path / 'disarms.py'}:strategy", **QUICK)
-    assert card.forfeits().empty, card.forfeits()
-    assert "seal" in card.records[0].isolation.split(" + "), card.records[0].isolation
     touched = [name.name for name in sorted(marks.iterdir())
                if name.name != "target" and name.lstat().st_atime != OLD[0]]
     assert touched == [], f"marks left during the games: {touched}"
     assert _queues_left(libc) == []
+    assert card.forfeits().empty, card.forfeits()  # it played (and so saw rolls) as it meant to
+    assert "seal" in card.records[0].isolation.split(" + "), card.records[0].isolation
 
 
 def test_with_no_one_keeping_the_seal_its_syscalls_fail(tmp_path):
