@@ -24,7 +24,7 @@ How it is started: on Linux and macOS the harness (:mod:`.harness`) hands it one
 ``AMOEBOID_PORTABLE_SANDBOX=1`` forces it) it is started *portably*: it reads a one-time token from stdin and
 opens two loopback connections to the harness (control, then its one game) with that token.
 
-It imports only the sandbox's protocol (:mod:`.protocol`, :mod:`.text`), its walls (:mod:`.walls`,
+It imports only the sandbox's protocol (:mod:`.protocol`, :mod:`.text`), its walls (:mod:`.walls`, :mod:`.seal`,
 :mod:`.processes`, :mod:`.importpath` to hold out missing packages), the engine and the players' helpers, so
 that a strategy starts in a small, known process; never the harness, the lab or anything that starts programs.
 """
