@@ -7,7 +7,9 @@ Messages are ``HEADER`` (a 4-byte length) then the bytes:
   template -> harness: ``{"isolation": [...]}`` (the walls that went up, sent before any student code runs).
 - harness -> template, per generation: the byte ``GAME`` with one socket passed along (SCM_RIGHTS; a portable
   start sends ``GAME`` alone on its control connection); the game process imports the strategy, says
-  ``{"ok": true}`` or ``{"ok": false, "error": "..."}`` on it, then serves moves on it.
+  ``{"ok": true}`` or ``{"ok": false, "error": "..."}`` on it, then serves moves on it.  Where the template keeps
+  the seal (``seal`` among the walls): harness -> template ``SEAL`` and a message with the game process's pid once
+  it said ``ok``; template -> harness ``SEALED`` once that game process can name no file (:mod:`.seal`).
 - harness -> game, per round: ``LIMIT EACH`` on the first line (the per-move limit; EACH ``1``: send every answer
   at once), then a ``SEED ROLL POSITION`` line per move; game -> harness, a message per move:
   ``{"kind": "turn"|"text"|"other"|"error"|"timeout", "value": str, "output": [...], "printed": int, ...}``.
@@ -42,6 +44,10 @@ HEADER = struct.Struct("!I")
 """A message's length, before its bytes."""
 GAME = b"G"
 """The harness's word for "start a game process" (on the control connection)."""
+SEAL = b"S"
+"""The harness's word for "seal this game process now" (on the control connection, followed by a message with the
+game process's pid): sent once its strategy is loaded, before its first roll; the template answers ``SEALED``."""
+SEALED = b"sealed"
 TOKEN_BYTES = 16
 """Bytes of the one-time token a portably started worker opens its connections with."""
 

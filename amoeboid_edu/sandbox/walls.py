@@ -174,10 +174,12 @@ _FD_CEILING = 1 << 16
 _SECCOMP_SET_MODE_FILTER = 1
 
 
-def _game_rules(seccomp: Any, pid: int) -> list[tuple[str, tuple[Any, ...]]]:
+def _game_rules(seccomp: Any, pid: int, own_seal: bool = True) -> list[tuple[str, tuple[Any, ...]]]:
     """The allow-list's rules with arguments; several rules for one syscall allow it if any matches.
 
-    ``int`` arguments are compared on their low 32 bits (``_INT``), pointers on all 64.
+    ``int`` arguments are compared on their low 32 bits (``_INT``), pointers on all 64.  ``own_seal``: the game
+    process will load the seal's layer itself (:func:`seal`), so one more filter is allowed; where the template
+    keeps the seal (:mod:`.seal`) no further filter is.
     """
     import termios
 
@@ -198,9 +200,9 @@ def _game_rules(seccomp: Any, pid: int) -> list[tuple[str, tuple[Any, ...]]]:
         ("tkill", (int_is(0, pid),)),
         ("tgkill", (int_is(0, pid), int_is(1, pid))),
         ("rt_sigaction", (null(1),)),  # reading any disposition
-        # one more filter on itself, no flags (no listener, no other threads): the seal (:func:`seal`) adds its layer
-        ("seccomp", (int_is(0, _SECCOMP_SET_MODE_FILTER), int_is(1, 0))),
     ]
+    if own_seal:  # one more filter on itself, no flags (no listener, no other threads): :func:`seal` adds its layer
+        rules.append(("seccomp", (int_is(0, _SECCOMP_SET_MODE_FILTER), int_is(1, 0))))
     rules += [("kill", (int_is(0, who),)) for who in yourself]
     rules += [(name, (int_is(0, who),)) for name in ("sched_getaffinity", "getpgid", "getsid") for who in yourself]
     rules += [("prlimit64", (int_is(0, who), null(2))) for who in yourself]  # a getter on itself
@@ -213,12 +215,13 @@ def _game_rules(seccomp: Any, pid: int) -> list[tuple[str, tuple[Any, ...]]]:
     return rules
 
 
-def load_seccomp(game: bool) -> bool:
+def load_seccomp(game: bool, own_seal: bool = True) -> bool:
     """Load this process's seccomp filter (no_new_privs is set with it); False if seccomp is not available.
 
     ``game=False`` (the template's, inherited by every game process): refuse with EPERM what no worker needs and
     an attacker would use (``_DENIED``), raising rlimits, new threads (a thread started by the import would live
-    on in the template, outside every game's seeding and walls, and could take the game sockets) and namespaces.  ``game=True``: an allow-list (``_GAME_SYSCALLS``, ``_game_rules``), default EPERM.
+    on in the template, outside every game's seeding and walls, and could take the game sockets) and namespaces.
+    ``game=True``: an allow-list (``_GAME_SYSCALLS``, ``_game_rules``, ``own_seal`` passed on), default EPERM.
     The template runs no student code; it signals nobody, so the rules on signals are the game's.
     """
     try:
@@ -230,7 +233,7 @@ def load_seccomp(game: bool) -> bool:
     try:
         if game:
             syscalls = seccomp.SyscallFilter(refuse)
-            rules = [(name, ()) for name in _GAME_SYSCALLS] + _game_rules(seccomp, os.getpid())
+            rules = [(name, ()) for name in _GAME_SYSCALLS] + _game_rules(seccomp, os.getpid(), own_seal)
             actions = [(seccomp.ALLOW, name, args) for name, args in rules]
         else:
             syscalls = seccomp.SyscallFilter(seccomp.ALLOW)
@@ -355,24 +358,36 @@ def seal(keep: Sequence[int], walls: Sequence[str]) -> bool:
     """Seal a game process once its strategy is loaded, before it sees a roll; False if the filter failed to load.
 
     Rolls of a run are dealt again by another run with the same seed, so a strategy that could leave any mark
-    after seeing one (read a never-read file: its access time changes) would tell a later run its dice.  Sealed:
-    every descriptor but ``keep`` (its sockets) is closed; an import of a module not loaded yet raises one clear
-    ``ImportError`` (``SEALED_IMPORT``); and where the walls include seccomp, a last filter refuses with EACCES
-    every syscall that names a file or keeps state after the process (``_SEALED``).  Source lines of the
-    student's files are read first, so that where a move raised still shows its line.
+    after seeing one (read a never-read file: its access time changes) would tell a later run its dice.  Here, in
+    the game process: every descriptor but ``keep`` (its sockets) is closed; an import of a module not loaded yet
+    raises one clear ``ImportError`` (``SEALED_IMPORT``); source lines of the student's files are read first, so
+    that where a move raised still shows its line.
+
+    Where the walls include ``seal``, the seal itself is kept by the template (:mod:`.seal`), which the strategy
+    cannot reach: what is done here only makes the failures clear.  Elsewhere, with seccomp (a worker started
+    plainly), a last filter loaded here refuses with EACCES every syscall that names a file or keeps state after
+    the process (``_SEALED``); a strategy's import could disarm that one, so the card does not say ``seal``.
     """
     _remember_sources([sys.prefix, sys.base_prefix, sys.exec_prefix, _PACKAGE])
-    low = 0
-    for fd in sorted(set(keep)):
-        os.closerange(low, fd)
-        low = fd + 1
-    os.closerange(low, max(_FD_CEILING, low))
+    if "seal" in walls:  # the template's seal refuses close_range (which could close the game socket): one by one
+        for fd in range(OPEN_FILES):
+            if fd not in keep:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+    else:
+        low = 0
+        for fd in sorted(set(keep)):
+            os.closerange(low, fd)
+            low = fd + 1
+        os.closerange(low, max(_FD_CEILING, low))
     from importlib.machinery import PathFinder
 
     finders = sys.meta_path
     at = next((index for index, finder in enumerate(finders) if finder is PathFinder), 0)
     finders.insert(at, _SealedImports)
-    if not WALLS_PLATFORM or "seccomp" not in walls:
+    if not WALLS_PLATFORM or "seccomp" not in walls or "seal" in walls:
         return True
     try:
         import pyseccomp as seccomp  # type: ignore[import-untyped, import-not-found, unused-ignore]

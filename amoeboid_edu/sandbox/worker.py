@@ -6,10 +6,11 @@ one strategy::
 
     harness ── life pipe ── supervisor  trusted code only: a subreaper; when the pipe closes
                               │          (the harness ended or was killed) it kills every descendant
-                              └── template  walls up (Landlock, seccomp deny-list); runs no student code
-                                    └── game  forked per generation; its own seccomp allow-list;
-                                              imports the strategy, is sealed (opens no file
-                                              again), then plays moves
+                              └── template  walls up (Landlock, seccomp deny-list); runs no student code;
+                                    │           keeps each game's seal (:mod:`.seal`)
+                                    └── game  forked per generation; the seal's filter, then its own
+                                              seccomp allow-list; imports the strategy, is sealed
+                                              by the template (names no file again), then plays moves
 
 No student code runs outside a game process, behind all its walls: an import in the template could rewrite the
 code that puts up the game's own wall.  A game process writes nothing (Landlock grants no write right, its
@@ -23,7 +24,7 @@ How it is started: on Linux and macOS the harness (:mod:`.harness`) hands it one
 ``AMOEBOID_PORTABLE_SANDBOX=1`` forces it) it is started *portably*: it reads a one-time token from stdin and
 opens two loopback connections to the harness (control, then its one game) with that token.
 
-It imports only the sandbox's protocol (:mod:`.protocol`, :mod:`.text`), its walls (:mod:`.walls`,
+It imports only the sandbox's protocol (:mod:`.protocol`, :mod:`.text`), its walls (:mod:`.walls`, :mod:`.seal`,
 :mod:`.processes`, :mod:`.importpath` to hold out missing packages), the engine and the players' helpers, so
 that a strategy starts in a small, known process; never the harness, the lab or anything that starts programs.
 """
@@ -49,9 +50,10 @@ from ..players.strategy import StrategyFunction, as_function
 from ..players.tracebacks import student_frame
 from .importpath import hold_out_missing
 from .processes import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, die_with, prctl, sweep
-from .protocol import GAME, HEADER, LOAD_LIMIT, SEED_BITS, receive_message, send_message
+from .protocol import GAME, HEADER, LOAD_LIMIT, SEAL, SEALED, SEED_BITS, receive_message, send_message
+from .seal import GAME_FD, Sealer, load_seal, seal_available, seal_program
 from .text import LINE_WIDTH, OutputTail, cut
-from .walls import limit_resources, load_seccomp, put_up_walls, seal
+from .walls import OPEN_FILES, limit_resources, load_seccomp, put_up_walls, seal
 
 FLUSH_AFTER = 0.01
 """Seconds a game process may hold a round's answers before sending what it has: a round's answers go back in
@@ -335,24 +337,53 @@ def _play(sock: socket.socket, choose: StrategyFunction, rules: Rules, tail: Out
         outbox.flush()
 
 
-def _game_walls(walls: Sequence[str]) -> None:
-    """A game process's own walls, before any student code: the move timer's handler, then its filter.
+def _game_walls(walls: Sequence[str], sealing: tuple[bytes, socket.socket] | None = None) -> None:
+    """A game process's own walls, before any student code: the move timer's handler, the seal's filter (its
+    listener handed to the template over ``sealing``'s socket, :mod:`.seal`), then its allow-list.
 
-    The filter refuses changing SIGALRM's handler afterwards; if it cannot be loaded where the card says
-    "seccomp", the process exits rather than play without it.
+    The allow-list refuses changing SIGALRM's handler afterwards; if a filter cannot be loaded where the card says
+    "seccomp" or "seal", the process exits rather than play without it.
     """
     if hasattr(signal, "setitimer"):
         signal.signal(signal.SIGALRM, _clock.ring)
-    if "seccomp" in walls and not load_seccomp(game=True):
+    if sealing is not None:
+        program, report = sealing
+        try:
+            load_seal(program, report)
+        except OSError:
+            os._exit(1)
+        report.close()
+    if "seccomp" in walls and not load_seccomp(game=True, own_seal="seal" not in walls):
         os._exit(1)
+
+
+def _only_the_game(game: socket.socket, keep: socket.socket) -> socket.socket:
+    """In a game process the template just forked: its game socket moved to ``GAME_FD``, every other descriptor
+    closed but ``keep`` (its way to the template) and 0-2.  What it inherited (the control connection, the seal's
+    listeners of the other game processes) must be gone before any student code runs: a listener would let the
+    strategy answer for another game's seal."""
+    fd = game.detach()
+    if keep.fileno() == GAME_FD:  # the template holds all but one of its descriptors: no room for a game
+        os._exit(1)
+    os.dup2(fd, GAME_FD, inheritable=False)
+    kept = {0, 1, 2, GAME_FD, keep.fileno()}
+    for other in range(OPEN_FILES):
+        if other not in kept:
+            try:
+                os.close(other)
+            except OSError:
+                pass
+    return socket.socket(fileno=GAME_FD)
 
 
 def _loaded(game: socket.socket, request: dict[str, Any], payload: bytes, tail: OutputTail, walls: Sequence[str],
             keep: Sequence[socket.socket] = ()) -> StrategyFunction | None:
     """Import the strategy here and say so on ``game`` first: ``{"ok": true}``, or the error and None.
 
-    Loaded, the process is sealed (:func:`.walls.seal`) before any roll reaches it: only ``game`` and ``keep``
-    stay open, and it opens no file again; if the seal cannot go up where the walls include seccomp, it exits.
+    Loaded, the process is sealed before any roll reaches it: by the template, which the harness tells to once
+    this answer is in (:mod:`.seal`), and here only ``game`` and ``keep`` stay open and a late import gets a clear
+    message (:func:`.walls.seal`, which loads the seal's filter itself in a plainly started worker); if that
+    filter cannot go up where the walls include seccomp, it exits.
     """
     sealing = seal  # bound before the import: a strategy that rebinds the worker's names does not reach it
     sys.stdout = sys.stderr = tail
@@ -369,11 +400,17 @@ def _loaded(game: socket.socket, request: dict[str, Any], payload: bytes, tail: 
     return choose
 
 
+_SEAL_HANDOVER = 5.0
+"""Seconds the template waits for a new game process's seal listener (sent before any student code, at once)."""
+
+
 def _template(control: socket.socket, fork_server: bool, games: list[socket.socket] | None = None) -> None:
     """Put the walls up, then start a game process per socket the harness sends; it imports the strategy.
 
     No student code ever runs in the template: an import that ran here could rewrite the code that puts up a
     game process's own wall (no processes, no programs) and leave the card claiming it.  So each game process imports the strategy after its wall is up, and an import that forks is refused.
+    For the same reason the template keeps the game processes' seal (:mod:`.seal`, where this kernel has it): it
+    answers their file syscalls while they import, and refuses them from the harness's ``SEAL`` on.
     ``games``: a portable start's game socket, connected at start; the harness then sends ``GAME`` alone.
     """
     request = json.loads(receive_message(control))
@@ -386,7 +423,14 @@ def _template(control: socket.socket, fork_server: bool, games: list[socket.sock
 
     if request["load"] == "pickle":
         import cloudpickle  # type: ignore[import-untyped, unused-ignore]  # noqa: F401
+    import fcntl  # noqa: F401 - the seal's answers (:mod:`.seal`)
+
     walls = put_up_walls(request)
+    # the seal is kept here, where no student code runs, for every game process forked from here
+    program = seal_program() if fork_server and "seccomp" in walls and seal_available() else None
+    sealer = Sealer() if program is not None else None
+    if program is not None:
+        walls.append("seal")
     send_message(control, json.dumps({"isolation": walls}).encode())
     rules = Rules(request["adjacency"], request["die_sides"])
     tail = OutputTail()
@@ -402,8 +446,14 @@ def _template(control: socket.socket, fork_server: bool, games: list[socket.sock
             game = games.pop()
         else:
             try:
-                _, fds, _, _ = socket.recv_fds(control, 1, 1)
-            except OSError:
+                if sealer is not None:
+                    sealer.serve_until(control.fileno())
+                word, fds, _, _ = socket.recv_fds(control, 1, 1)
+                if word == SEAL and sealer is not None:  # a game process loaded its strategy: seal it now
+                    pid = int(receive_message(control, time.monotonic() + LOAD_LIMIT, 32))
+                    send_message(control, SEALED if sealer.arm(pid) else b"not sealed")
+                    continue
+            except (OSError, EOFError, ValueError):
                 return
             if not fds:
                 return  # the harness hung up
@@ -419,18 +469,29 @@ def _template(control: socket.socket, fork_server: bool, games: list[socket.sock
             _play(game, choose, rules, tail)
             game.close()
             continue
+        report = socket.socketpair() if sealer is not None else None
         child = os.fork()
         if child == 0:
             try:
-                control.close()
                 os.setpgid(0, 0)  # its own group: kill(0, ...) cannot reach the template
                 die_with(template)
-                _game_walls(walls)
+                if report is not None and program is not None:
+                    control.detach()  # closed below, with everything else it inherited
+                    report[0].detach()
+                    game = _only_the_game(game, report[1])
+                    _game_walls(walls, (program, report[1]))
+                else:
+                    control.close()
+                    _game_walls(walls)
                 choose = _loaded(game, request, payload, tail, walls)
                 if choose is not None:
                     _play(game, choose, rules, tail)
             finally:
                 os._exit(0)
+        if report is not None and sealer is not None:
+            report[1].close()
+            sealer.adopt(child, report[0], _SEAL_HANDOVER)  # none: the harness hears "not sealed" and stops it
+            report[0].close()
         send_message(control, str(child).encode())  # the harness stops it between rounds
         game.close()
 

@@ -34,7 +34,7 @@ STRATEGIES = Path(__file__).parents[1] / "strategies"
 QUICK = dict(games=2, seed=1, opponents=["random"], progress=False, per_move_limit=5.0)
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the walls and the /proc scan are Linux's")
-WALLS = "isolation: process + seccomp + landlock (files, tcp, signals)"
+WALLS = "isolation: process + seccomp + landlock (files, tcp, signals) + seal"
 """What this machine (Linux 6.x, libseccomp, Landlock ABI >= 6) must report."""
 
 
