@@ -21,8 +21,9 @@ drawing of it: for the board, and as a notebook's picture (:meth:`amoeboid_edu.t
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
-from html import escape
+from html import escape, unescape
 from typing import Any
 
 from ..common import palette as _palette
@@ -269,10 +270,15 @@ def board_svg(
 
 
 class Svg(str):
-    """SVG text that a notebook shows as a picture (python-chess's ``SvgWrapper``): the text itself is the drawing."""
+    """SVG text that a notebook shows as a picture (python-chess's ``SvgWrapper``): the text itself is the drawing;
+    its repr (a notebook's plain-text view) names the picture by its label rather than printing the text."""
 
     def _repr_svg_(self) -> str:
         return str(self)
+
+    def __repr__(self) -> str:
+        label = re.search(r'aria-label="([^"]*)"', self[:2000])
+        return f"<SVG picture: {unescape(label[1]) if label else 'unlabelled'}>"
 
 
 REVIEW_LEGEND = (("amb-review-dice", "the dice's swing"), ("amb-review-choice", "the choice's swing"),

@@ -63,6 +63,7 @@ def test_a_reviews_chart_in_a_notebook_is_the_boards_drawing_with_a_title_and_a_
     on_board = render.review_chart_svg(review.frame.to_dict("records"))
     picture = review.chart(title="two turns, reviewed", picked=2)
     assert picture._repr_svg_() == picture  # a notebook shows it as a picture
+    assert repr(picture) == "<SVG picture: two turns, reviewed>"  # not its text, in a plain-text view
     assert 'width="560"' in picture and "width=" not in on_board.split(">")[0]  # the board's page sizes its own
     assert ">two turns, reviewed</text>" in picture and "two turns" not in on_board
     for name in (*_palette.CLASSES, *(words for _, words in render.REVIEW_LEGEND)):
