@@ -59,14 +59,14 @@ def bench(walls: bool, repeat: int) -> dict[str, float]:
         began = time.perf_counter()
         sandbox.ask([(seed, 3, position) for seed in range(64)], 10.0)
         batches.append((time.perf_counter() - began) / 64)
-        assert sandbox.process is not None and sandbox.template is not None
+        assert sandbox.worker.process is not None and sandbox.worker.template is not None
         began = time.perf_counter()
         sandbox._end_game()  # what a timeout does
         sandbox.ask([(1, 3, position)], 10.0)
         recoveries.append(time.perf_counter() - began)
-        isolation = sandbox.isolation
+        isolation = sandbox.worker.isolation
         began = time.perf_counter()
-        sweep(sandbox.process.pid)
+        sweep(sandbox.worker.process.pid)
         sandbox.kill()
         sandbox.ask([(1, 3, position)], 10.0)
         restarts.append(time.perf_counter() - began)

@@ -9,8 +9,10 @@ most 1.3x the in-process time; issue 25's, on a 2-core machine: ``--strategy
 first_eater`` (a walker of ``legal_turns``) in under 30 s, and a 200-game card
 (``--games 200``) in under 5 s.  Each timing also prints the CPU seconds of this
 process: on a shared machine the wall time grows with the other jobs' load.  Pin the run to one core with ``taskset -c 0`` to
-see the Binder figure.  The strategies below are defined here, in ``__main__``, so
-they travel to the worker exactly as a notebook cell's would (cloudpickle, by value).
+see the Binder figure.  The strategies travel to the worker as a notebook cell's would
+(cloudpickle, by value): those defined here, in ``__main__``, and ``wander`` and
+``first_eater``, taken from the suite's ``tests/strategies/student.py`` (whose module
+is registered to be pickled by value).
 
 Two in-process references, neither isolated: the same games played with
 :func:`~amoeboid_edu.engine.match.play_match` (the strategy gets the same per-move
@@ -27,10 +29,14 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import sys
 import threading
 import time
+from pathlib import Path
 
-from amoeboid_edu import Position, legal_move_pairs, legal_turns, random_playout, seeded_rng
+import cloudpickle
+
+from amoeboid_edu import Position, random_playout, seeded_rng
 from amoeboid_edu.players.bots import expectimax
 from amoeboid_edu.players.registry import BOTS
 from amoeboid_edu.engine.game import TURN_CAP as MAX_TURNS
@@ -38,30 +44,16 @@ from amoeboid_edu.lab import score
 from amoeboid_edu.engine.match import play_match
 from amoeboid_edu.players.strategy import advantage_after, candidate_turns
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "strategies"))
+import student  # noqa: E402 - the suite's student strategies: wander, first_eater (issue 25's legal_turns walker)
 
-def wander(position, roll, rng):
-    """A five-line student strategy: grow any amoeba, move all of it anywhere legal (returns notation)."""
-    grow = rng.choice(position.owned())
-    pairs = legal_move_pairs(position, roll, grow)
-    if not pairs:
-        return f"{roll} {grow} -"
-    src, dst = rng.choice(pairs)
-    return f"{roll} {grow} {src}-{dst}"
+cloudpickle.register_pickle_by_value(student)  # sent by value, as a notebook cell's function is
+wander, first_eater = student.wander, student.first_eater
 
 
 def random_candidate(position, roll, rng):
     """The simplest sensible strategy: any meaningful turn, uniformly."""
     return rng.choice(list(candidate_turns(position, roll)))
-
-
-def first_eater(position, roll, rng):
-    """Issue 25's walker of the documented API: the first legal turn that moves, half the time, else the first."""
-    first = None
-    for turn in legal_turns(position, roll):
-        first = first or turn
-        if " " in str(turn) and "-" in str(turn) and rng.random() < 0.5:
-            return turn
-    return first
 
 
 def eat_or_wander(position, roll, rng):
@@ -123,8 +115,6 @@ class TreeCPU:
 def time_isolation(strategy, rounds: int = 3) -> None:
     """What isolation costs before the first move: a worker's start (interpreter, imports, walls, the first game
     process's import) and each further lane's game process (a fork and the strategy's import)."""
-    import cloudpickle
-
     from amoeboid_edu.sandbox.harness import Sandbox
 
     position = Position.start(3)

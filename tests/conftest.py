@@ -1,3 +1,5 @@
+import os
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -77,3 +79,53 @@ def browser(session_browser):
     """The session's Chromium for one module; the module's pages are closed when it ends."""
     yield session_browser
     close_pages(session_browser)
+
+
+SHARED_VERDICTS = ("case-III",)
+"""The paper's verdicts that test modules on different xdist workers ask for (``tests/theory/test_paper.py`` and
+``tests/package/test_lesson_prose.py`` both read case-III's card, some 40 CPU seconds): computed once per session."""
+
+
+@pytest.fixture(scope="session")
+def paper_verdicts_once_per_session(tmp_path_factory):
+    """Makes :func:`amoeboid_edu.theory.paper.verdict` compute each of :data:`SHARED_VERDICTS` once per test session
+    rather than once per xdist worker: the first worker to ask computes it (under a lock) and pickles it into the
+    session's shared temporary folder; the others wait for it and read it.  Every verdict is seeded, so the one read
+    is the one the worker would have computed.  Within a process the paper module's own cache still holds it."""
+    from amoeboid_edu.theory import paper
+
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    try:
+        import fcntl
+    except ImportError:  # no flock (Windows): each worker computes its own
+        fcntl = None
+    if worker is None or fcntl is None:  # one process: its own cache is enough
+        yield
+        return
+    shared = tmp_path_factory.getbasetemp().parent  # the session's folder, above every worker's own
+    compute = paper._compute
+
+    def once_per_session(item: str, full: bool, seed: int | str):
+        if item not in SHARED_VERDICTS:
+            return compute(item, full, seed)
+        path = shared / f"paper-verdict-{item}-{'full' if full else 'quick'}-{seed}.pickle"
+        with open(path.with_suffix(".lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+            if path.exists():
+                return pickle.loads(path.read_bytes())
+            verdict = compute(item, full, seed)
+            path.with_suffix(".part").write_bytes(pickle.dumps(verdict))
+            path.with_suffix(".part").replace(path)
+            return verdict
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(paper, "_compute", once_per_session)
+        yield
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _paper_verdicts_shared(request):
+    """Every test module that imports the paper's module gets :func:`paper_verdicts_once_per_session`."""
+    module = getattr(request.module, "paper", None)
+    if module is not None and getattr(module, "__name__", "") == "amoeboid_edu.theory.paper":
+        request.getfixturevalue("paper_verdicts_once_per_session")

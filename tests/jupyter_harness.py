@@ -120,6 +120,19 @@ def open_notebook(browser, url: str, screen: str):
     return page
 
 
+def start_kernel(page) -> None:
+    """Wait (up to a minute) for the open notebook's kernel to be idle, accepting JupyterLab's "Select Kernel" dialog
+    if it asks."""
+    kernel_idle = "() => window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"
+    deadline = time.monotonic() + 60
+    while not page.evaluate(kernel_idle):
+        accept = page.locator(".jp-Dialog .jp-mod-accept")
+        if accept.count():
+            accept.click()
+        assert time.monotonic() < deadline, "the notebook's kernel did not start"
+        page.wait_for_timeout(100)
+
+
 ALL_CELLS = {"@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"}}
 """Every cell in the DOM (no virtual scrolling), so a test can find any cell's output."""
 

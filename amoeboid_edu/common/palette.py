@@ -2,8 +2,7 @@
 
 Players are Okabe-Ito (colour-blind safe): A blue, B orange, legal targets bluish green; A's text on a dark
 theme is Okabe-Ito's sky blue (the discs keep their blue).  A review's classes go yellow, orange, red with
-the size of the mistake.  It imports nothing of Amoeboid's, so every layer (the coach's Altair chart in
-``theory/`` as well as ``ui/``) may use it.
+the size of the mistake.  It imports nothing of Amoeboid's, so every layer and the namesakes may use it.
 
 >>> PLAYERS["A"], CLASSES["blunder"]
 ('#0072B2', '#D02020')
@@ -29,8 +28,6 @@ STRIP = "#3d3d3d"
 """The static picture's status strip (white text on it reads on a light and a dark page alike)."""
 CLASSES = {"inaccuracy": "#E0B000", "mistake": "#E07000", "blunder": "#D02020"}
 """A review's classes that mark a turn, from the smallest drop to the largest."""
-SWING_PARTS = ("#9A9A9A", PLAYERS["A"], "#D8C8A8")
-"""A turn's swing from the dice (luck), the choice (skill), the estimate's horizon (neither)."""
 
 
 def css_variables() -> str:
@@ -43,5 +40,5 @@ def css_variables() -> str:
     return ".amoeboid-board {\n" + lines + "}\n"
 
 
-__all__ = ["A_ON_DARK", "CLASSES", "HIGHLIGHT", "HINT", "NEUTRAL", "PLAYERS", "STRIP", "SWING_PARTS", "TARGET",
+__all__ = ["A_ON_DARK", "CLASSES", "HIGHLIGHT", "HINT", "NEUTRAL", "PLAYERS", "STRIP", "TARGET",
            "css_variables"]

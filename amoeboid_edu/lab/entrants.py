@@ -24,7 +24,7 @@ from ..players.registry import BOTS
 from ..players.strategy import Strategy, as_function, strategy_name
 from ..sandbox.text import not_a_formula, shown
 from ..sandbox.importpath import caller_path
-from .roster import (NAME_WIDTH, SOURCE_LIMIT, STUDENT_FOLDER_FILE, DidNotLoad, StudentSource, _copy_folder,
+from .roster import (NAME_WIDTH, SOURCE_LIMIT, STUDENT_FOLDER_FILE, DidNotLoad, StudentSource, _walk_folder,
                      _not_a_file, _read_bytes, marks_shown, read_folder)
 
 # --------------------------------------------------------------------------- who plays
@@ -396,7 +396,7 @@ def _file_entry(item: Entry, snapshot: str | None = None) -> tuple[Entry, str]:
     try:
         if folder and snapshot is not None:
             copy = Path(tempfile.mkdtemp(dir=snapshot)) / path.parent.name
-            _copy_folder(path.parent, copy)
+            _walk_folder(path.parent, copy)
             path = copy / STUDENT_FOLDER_FILE
         text = _read_bytes(path, SOURCE_LIMIT, follow=not folder).decode("utf-8-sig")
     except UnicodeDecodeError as error:

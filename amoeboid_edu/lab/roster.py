@@ -159,29 +159,6 @@ FOLDER_LIMIT = 10_000
 """The most entries a student folder may hold (all levels together): a deeper or bigger one is not read."""
 
 
-def _link_in(folder: Path) -> str | None:
-    """The first link (symbolic, or a file with other names) under a student folder, or None.
-
-    Walked with a list, not recursion, and never through a link: a folder nested thousands deep costs one line.
-    ValueError when the folder holds more than :data:`FOLDER_LIMIT` entries.
-    """
-    waiting, seen = [folder], 0
-    while waiting:
-        place = waiting.pop()
-        with os.scandir(place) as entries:
-            for item in entries:
-                seen += 1
-                if seen > FOLDER_LIMIT:
-                    raise ValueError(f"holds more than {FOLDER_LIMIT:,} files and folders, not read: hand in only "
-                                     "the strategy's own files")
-                status = item.stat(follow_symlinks=False)
-                if stat.S_ISLNK(status.st_mode) or (stat.S_ISREG(status.st_mode) and status.st_nlink > 1):
-                    return str(Path(item.path).relative_to(folder))
-                if stat.S_ISDIR(status.st_mode):
-                    waiting.append(Path(item.path))
-    return None
-
-
 HAND_IN_SUFFIXES = (".py", ".ipynb")
 
 MiB = 1 << 20
@@ -230,26 +207,32 @@ def _read_bytes(path: str | Path, limit: int, dir_fd: int | None = None, follow:
     return data
 
 
-def _copy_folder(source: Path, target: Path) -> None:
-    """Copy the student folder ``source`` to ``target`` through descriptors, never through a link: what its worker
-    then reads is what was checked here, whatever the student does to the class folder later.  DidNotLoad when it
-    holds a link or anything but files and folders, more than :data:`FOLDER_LIMIT` entries, folders nested more
-    than :data:`FOLDER_DEPTH` deep, a ``.py`` file over :data:`SOURCE_LIMIT` or more than :data:`FOLDER_BYTES` in
-    all.  Each folder's descriptor is open until it is copied: a folder of many folders holds many at once."""
+def _walk_folder(source: Path, into: Path | None = None) -> None:
+    """Walk the student folder ``source`` once, through descriptors, with a list (not recursion) and never through a
+    link.  DidNotLoad at the first link inside (symbolic, or a file with other names), naming it, or past
+    :data:`FOLDER_LIMIT` entries.
+
+    With ``into``, the folder is also copied there, so that what its worker reads is what was checked here, whatever
+    the student does to the class folder later; the copy is refused too (DidNotLoad) when the folder holds anything
+    but files and folders, folders nested more than :data:`FOLDER_DEPTH` deep (the copy's removal recurses), a
+    ``.py`` file over :data:`SOURCE_LIMIT` or more than :data:`FOLDER_BYTES` in all.  Without ``into`` nothing is
+    read and any depth is walked: a folder nested thousands deep costs no recursion.  Each folder's descriptor is
+    open until it is walked: a folder of many folders holds many at once."""
     by_fd = os.open in os.supports_dir_fd and os.scandir in os.supports_fd and hasattr(os, "O_DIRECTORY")
     directory = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
     first: int | str = os.open(source, directory) if by_fd else os.fspath(source)
-    waiting: list[tuple[int | str, Path, int]] = [(first, target, 0)]
+    waiting: list[tuple[int | str, Path, int]] = [(first, Path(), 0)]
     entries = size = 0
     try:
         while waiting:
-            place, into, depth = waiting.pop()
-            if depth > FOLDER_DEPTH:
+            place, inside, depth = waiting.pop()
+            if into is not None and depth > FOLDER_DEPTH:
                 if isinstance(place, int):
                     os.close(place)
                 raise DidNotLoad(f"nested more than {FOLDER_DEPTH} folders deep, not read: hand in only the "
                                  "strategy's own files")
-            into.mkdir(mode=0o700)
+            if into is not None:
+                (into / inside).mkdir(mode=0o700)
             try:
                 with os.scandir(place) as found:
                     for item in found:
@@ -257,14 +240,19 @@ def _copy_folder(source: Path, target: Path) -> None:
                         if entries > FOLDER_LIMIT:
                             raise DidNotLoad(f"holds more than {FOLDER_LIMIT:,} files and folders, not read: hand in "
                                              "only the strategy's own files")
-                        mode = item.stat(follow_symlinks=False).st_mode
-                        if stat.S_ISDIR(mode):
+                        status = item.stat(follow_symlinks=False)
+                        if stat.S_ISLNK(status.st_mode) or (stat.S_ISREG(status.st_mode) and status.st_nlink > 1):
+                            raise DidNotLoad(f"holds a link ({shown(inside / item.name)}), not read: hand in the "
+                                             "files themselves")
+                        if stat.S_ISDIR(status.st_mode):
                             inner = os.open(item.name, directory, dir_fd=place) if isinstance(place, int) else item.path
-                            waiting.append((inner, into / item.name, depth + 1))
+                            waiting.append((inner, inside / item.name, depth + 1))
                             continue
-                        if not stat.S_ISREG(mode):
-                            raise DidNotLoad(f"holds {_not_a_file(item.stat(follow_symlinks=False))} "
-                                             f"({shown(item.name)}), not read: hand in the files themselves")
+                        if into is None:
+                            continue
+                        if not stat.S_ISREG(status.st_mode):
+                            raise DidNotLoad(f"holds {_not_a_file(status)} ({shown(inside / item.name)}), not read: "
+                                             "hand in the files themselves")
                         limit = SOURCE_LIMIT if item.name.endswith(".py") else FOLDER_BYTES
                         data = (_read_bytes(item.name, limit, dir_fd=place) if isinstance(place, int)
                                 else _read_bytes(item.path, limit))
@@ -272,7 +260,7 @@ def _copy_folder(source: Path, target: Path) -> None:
                         if size > FOLDER_BYTES:
                             raise DidNotLoad(f"its files are over {_mib(FOLDER_BYTES)} in all; the limit is "
                                              f"{_mib(FOLDER_BYTES)}: hand in only the strategy's own files")
-                        copy = os.open(into / item.name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                        copy = os.open(into / inside / item.name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
                         with os.fdopen(copy, "wb") as file:
                             file.write(data)
             finally:
@@ -360,11 +348,9 @@ def _why_not_read(path: Path) -> str | None:
         return f"a file with no name before {path.name}, not read: name it after the student (NAME{path.name})"
     if stat.S_ISDIR(status.st_mode) and path.suffix not in HAND_IN_SUFFIXES:  # a student folder
         try:
-            link = _link_in(path)
-        except ValueError as error:
+            _walk_folder(path)
+        except DidNotLoad as error:
             return str(error)
-        if link is not None:
-            return f"holds a link ({shown(link)}), not read: hand in the files themselves"
         inside = path / STUDENT_FOLDER_FILE
         try:
             status = inside.lstat()
@@ -417,7 +403,7 @@ def read_folder(folder: str | Path, snapshot: str | None = None) -> tuple[list[S
         try:
             if student_folder and snapshot is not None:
                 copy = Path(tempfile.mkdtemp(dir=snapshot)) / path.name
-                _copy_folder(path, copy)
+                _walk_folder(path, copy)
                 path = copy
             if student_folder:
                 path = path / STUDENT_FOLDER_FILE

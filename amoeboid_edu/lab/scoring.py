@@ -439,7 +439,7 @@ def _play_pairing(entries: dict[str, Entry], games: Sequence[tuple[str, str, int
                 answers = sandbox.ask([game.move_request() for game in games_asking], setup.per_move_limit)
                 for game, answer in zip(games_asking, answers):
                     if answer is not None:  # None: its worker was killed first; asked again next round
-                        game.isolation[seat] = sandbox.isolation or "unknown"
+                        game.isolation[seat] = sandbox.worker.isolation or "unknown"
                         game.receive(answer)
     finally:
         for sandbox in sandboxes.values():

@@ -128,7 +128,9 @@ class _Worker:
     template: int | None = None
     control: socket.socket | None = None
     spare_game: socket.socket | None = None
+    """A portable start's game connection, until the first game takes it."""
     isolation: str = ""
+    """The walls the worker reported, e.g. "process + seccomp + landlock"."""
     lanes: list[Sandbox] = field(default_factory=list)
 
 
@@ -177,49 +179,6 @@ class Sandbox:
             self.fork_server = False
         self.worker.lanes.append(self)
 
-    # the worker's state, shared by the lanes of one strategy
-    @property
-    def process(self) -> subprocess.Popen[bytes] | None:
-        return self.worker.process
-
-    @process.setter
-    def process(self, value: subprocess.Popen[bytes] | None) -> None:
-        self.worker.process = value
-
-    @property
-    def template(self) -> int | None:
-        return self.worker.template
-
-    @template.setter
-    def template(self, value: int | None) -> None:
-        self.worker.template = value
-
-    @property
-    def control(self) -> socket.socket | None:
-        return self.worker.control
-
-    @control.setter
-    def control(self, value: socket.socket | None) -> None:
-        self.worker.control = value
-
-    @property
-    def spare_game(self) -> socket.socket | None:
-        """A portable start's game connection, until the first game takes it."""
-        return self.worker.spare_game
-
-    @spare_game.setter
-    def spare_game(self, value: socket.socket | None) -> None:
-        self.worker.spare_game = value
-
-    @property
-    def isolation(self) -> str:
-        """The walls the worker reported, e.g. "process + seccomp + landlock"."""
-        return self.worker.isolation
-
-    @isolation.setter
-    def isolation(self, value: str) -> None:
-        self.worker.isolation = value
-
     def lane(self) -> Sandbox:
         """Another lane of this strategy: a sandbox with a game process of its own, forked from this one's worker.
 
@@ -238,7 +197,7 @@ class Sandbox:
         with socket.create_server(("127.0.0.1", 0)) as listener:
             port = listener.getsockname()[1]
             safe_path = ["-P"] if sys.version_info >= (3, 11) else []
-            self.process = subprocess.Popen(
+            self.worker.process = subprocess.Popen(
                 [sys.executable, *safe_path, "-m", WORKER, f"127.0.0.1:{port}", str(os.getpid()),
                  "portable"],
                 stdin=subprocess.PIPE,
@@ -248,9 +207,9 @@ class Sandbox:
                 cwd=os.sep,
                 start_new_session=True,  # (POSIX only; ignored on Windows)
             )
-            assert self.process.stdin is not None
-            self.process.stdin.write(token.hex().encode() + b"\n")
-            self.process.stdin.flush()
+            assert self.worker.process.stdin is not None
+            self.worker.process.stdin.write(token.hex().encode() + b"\n")
+            self.worker.process.stdin.flush()
             found: dict[bytes, socket.socket] = {}
             while len(found) < 2:  # anything else that connects without the token is dropped
                 listener.settimeout(max(deadline - time.monotonic(), 0.001))
@@ -265,7 +224,7 @@ class Sandbox:
                     found[hello[TOKEN_BYTES:]] = connection
                 else:
                     connection.close()
-        self.spare_game = found[b"G"]
+        self.worker.spare_game = found[b"G"]
         return found[b"C"]
 
     def _start(self) -> None:
@@ -275,7 +234,7 @@ class Sandbox:
         mine, theirs = socket.socketpair()
         safe_path = ["-P"] if sys.version_info >= (3, 11) else []  # not "/" (its folder) on the import path
         try:
-            self.process = subprocess.Popen(
+            self.worker.process = subprocess.Popen(
                 [sys.executable, *safe_path, "-m", WORKER, str(theirs.fileno()), str(os.getpid()),
                  "fork" if self.fork_server else "plain"],
                 pass_fds=(theirs.fileno(),),
@@ -298,14 +257,14 @@ class Sandbox:
         try:
             if mine is None:
                 mine = self._start_portably(deadline)
-            self.control = mine
+            self.worker.control = mine
             if self.fork_server:
-                self.template = int(self._line_from_supervisor(deadline))
+                self.worker.template = int(self._line_from_supervisor(deadline))
             send_message(mine, json.dumps(request).encode())
             if request["load"] == "pickle":
                 send_message(mine, self.payload)
             walls = untrusted_object(receive_message(mine, deadline, MAX_MESSAGE))["isolation"]
-            self.isolation = " + ".join(str(wall) for wall in walls)
+            self.worker.isolation = " + ".join(str(wall) for wall in walls)
             self._new_game()  # the first game process imports the strategy now: a broken one is known at once
         except (socket.timeout, TimeoutError):
             self.broken = f"no answer within {self.load_limit:g} s while starting the worker (the load limit)"
@@ -315,8 +274,8 @@ class Sandbox:
             self.kill()
 
     def _line_from_supervisor(self, deadline: float) -> bytes:
-        assert self.process is not None and self.process.stdout is not None
-        pipe = self.process.stdout
+        assert self.worker.process is not None and self.worker.process.stdout is not None
+        pipe = self.worker.process.stdout
         if not select.select([pipe], [], [], max(deadline - time.monotonic(), 0))[0]:
             raise TimeoutError
         return pipe.readline()
@@ -327,23 +286,23 @@ class Sandbox:
         None if the import failed or took longer than the load limit (``broken`` says why; the game process is
         stopped, and a worker that forks none is stopped with it); OSError if the template is gone.
         """
-        assert self.control is not None
+        assert self.worker.control is not None
         if self.portable:  # its one game connection was made at start
-            if self.spare_game is None:
+            if self.worker.spare_game is None:
                 raise OSError("a portably started worker plays one game connection")
-            mine, self.spare_game = self.spare_game, None
-            self.control.sendall(GAME)
+            mine, self.worker.spare_game = self.worker.spare_game, None
+            self.worker.control.sendall(GAME)
             self.imports += 1
         else:
             mine, theirs = socket.socketpair()
             try:
-                socket.send_fds(self.control, [GAME], [theirs.fileno()])
+                socket.send_fds(self.worker.control, [GAME], [theirs.fileno()])
                 self.imports += 1
             finally:
                 theirs.close()
         try:
             if self.fork_server:  # the template's word (it runs no student code): the game process's pid
-                pid = int(receive_message(self.control, time.monotonic() + self.load_limit, 32))
+                pid = int(receive_message(self.worker.control, time.monotonic() + self.load_limit, 32))
                 self._forget_game_process()
                 self.game_pidfd, self.game_pid = _pidfd(pid), pid
             answer = untrusted_object(receive_message(mine, time.monotonic() + self.load_limit, MAX_MESSAGE))
@@ -407,7 +366,7 @@ class Sandbox:
         answer), or None for a move left unanswered because an earlier one ended the game process: ask for it
         again.
         """
-        if self.broken is None and self.process is None:
+        if self.broken is None and self.worker.process is None:
             self._start()
         if self.broken is not None:
             return [Forfeit("load", self.broken, "the strategy could not be loaded")] * len(moves)
@@ -464,12 +423,12 @@ class Sandbox:
             self.game.close()
             self.game = self.answers = None
         self._forget_game_process()
-        if not self.fork_server or self.process is None or self.template is None:
+        if not self.fork_server or self.worker.process is None or self.worker.template is None:
             self.kill()
             return
         others = [lane.game_pid for lane in self.worker.lanes if lane is not self and lane.game_pid is not None]
-        sweep(self.process.pid, keep=[self.template, *others])
-        if self.template not in descendants(self.process.pid):
+        sweep(self.worker.process.pid, keep=[self.worker.template, *others])
+        if self.worker.template not in descendants(self.worker.process.pid):
             self.kill()
 
     def kill(self) -> None:
@@ -480,26 +439,26 @@ class Sandbox:
                 lane.game.close()
             lane.game = lane.answers = None
             lane._forget_game_process()
-        for connection in (self.game, self.control, self.spare_game):
+        for connection in (self.game, self.worker.control, self.worker.spare_game):
             if connection is not None:
                 connection.close()
-        self.game = self.control = self.answers = self.spare_game = None
+        self.game = self.worker.control = self.answers = self.worker.spare_game = None
         self._forget_game_process()
-        if self.process is not None:
+        if self.worker.process is not None:
             if self.fork_server:
-                sweep(self.process.pid)
+                sweep(self.worker.process.pid)
             try:
                 if hasattr(os, "killpg"):
-                    os.killpg(self.process.pid, signal.SIGKILL)
+                    os.killpg(self.worker.process.pid, signal.SIGKILL)
                 else:  # Windows: no process groups; a plain worker starts no processes of its own
-                    self.process.kill()
+                    self.worker.process.kill()
             except (ProcessLookupError, PermissionError):
                 pass
-            self.process.wait()
-            for pipe in (self.process.stdin, self.process.stdout):
+            self.worker.process.wait()
+            for pipe in (self.worker.process.stdin, self.worker.process.stdout):
                 if pipe is not None:
                     pipe.close()
-            self.process = None
+            self.worker.process = None
 
     def _forget_game_process(self) -> None:
         self.game_pid = None
@@ -511,7 +470,7 @@ class Sandbox:
         """End this lane: its game process, and the worker with the last of its lanes."""
         if self in self.worker.lanes:
             self.worker.lanes.remove(self)
-        if self.worker.lanes and self.process is not None:
+        if self.worker.lanes and self.worker.process is not None:
             self._end_game()
         else:
             self.kill()

@@ -76,16 +76,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..common import palette as _palette
 from ..players.bots import _ranked, greedy_choices
 from ..engine.game import TURN_CAP, Game, random_playout
 from ..engine.seeding import seeded_rng
 from ..engine.rules import Board, Position, Turn, apply, cells_after_legal, count_legal_turns, other
 from ..players.strategy import candidate_turns
 
-if TYPE_CHECKING:  # imported where they are used: pandas and Altair take a while to import
-    import altair as alt
+if TYPE_CHECKING:  # imported where they are used: pandas takes a while to import, the drawing is the ui layer's
     import pandas as pd
+
+    from ..ui.render import Svg
 
 POLICY = "greedy for two turns, then random"
 """The policy, both sides: ``bots.greedy`` for ``GREEDY_PLIES`` turns, then ``game.random_turn``."""
@@ -549,7 +549,8 @@ def _is_forced(position: Position, roll: int) -> bool:
 
 @dataclass
 class Review:
-    """A reviewed game: ``frame`` (one row per turn), ``accuracy`` per side, ``chart()``; :func:`amoeboid_edu.ui.widget.explore` walks it on a board."""
+    """A reviewed game: ``frame`` (one row per turn), ``accuracy`` per side, ``chart()``;
+    :func:`amoeboid_edu.ui.widget.explore` walks it on a board."""
 
     game: Game
     frame: pd.DataFrame
@@ -613,8 +614,9 @@ class Review:
     """The parts of a turn's swing in :meth:`swings`."""
 
     def swings(self) -> pd.DataFrame:
-        """Long frame for the luck/skill chart: each turn's swing in A's win chance, from the roll (luck), from the
-        choice (skill), and from valuing the position after the turn with a fresh two-turn window (neither)."""
+        """Long frame of each turn's swing in A's win chance, from the roll (luck), from the choice (skill), and from
+        valuing the position after the turn with a fresh two-turn window (neither): the three parts of each step of
+        :meth:`chart`."""
         import pandas as pd
 
         frame = self.frame
@@ -626,43 +628,15 @@ class Review:
             base.assign(part=horizon, swing=frame["A_next"] - frame["A_after"]),
         ], ignore_index=True)
 
-    def chart(self, title: str = "A's win chance over the game", width: int = 560) -> alt.VConcatChart:
-        """Altair: A's win chance at the start of every turn and at the end, with marks at inaccuracies, mistakes and
-        blunders (tooltips give the turn, the move played and the better move); below, each turn's swing split into
-        luck, choice and the estimate's horizon.  A static chart: to see a position, use :func:`amoeboid_edu.ui.widget.explore`."""
-        import altair as alt
-        import pandas as pd
+    def chart(self, title: str = "A's win chance over the game", picked: int = -1) -> Svg:
+        """A's win chance at the start of every turn and at the end, each step split into the dice's swing, the
+        choice's and the estimate's horizon (:meth:`swings`), with big dots at inaccuracies, mistakes and blunders,
+        the turn ``picked`` ringed: the board's own drawing (:func:`amoeboid_edu.ui.render.review_chart_svg`), with
+        ``title`` above it and a legend below, which a notebook shows as a picture.  To see a position, use
+        :func:`amoeboid_edu.ui.widget.explore`."""
+        from ..ui.render import review_chart_svg  # drawing on demand, python-chess's way: only where it is shown
 
-        curve = self.curve()
-        x = alt.X("turn:Q", title="turns played", scale=alt.Scale(domain=[0, max(1, len(self.frame))]))
-        y = alt.Y("A:Q", title="A's win chance", axis=alt.Axis(format=".0%"), scale=alt.Scale(domain=[0, 1]))
-        line = alt.Chart(curve).mark_line(color=_palette.PLAYERS["A"]).encode(x, y)
-        points = alt.Chart(curve).mark_point(filled=True, opacity=1, color=_palette.PLAYERS["A"]).encode(
-            x, y, tooltip=[alt.Tooltip("turn:Q", title="after turn"), alt.Tooltip("played:N", title="played"),
-                           alt.Tooltip("A:Q", title="A's win chance", format=".0%")]
-        )  # a layer of its own: a chart drawn to SVG gives the points of a tooltip layer a hover title
-        half = alt.Chart(pd.DataFrame({"y": [0.5]})).mark_rule(strokeDash=[4, 4], color="gray").encode(y="y:Q")
-        marked = curve[curve["class"].isin(MISTAKES)].merge(self.frame[["turn", "best", "drop"]], on="turn")
-        marks = alt.Chart(marked).mark_point(size=160, filled=True, opacity=0.9).encode(
-            x, y,
-            color=alt.Color("class:N", title="class", scale=alt.Scale(domain=list(MISTAKES), range=[_palette.CLASSES[name] for name in MISTAKES])),
-            shape=alt.Shape("class:N", scale=alt.Scale(domain=list(MISTAKES), range=["circle", "diamond", "triangle-down"])),
-            tooltip=[alt.Tooltip("turn:Q"), alt.Tooltip("player:N"), alt.Tooltip("played:N", title="played"),
-                     alt.Tooltip("class:N"), alt.Tooltip("best:N", title="better"),
-                     alt.Tooltip("drop:Q", title="drop (mover)", format=".0%")],
-        )
-        top = alt.layer(half, line, points, marks).properties(width=width, height=220, title=title)
-        bars = alt.Chart(self.swings()).mark_bar().encode(
-            x=alt.X("turn:O", title="turn"),
-            xOffset=alt.XOffset("part:N", sort=list(self.PARTS)),
-            y=alt.Y("swing:Q", title="swing in A's chance", axis=alt.Axis(format="+.0%")),
-            color=alt.Color("part:N", title="swing from", sort=list(self.PARTS),
-                            scale=alt.Scale(domain=list(self.PARTS), range=list(_palette.SWING_PARTS))),
-            tooltip=[alt.Tooltip("turn:O"), alt.Tooltip("part:N", title="swing from"), alt.Tooltip("played:N"),
-                     alt.Tooltip("swing:Q", title="swing in A's chance", format="+.0%")],
-        ).properties(width=width, height=120)
-        chart: alt.VConcatChart = alt.vconcat(top, bars).resolve_scale(color="independent", shape="independent")
-        return chart
+        return review_chart_svg(self.frame.to_dict("records"), picked, title=title, legend=True)
 
 
 class ReviewCancelled(Exception):

@@ -14,14 +14,16 @@ is at least 14 px.
 cell is a ``<g data-cell="b2">`` whose classes say how it is highlighted (``amb-selectable``,
 ``amb-target``, ...), so ``widgets/board.css`` styles it for the page's theme, and the script finds the
 clicked cell and moves the keyboard cursor by toggling a class.  The last move's arrow and the coach's
-hint arrows are drawn here too.  :func:`review_chart_svg` draws a review's win-chance curve for the board.
+hint arrows are drawn here too.  :func:`review_chart_svg` draws a review's win-chance curve, the one
+drawing of it: for the board, and as a notebook's picture (:meth:`amoeboid_edu.theory.coach.Review.chart`).
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
-from html import escape
+from html import escape, unescape
 from typing import Any
 
 from ..common import palette as _palette
@@ -267,34 +269,69 @@ def board_svg(
     )
 
 
-def review_chart_svg(rows: Sequence[Mapping[str, Any]], picked: int = -1) -> str:
-    """A review's curve for the board: A's win chance at the start of every turn, each step split into the dice's
-    swing (dashed grey), the choice's (solid) and the estimate's horizon (dotted); a dot per turn (big and in
-    the class's colour at an inaccuracy, a mistake or a blunder), each a ``data-ply`` the board lets you click.
+class Svg(str):
+    """SVG text that a notebook shows as a picture (python-chess's ``SvgWrapper``): the text itself is the drawing;
+    its repr (a notebook's plain-text view) names the picture by its label rather than printing the text."""
+
+    def _repr_svg_(self) -> str:
+        return str(self)
+
+    def __repr__(self) -> str:
+        label = re.search(r'aria-label="([^"]*)"', self[:2000])
+        return f"<SVG picture: {unescape(label[1]) if label else 'unlabelled'}>"
+
+
+REVIEW_LEGEND = (("amb-review-dice", "the dice's swing"), ("amb-review-choice", "the choice's swing"),
+                 ("amb-review-horizon", "the horizon"))
+"""The review chart's three kinds of step, as the legend under a notebook's chart names them."""
+_REVIEW_STYLE = {
+    "amb-review-half": f'stroke="{_palette.NEUTRAL}" stroke-dasharray="4 4"',
+    "amb-review-dice": f'stroke="{_palette.NEUTRAL}" stroke-width="2" stroke-dasharray="3 3"',
+    "amb-review-choice": f'stroke="{_palette.PLAYERS["A"]}" stroke-width="2.5"',
+    "amb-review-horizon": f'stroke="{_palette.PLAYERS["A"]}" stroke-width="1.5" stroke-dasharray="1 3"',
+}
+"""Each line's own colour and dashes, so the chart reads as a picture too; on the board ``widgets/board.css`` styles
+the same classes for the page's theme (a style sheet wins over these attributes)."""
+
+
+def review_chart_svg(rows: Sequence[Mapping[str, Any]], picked: int = -1, *, title: str = "",
+                     legend: bool = False) -> Svg:
+    """A review's win-chance chart, the one drawing of it: A's win chance at the start of every turn, each step
+    split into the dice's swing (dashed grey), the choice's (solid) and the estimate's horizon (dotted); a dot per
+    turn (big and in the class's colour at an inaccuracy, a mistake or a blunder), each a ``data-ply`` the board
+    lets you click, the turn ``picked`` ringed.
 
     ``rows`` are the review frame's records (``turn``, ``A_before``, ``A_after_roll``, ``A_after``, ``A_next``,
-    ``class``, ``player``, ``played``, ``best``).
+    ``class``, ``player``, ``played``, ``best``).  The board shows it as it is (its page gives the title and the
+    legend, and sizes it); a notebook's picture (:meth:`amoeboid_edu.theory.coach.Review.chart`) gets ``title``
+    above it and, with ``legend``, what the lines and the dots mean below it, and a size of its own.
     """
-    width, height, left, top = 560, 200, 52, 12
+    width, plot, left, top = 560, 200, 52, 12 + (28 if title else 0)
+    height = top - 12 + plot + (52 if legend else 0)
     n = max(1, len(rows))
 
     def x(t: float) -> float:
         return left + t / n * (width - left - 12)
 
     def y(p: float) -> float:
-        return top + (1 - p) * (height - top - 24)
+        return top + (1 - p) * (plot - 12 - 24)
 
     def line(cls: str, x1: float, y1: float, x2: float, y2: float) -> str:
-        return f'<line class="{cls}" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>'
+        return (f'<line class="{cls}" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+                f'{_REVIEW_STYLE[cls]}/>')
+
+    def text(x: float, y: float, words: str, anchor: str = "start", cls: str = "amb-review-axis") -> str:
+        return (f'<text class="{cls}" x="{x:.0f}" y="{y:.1f}" text-anchor="{anchor}" font-size="14" '
+                f'fill="{_palette.NEUTRAL}">{escape(words)}</text>')
 
     parts = [
         line("amb-review-half", left, y(0.5), width - 12, y(0.5)),
-        *(
-            f'<text class="amb-review-axis" x="{left - 6}" y="{y(p) + 5:.1f}" text-anchor="end">{p:.0%}</text>'
-            for p in (1.0, 0.5, 0.0)
-        ),
-        f'<text class="amb-review-axis" x="{width - 12}" y="{height - 4}" text-anchor="end">turn {len(rows)}</text>',
+        *(text(left - 6, y(p) + 5, f"{p:.0%}", "end") for p in (1.0, 0.5, 0.0)),
+        text(width - 12, top - 12 + plot - 4, f"turn {len(rows)}", "end"),
     ]
+    if title:
+        parts.append(f'<text class="amb-review-heading" x="{left}" y="20" font-size="16" font-weight="bold" '
+                     f'fill="{_palette.NEUTRAL}">{escape(title)}</text>')
     for i, row in enumerate(rows):
         middle = x(i + 0.5)
         parts.append(line("amb-review-dice", x(i), y(row["A_before"]), middle, y(row["A_after_roll"])))
@@ -305,14 +342,27 @@ def review_chart_svg(rows: Sequence[Mapping[str, Any]], picked: int = -1) -> str
         tip = f"turn {row['turn']} {row['player']}: {row['played']} ({row['class']})"
         tip += f"; better: {row['best']}" if marked else ""
         classes = f"amb-review-point amb-class-{row['class']}" + (" amb-picked" if row["turn"] == picked else "")
+        fill = _palette.CLASSES.get(row["class"], _palette.PLAYERS["A"])
+        ring = f' stroke="{_palette.NEUTRAL}" stroke-width="3"' if row["turn"] == picked else ""
         parts.append(
             f'<circle class="{classes}" data-ply="{row["turn"]}" cx="{x(i + 1):.1f}" cy="{y(row["A_next"]):.1f}" '
-            f'r="{7 if marked else 4}"><title>{escape(tip)}</title></circle>'
+            f'r="{7 if marked else 4}" fill="{fill}"{ring}><title>{escape(tip)}</title></circle>'
         )
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="amb-review-chart" viewBox="0 0 {width} {height}" '
-        f'role="img" aria-label="A\'s win chance over the game">{"".join(parts)}</svg>'
+    if legend:
+        below = top - 12 + plot + 14
+        for k, (cls, words) in enumerate(REVIEW_LEGEND):
+            at = left + (0, 170, 350)[k]
+            parts += [line(cls, at, below, at + 24, below), text(at + 30, below + 5, words, cls="amb-review-key")]
+        for k, name in enumerate(_palette.CLASSES):
+            at = left + (0, 170, 350)[k]
+            parts += [f'<circle class="amb-review-key" cx="{at + 12}" cy="{below + 26}" r="7" '
+                      f'fill="{_palette.CLASSES[name]}"/>', text(at + 30, below + 31, name, cls="amb-review-key")]
+    size = f'width="{width}" height="{height}" ' if title or legend else ""
+    label = escape(title) if title else "A's win chance over the game"
+    return Svg(
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="amb-review-chart" {size}viewBox="0 0 {width} {height}" '
+        f'font-family="sans-serif" role="img" aria-label="{label}">{"".join(parts)}</svg>'
     )
 
 
-__all__ = ["board_svg", "position_svg", "review_chart_svg"]
+__all__ = ["Svg", "board_svg", "position_svg", "review_chart_svg"]

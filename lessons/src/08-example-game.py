@@ -173,15 +173,15 @@ columns = ["turn", "player", "played", "class", "best", "win_before", "win_after
 example_review.frame[columns].round(2)
 
 # %% [markdown]
-# The chart shows A's win chance at the start of every turn (and the result at the end); the big marks are
-# inaccuracies, mistakes and blunders (hover for the better move). Below it, each turn's swing is split into the
-# dice's part (grey), the choice's part (blue) and a third part, the *horizon* (beige), which is neither: the start
-# of the next turn values the same position with the greedy turns counted afresh, one turn further than "after the
-# turn" looked. The three parts add up to the step of the curve.
+# The chart shows A's win chance at the start of every turn (and the result at the end): the same chart the board
+# draws when you press Review. Each turn's step of the curve is drawn in three parts: the dice's swing (dashed
+# grey), the choice's swing (solid blue) and a third part, the *horizon* (dotted), which is neither: the start of
+# the next turn values the same position with the greedy turns counted afresh, one turn further than "after the
+# turn" looked. The three parts add up to the step. The big dots are inaccuracies, mistakes and blunders.
 #
 # Where the curve touches 100% at the start of B's turns 8, 10, 12 and 14, A has not won yet: these values are exact,
 # and they say that greedy, playing B from there, would lose with every roll (it steps next to A's bigger amoeba).
-# The paper's B does better, which the review books as B's choice (the blue bars below zero, in A's terms).
+# The paper's B does better, which the review books as B's choice (the solid blue parts going down, in A's terms).
 
 # %%
 example_review.chart(title="The paper's example game, reviewed")

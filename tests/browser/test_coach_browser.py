@@ -14,7 +14,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from jupyter_harness import jupyterlab
+from jupyter_harness import jupyterlab, start_kernel
 
 from amoeboid_edu import Game, Position
 from amoeboid_edu.theory import coach
@@ -74,13 +74,7 @@ def run_board_notebook(browser, url: str, ready: str, timeout: int):
     page = browser.new_page(viewport={"width": 1280, "height": 720})
     page.goto(url)
     page.wait_for_function("() => window.jupyterapp && document.querySelector('.jp-NotebookPanel')", timeout=60_000)
-    deadline = time.monotonic() + 60
-    idle = "() => window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"
-    while not page.evaluate(idle):
-        if page.locator(".jp-Dialog .jp-mod-accept").count():
-            page.locator(".jp-Dialog .jp-mod-accept").click()
-        assert time.monotonic() < deadline, "the kernel did not start"
-        page.wait_for_timeout(100)
+    start_kernel(page)
     page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
     page.wait_for_selector(f".amoeboid-board[data-version] [data-action='{ready}']", timeout=timeout)
     return page, page.locator(".amoeboid-board").first

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from jupyter_harness import start_kernel
 
 pytestmark = pytest.mark.browser
 
@@ -55,14 +56,7 @@ def open_boards(session_lab, browser, root: Path):
     page = browser.new_page(viewport={"width": 1100, "height": 1600})
     page.goto(session_lab.url(root, "namesakes.ipynb"))
     page.wait_for_function("() => window.jupyterapp && document.querySelector('.jp-NotebookPanel')", timeout=60_000)
-    deadline = time.monotonic() + 60
-    idle = "() => window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"
-    while not page.evaluate(idle):
-        accept = page.locator(".jp-Dialog .jp-mod-accept")
-        if accept.count():
-            accept.click()
-        assert time.monotonic() < deadline, "the kernel did not start"
-        page.wait_for_timeout(100)
+    start_kernel(page)
     page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
     page.wait_for_function(
         "() => document.querySelectorAll('.hx-widget[data-version]').length === 2", timeout=60_000

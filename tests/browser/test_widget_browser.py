@@ -16,7 +16,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from jupyter_harness import jupyterlab
+from jupyter_harness import jupyterlab, start_kernel
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from board_players import choose
 
@@ -102,18 +102,6 @@ def page(lab, browser):
         }"""
     )
     yield page
-
-
-def start_kernel(page) -> None:
-    """Wait for the notebook's kernel to be idle, accepting JupyterLab's "Select Kernel" dialog if it asks."""
-    kernel_idle = "() => window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'"
-    deadline = time.monotonic() + 60
-    while not page.evaluate(kernel_idle):
-        accept = page.locator(".jp-Dialog .jp-mod-accept")
-        if accept.count():
-            accept.click()
-        assert time.monotonic() < deadline, "the notebook's kernel did not start"
-        page.wait_for_timeout(100)
 
 
 class BoardInPage:

@@ -40,7 +40,11 @@ def strategy(position, roll, rng):
 linux_only = pytest.mark.skipif(sys.platform != "linux", reason="the walls are Linux's")
 
 
-def test_a_student_folder_swapped_for_a_link_after_the_roster_is_read_plays_what_was_handed_in(tmp_path, monkeypatch):
+@pytest.fixture
+def swappable_class(tmp_path: Path) -> tuple[Path, Path]:
+    """A class folder (mallory's student folder, whose ``strategy.py`` imports her helper module beside it, and
+    ``bob.py``) and a folder ``elsewhere`` of the same shape whose helper fails at import: a run that reads mallory's
+    folder after it is swapped for a link to ``elsewhere`` shows as her forfeits."""
     folder, elsewhere = tmp_path / "class", tmp_path / "elsewhere"
     (folder / "mallory").mkdir(parents=True)
     elsewhere.mkdir()
@@ -49,6 +53,12 @@ def test_a_student_folder_swapped_for_a_link_after_the_roster_is_read_plays_what
     (elsewhere / "strategy.py").write_text("from mallory_helper import strategy\n")
     (elsewhere / "mallory_helper.py").write_text("raise RuntimeError('read from the swapped-in folder')\n")
     (folder / "bob.py").write_text(GOOD)
+    return folder, elsewhere
+
+
+def test_a_student_folder_swapped_for_a_link_after_the_roster_is_read_plays_what_was_handed_in(swappable_class,
+                                                                                               tmp_path, monkeypatch):
+    folder, elsewhere = swappable_class
     read = entrants.read_folder
 
     def read_then_swap(*args, **kwargs):
@@ -197,16 +207,10 @@ def test_a_student_folder_nested_too_deep_to_copy_is_one_did_not_load_line(tmp_p
 SEED = "d41d8cd98f00b204e9800998ecf8427e"
 
 
-def test_a_listed_student_folder_swapped_for_a_link_after_the_roster_is_read_plays_the_copy(tmp_path, monkeypatch):
-    folder, teacher = tmp_path / "class", tmp_path / "teacher"
-    (folder / "mallory").mkdir(parents=True)
-    teacher.mkdir()
-    (folder / "mallory" / "strategy.py").write_text("from mallory_helper import strategy\n")
-    (folder / "mallory" / "mallory_helper.py").write_text(GOOD)
-    (teacher / "strategy.py").write_text("from mallory_helper import strategy\n")
-    (teacher / "mallory_helper.py").write_text("raise RuntimeError('read from the swapped-in folder')\n")
+def test_a_listed_student_folder_swapped_for_a_link_after_the_roster_is_read_plays_the_copy(swappable_class, tmp_path,
+                                                                                           monkeypatch):
+    folder, teacher = swappable_class  # the swapped-in folder is the teacher's, with the contest's seed file
     (teacher / "contest.seed").write_text(SEED)
-    (folder / "bob.py").write_text(GOOD)
     read = entrants._file_entry
 
     def read_then_swap(*args, **kwargs):

@@ -61,9 +61,9 @@ def test_the_portable_start_plays_and_a_move_that_will_not_stop_restarts_the_wor
     try:
         assert honest.portable and not honest.fork_server
         assert isinstance(honest.ask([(1, 3, position)], 5.0)[0], dict), honest.broken
-        assert honest.isolation.startswith("process")
+        assert honest.worker.isolation.startswith("process")
         timeout = stubborn.ask([(1, 3, position)], 0.3)[0]
-        assert isinstance(timeout, _harness.Forfeit) and timeout.reason == "timeout" and stubborn.process is None
+        assert isinstance(timeout, _harness.Forfeit) and timeout.reason == "timeout" and stubborn.worker.process is None
         assert isinstance(stubborn.ask([(1, 3, position)], 0.3)[0], _harness.Forfeit)  # a fresh worker, same fate
         assert stubborn.imports == 2
     finally:

@@ -23,23 +23,17 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from amoeboid_edu import legal_turns
 from amoeboid_edu.engine.game import TURN_CAP
 from amoeboid_edu.engine.match import play_match
 from amoeboid_edu.players.registry import BOTS
 
+STRATEGIES = Path(__file__).resolve().parents[1] / "strategies"
+if str(STRATEGIES) not in sys.path:  # run as a script; under pytest, tests/conftest.py puts it there
+    sys.path.insert(0, str(STRATEGIES))
+from student import first_eater  # noqa: E402 - the walker of legal_turns, shared with bench/scoring.py
+
 FIXTURE = Path(__file__).with_name("bot_games.json")
 SEED = "bot-games"
-
-
-def first_eater(position: Any, roll: int, rng: random.Random) -> Any:
-    """Issue 25's walker of the documented API (as in bench/scoring.py): it exercises legal_turns and the referee."""
-    first = None
-    for turn in legal_turns(position, roll):
-        first = first or turn
-        if " " in str(turn) and "-" in str(turn) and rng.random() < 0.5:
-            return turn
-    return first
 
 
 def first_eater_text(position: Any, roll: int, rng: random.Random) -> Any:

@@ -379,13 +379,14 @@ def test_a_move_sent_to_a_dead_game_process_or_template_is_a_crash_forfeit_then_
     try:
         first = sandbox.ask([(1, 3, position)], 5.0)
         assert isinstance(first[0], dict) and first[0]["kind"] == "text"
-        assert f"isolation: {sandbox.isolation};" in WALLS + ";"
-        _processes.sweep(sandbox.process.pid, keep=[sandbox.template])  # the game process dies between moves
+        assert f"isolation: {sandbox.worker.isolation};" in WALLS + ";"
+        worker = sandbox.worker
+        _processes.sweep(worker.process.pid, keep=[worker.template])  # the game process dies between moves
         crashed = sandbox.ask([(1, 3, position), (2, 3, position)], 5.0)
         assert isinstance(crashed[0], _harness.Forfeit) and crashed[0].reason == "crash" and crashed[1] is None
-        template = sandbox.template
-        assert isinstance(sandbox.ask([(1, 3, position)], 5.0)[0], dict) and sandbox.template == template
-        _processes.sweep(sandbox.process.pid)  # now the template too
+        template = sandbox.worker.template
+        assert isinstance(sandbox.ask([(1, 3, position)], 5.0)[0], dict) and sandbox.worker.template == template
+        _processes.sweep(sandbox.worker.process.pid)  # now the template too
         crashed = sandbox.ask([(1, 3, position)], 5.0)
         assert isinstance(crashed[0], _harness.Forfeit) and crashed[0].reason == "crash"
         assert isinstance(sandbox.ask([(1, 3, position)], 5.0)[0], dict)  # a fresh worker
@@ -439,11 +440,11 @@ def test_without_walls_or_fork_server_the_worker_still_plays_and_says_process_on
     stubborn = _harness.Sandbox({"load": "import", "module": "hostile", "name": "catches_the_interrupt"}, b"",
                                 position.rules, walls=False, fork_server=False)
     try:
-        assert isinstance(honest.ask([(1, 3, position)], 5.0)[0], dict) and honest.isolation == "process"
+        assert isinstance(honest.ask([(1, 3, position)], 5.0)[0], dict) and honest.worker.isolation == "process"
         timeouts = looping.ask([(1, 3, position), (2, 3, position)], 0.3)
-        assert [answer["kind"] for answer in timeouts] == ["timeout", "timeout"] and looping.process is not None
+        assert [answer["kind"] for answer in timeouts] == ["timeout", "timeout"] and looping.worker.process is not None
         timeout = stubborn.ask([(1, 3, position)], 0.3)[0]
-        assert isinstance(timeout, _harness.Forfeit) and timeout.reason == "timeout" and stubborn.process is None
+        assert isinstance(timeout, _harness.Forfeit) and timeout.reason == "timeout" and stubborn.worker.process is None
         assert isinstance(stubborn.ask([(1, 3, position)], 0.3)[0], _harness.Forfeit)  # a fresh worker, same fate
         assert stubborn.imports == 2 and looping.imports == 1
     finally:
@@ -545,7 +546,7 @@ def test_a_game_process_gets_no_cpu_between_its_rounds():
                                position.rules)
     try:
         assert sandbox.ask([(1, 3, position)], 1.0)[0]["kind"] == "text"
-        games = [pid for pid in _processes.descendants(sandbox.process.pid) if pid != sandbox.template]
+        games = [pid for pid in _processes.descendants(sandbox.worker.process.pid) if pid != sandbox.worker.template]
         assert len(games) == 1
         before = _cpu_seconds(games[0])
         time.sleep(1.0)  # the opponent thinks
@@ -568,14 +569,15 @@ def test_the_lanes_of_a_strategy_share_one_worker_and_a_stuck_move_costs_only_it
     try:
         assert first.ask([(1, 3, position)], 1.0)[0]["kind"] == "text"
         assert second.ask([(1, 3, position)], 1.0)[0]["kind"] == "text"
-        assert first.process is second.process is host.process and first.template == second.template
-        games = [pid for pid in _processes.descendants(first.process.pid) if pid != first.template]
+        assert first.worker.process is second.worker.process is host.worker.process
+        assert first.worker.template == second.worker.template
+        games = [pid for pid in _processes.descendants(first.worker.process.pid) if pid != first.worker.template]
         assert sorted(games) == sorted([first.game_pid, second.game_pid]) and first.game_pid != second.game_pid
         stuck = first.ask([(2, 5, position)], 0.3)[0]
         assert isinstance(stuck, _harness.Forfeit) and stuck.reason == "timeout"
         assert second.ask([(3, 3, position)], 1.0)[0]["kind"] == "text" and second.imports == 1
         assert first.ask([(4, 3, position)], 1.0)[0]["kind"] == "text" and first.imports == 2
-        assert first.process is second.process
+        assert first.worker.process is second.worker.process
         first.kill()  # the whole worker, every lane's game process with it: the other lane starts afresh
         assert second.game is None and second.ask([(6, 3, position)], 1.0)[0]["kind"] == "text"
         first.close()

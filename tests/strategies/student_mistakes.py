@@ -61,13 +61,3 @@ def prints_a_little(position, roll, rng):
     """Prints a line a move and plays greedy: the prints are hidden, and the card says so."""
     print("my roll is", roll)
     return greedy(position, roll, rng)
-
-
-def first_eater(position, roll, rng):
-    """The issue's walker of ``legal_turns``: the first turn that eats, half the time."""
-    first = None
-    for turn in amoeboid_edu.legal_turns(position, roll):
-        first = first or turn
-        if " " in str(turn) and "-" in str(turn) and rng.random() < 0.5:
-            return turn
-    return first

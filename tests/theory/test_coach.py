@@ -325,8 +325,9 @@ def test_review_of_a_game_adds_up_luck_choice_and_horizon():
     steps = curve["A"].diff().iloc[1:].to_numpy()
     summed = swings.groupby("turn")["swing"].sum().to_numpy()
     assert len(curve) == len(game) + 1 and abs(steps - summed).max() < 1e-12
-    chart = review.chart().to_dict()
-    assert len(chart["vconcat"]) == 2
+    chart = review.chart()
+    assert chart.count('class="amb-review-point') == len(game)
+    assert chart.count('<line class="amb-review-choice"') == len(game) + 1  # a step a turn, and the legend's
 
 
 def test_a_finished_game_ends_the_curve_at_its_result():
@@ -437,7 +438,7 @@ def test_an_empty_record_gives_an_empty_review():
         assert review.frame.empty and list(review.frame.columns) == list(coach.COLUMNS)
         assert review.end == review.start.value == coach.win_chance(game.start).value
         assert review.swings().empty and len(review.curve()) == 1
-        assert review.chart().to_dict()["vconcat"]
+        assert "amb-review-chart" in review.chart() and "amb-review-point" not in review.chart()
 
 
 def test_the_estimate_cache_is_bounded(monkeypatch):

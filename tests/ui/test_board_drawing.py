@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html import escape
 
 from amoeboid_edu.common import palette as _palette
 from amoeboid_edu.common.intents import IntentChannel
@@ -51,6 +52,29 @@ def test_one_palette_feeds_the_pictures_and_the_board_css():
     assert not re.search(r"--amb-(a|b|target):", (STATIC / "board.css").read_text(encoding="utf-8"))
     assert _palette.PLAYERS["A"] in render.board_svg(board.game.position)
     assert _palette.PLAYERS["B"] in render.position_svg(board.game.position)
+
+
+def test_a_reviews_chart_in_a_notebook_is_the_boards_drawing_with_a_title_and_a_legend():
+    from amoeboid_edu import Game
+    from amoeboid_edu.theory import coach
+
+    review = coach.review(Game.parse("start (3,0) . . / . . . / . . (0,3) A\n3 a1 a1-b2\n2 c3 c3-b3"), seed=1,
+                          rollouts=20)
+    on_board = render.review_chart_svg(review.frame.to_dict("records"))
+    picture = review.chart(title="two turns, reviewed", picked=2)
+    assert picture._repr_svg_() == picture  # a notebook shows it as a picture
+    assert repr(picture) == "<SVG picture: two turns, reviewed>"  # not its text, in a plain-text view
+    assert 'width="560"' in picture and "width=" not in on_board.split(">")[0]  # the board's page sizes its own
+    assert ">two turns, reviewed</text>" in picture and "two turns" not in on_board
+    for name in (*_palette.CLASSES, *(words for _, words in render.REVIEW_LEGEND)):
+        assert f">{escape(name)}</text>" in picture and f">{escape(name)}</text>" not in on_board
+    points = r'<circle class="amb-review-point ([^"]*)" data-ply="(\d+)"'
+    assert re.findall(points, on_board) == [("amb-class-" + row["class"], str(row["turn"])) for row in
+                                            review.frame.to_dict("records")]
+    assert [ply for _, ply in re.findall(points, picture)] == ["1", "2"] and "amb-picked" in picture
+    for svg in (picture, on_board):  # every line and dot has its colour without the board's style sheet
+        assert all("stroke=" in line for line in re.findall(r"<line [^>]*>", svg))
+        assert all("fill=" in dot for dot in re.findall(r"<circle [^>]*>", svg))
 
 
 def test_every_board_speaks_through_the_one_intent_channel():
