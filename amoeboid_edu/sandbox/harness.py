@@ -308,10 +308,10 @@ class Sandbox:
             answer = untrusted_object(receive_message(mine, time.monotonic() + self.load_limit, MAX_MESSAGE))
             if not answer.get("ok"):
                 self.broken = shown(answer.get("error", "the strategy could not be loaded"))
-            elif self.fork_server and "seal" in self.isolation.split(" + "):  # sealed by the template before a roll
-                self.control.sendall(SEAL)
-                send_message(self.control, str(pid).encode())
-                if receive_message(self.control, time.monotonic() + self.load_limit, 32) != SEALED:
+            elif self.fork_server and "seal" in self.worker.isolation.split(" + "):  # sealed by the template first
+                self.worker.control.sendall(SEAL)
+                send_message(self.worker.control, str(pid).encode())
+                if receive_message(self.worker.control, time.monotonic() + self.load_limit, 32) != SEALED:
                     self.broken = "the game process could not be sealed (docs/threat-model.md)"
         except (socket.timeout, TimeoutError):
             self.broken = f"no answer within {self.load_limit:g} s while loading the strategy (the load limit)"
