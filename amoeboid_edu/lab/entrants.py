@@ -127,14 +127,60 @@ READ_AHEAD_LIMIT = 1 << 20
 """Largest source file read here to check the function's name before any game (a bigger one is checked by loading)."""
 
 
+PARSE_PIECES = 30_000
+"""The most words and symbols of a student's text parsed in this process (a strategy of a few thousand lines).
+Python's parser takes up to about a kilobyte per piece (``x = [a,a,a,...]``: 750 MB for a 1 MiB file), so a parse
+here costs at most some tens of megabytes; a bigger text is left to its worker, which runs under its own limits."""
+
+PIECE_CHARACTERS = 40
+"""A text longer than this many characters per piece of :data:`PARSE_PIECES` is too big without counting."""
+_KINDS = bytes(ord("a") if chr(byte).isalnum() or byte == ord("_") or byte >= 0x80
+               else ord(" ") if chr(byte).isspace() else ord(".") for byte in range(256))
+"""Each byte as its kind for :func:`_pieces`: ``a`` of a word (any byte of a non-ASCII letter), `` `` space, ``.`` a
+symbol."""
+
+
+def _pieces(text: str | bytes) -> int:
+    """About how many words and symbols ``text`` has: each ASCII symbol, and each run of word characters.  Counted
+    in C on one copy of the text (a regular expression's ``subn`` makes an object per piece)."""
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    kinds = data.translate(_KINDS)
+    return kinds.count(b".") + kinds.count(b" a") + kinds.count(b".a") + kinds.startswith(b"a")
+
+
+def parse_student_text(text: str | bytes, filename: str = "<hand-in>") -> ast.Module | str:
+    """A student's source parsed (never run) in this process, at a bounded cost: the tree, or why not, one escaped
+    line: ``SyntaxError line N: ...`` (also for a text Python refuses to decode), or that it has more than
+    :data:`PARSE_PIECES` words and symbols and is left to its worker.
+
+    The one place the trusted side parses student text (names for a hand-in's entry function, syntax before a game):
+    its pieces are counted first (:func:`_pieces`: memory, two copies of the text), and only a text within the bound
+    reaches :func:`ast.parse`."""
+    if len(text) > PIECE_CHARACTERS * PARSE_PIECES:
+        pieces = PARSE_PIECES + 1
+    elif len(text) <= PARSE_PIECES:
+        pieces = len(text)
+    else:
+        pieces = _pieces(text)
+    if pieces > PARSE_PIECES:
+        return (f"too big to check here (over {PARSE_PIECES:,} words and symbols): "
+                "its worker reads it, under the sandbox's limits")
+    try:
+        return ast.parse(text, filename)
+    except SyntaxError as error:
+        where = f" line {error.lineno}" if error.lineno else ""
+        return shown(f"{type(error).__name__}{where}: {error.msg}")
+    except (ValueError, RecursionError, MemoryError) as error:  # NUL bytes, nesting, a bad encoding declaration
+        return shown(f"SyntaxError: {type(error).__name__}: {error}")
+
+
 def _top_level(text: str | bytes) -> tuple[list[str], list[str], set[str]] | None:
     """What a strategy file's top level defines, read as text and parsed, never run: the names of its functions and
     classes, those of its functions a strategy could be (callable with ``(position, roll, rng)``), and the names
     that some other statement (an assignment, an import, a loop...) may make or mention.  None when the text does
-    not parse, or when ``from ... import *`` could make any name."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    not parse within :func:`parse_student_text`'s bound, or when ``from ... import *`` could make any name."""
+    tree = parse_student_text(text)
+    if isinstance(tree, str):
         return None
     defined: list[str] = []
     players: list[str] = []
@@ -507,4 +553,4 @@ def _target_folders(strategies: Strategies) -> list[str]:
 
 
 
-__all__ = ["ENTRY_FUNCTIONS", "Entry", "entry", "student_name"]
+__all__ = ["ENTRY_FUNCTIONS", "PARSE_PIECES", "Entry", "entry", "parse_student_text", "student_name"]

@@ -1,0 +1,86 @@
+"""Hostile hand-ins aimed at the teacher's process rather than a game (issue 23, the fourth red team): text that
+costs the parser gigabytes, file names that break a list or look alike, and outputs in a folder students can write
+to.  Each attack is made in ``tmp_path`` and run the way a teacher would."""
+
+from __future__ import annotations
+
+import tracemalloc
+from pathlib import Path
+
+from amoeboid_edu.lab.entrants import PARSE_PIECES, _entrants, _pick_function, parse_student_text
+
+GOOD = '''
+from amoeboid_edu import legal_turns
+
+
+def strategy(position, roll, rng):
+    return next(legal_turns(position, roll))
+'''
+
+# x = [a,a,a,...]: Python's parser takes about 700 bytes of memory per byte of this
+COSTLY = "def play(position, roll, rng):\n    return None\nx = [" + "a," * (4 * PARSE_PIECES) + "a]\n"
+
+
+def peak_megabytes(run) -> float:
+    tracemalloc.start()
+    try:
+        run()
+        return tracemalloc.get_traced_memory()[1] / (1 << 20)
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_costly_hand_in_is_not_parsed_in_the_teachers_process(tmp_path):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "alice.py").write_text(GOOD)
+    (folder / "mallory.py").write_text(COSTLY)
+    entries: dict = {}
+    peak = peak_megabytes(lambda: entries.update(_entrants(str(folder), [])[0]))
+    assert sorted(entries) == ["alice", "mallory"]  # left to its worker, which runs under the sandbox's limits
+    # parsing it costs ~90 MB here (700 bytes per byte); reading it as text, a few copies of 240 KB
+    assert peak < 20, peak
+
+
+def test_a_costly_file_given_to_score_is_not_parsed_here(tmp_path):
+    file = tmp_path / "mallory.py"
+    file.write_text(COSTLY)
+    name: list[str] = []
+    peak = peak_megabytes(lambda: name.append(_pick_function(str(file), str(file))))
+    assert name == ["strategy"] and peak < 20, peak
+
+
+def test_the_bounded_parser_says_why_it_did_not_parse():
+    assert "too big to check here" in parse_student_text(COSTLY)
+    assert parse_student_text("def f(:\n").startswith("SyntaxError line 1")
+    assert parse_student_text(b"x = 1\x00").startswith("SyntaxError")
+    assert not isinstance(parse_student_text(GOOD), str)
+
+
+# --------------------------------------------------------------------------- outputs in a folder students can write to
+
+
+def class_of_two(tmp_path: Path) -> Path:
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "alice.py").write_text(GOOD)
+    (folder / "bob.py").write_text(GOOD)
+    return folder
+
+
+def run_cli(*argv: str) -> tuple[int, str]:
+    import contextlib
+    import io
+
+    from amoeboid_edu.cli import main
+
+    printed, errors = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stderr(errors):
+        code = main(list(argv), out=printed)
+    return code, printed.getvalue() + errors.getvalue()
+
+
+# --------------------------------------------------------------------------- names
+
+
+NO_PLAYER = "def helper(x):\n    return x\n"
