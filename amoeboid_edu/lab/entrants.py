@@ -400,7 +400,9 @@ def _entrants(strategies: Strategies, opponents: Sequence[str],
             try:
                 item = entry(strategy, name)
             except ValueError as error:
-                file = strategy.rpartition(":")[0] or strategy if isinstance(strategy, str) else ""
+                # a file's name may hold a ':' (evil:x.py): a target ending in .py is a file, as in _parse_target
+                file = ("" if not isinstance(strategy, str) else strategy if strategy.endswith(".py")
+                        else strategy.rpartition(":")[0])
                 if not file.endswith(".py"):
                     raise
                 # one student's file that cannot give a strategy: one line, and the tournament goes on

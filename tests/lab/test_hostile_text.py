@@ -84,3 +84,15 @@ def run_cli(*argv: str) -> tuple[int, str]:
 
 
 NO_PLAYER = "def helper(x):\n    return x\n"
+
+
+def test_a_listed_file_whose_name_holds_a_colon_gets_one_did_not_load_line(tmp_path):
+    from amoeboid_edu import lab
+
+    for name, text in (("alice.py", GOOD), ("bob.py", GOOD), ("evil:x.py", NO_PLAYER)):
+        (tmp_path / name).write_text(text)
+    files = sorted(str(path) for path in tmp_path.glob("*.py"))
+    result = lab.tournament(files, games=2, seed=1, progress=False)
+    assert set(result.names) == {"alice", "bob"}
+    [(name, reason)] = result.not_loaded
+    assert name == "evil:x" and "helper" in reason and "\n" not in reason
