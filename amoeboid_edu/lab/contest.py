@@ -131,7 +131,7 @@ def tournament(
         matches = [(first, second) for i, first in enumerate(names) for second in names[i + 1 :]]
         described = _run_description(seed, setup, games, batch_pairs, entries)
         earlier = {fingerprint(str(seed), board, max_turns, float(per_move_limit)): EARLIER_RUN}
-        ledger = Ledger(None if out is None else os.fspath(out), RESULT_FIELDS, RESULT_KEY, fingerprint(described), described, earlier)
+        ledger = Ledger(None if out is None else os.fspath(out), RESULT_FIELDS, RESULT_KEY, fingerprint(described), {**described, "files": _files(entries)}, earlier)
         wanted = {(a, b, str(pair), seat) for a, b in matches for pair in range(games // 2) for seat in "AB"}
         blocks: list[tuple[tuple[tuple[str, str, int], ...], int | None]] = []  # every block of seeds in order; the batch that plays it, if any
         batches = []
@@ -239,6 +239,12 @@ def _run_description(seed: int | str, setup: _Setup, games: int, batch_pairs: in
                 "bot tables": "one per entrant" if setup.bot_tables_by_entrant else "one per bot"}  # fmt: skip
     return {"settings": {label: str(value) for label, value in settings.items()},
             "entrants": [[name, e.code] for name, e in entries.items()]}
+
+
+def _files(entries: dict[str, Entry]) -> dict[str, str]:
+    """Which file each entrant's name is (kept in the run's description, outside its fingerprint): two names that
+    look alike on the leaderboard are told apart there."""
+    return {name: entry.file for name, entry in entries.items() if entry.file}
 
 
 def leaderboard_path(out: str | os.PathLike[str]) -> Path:

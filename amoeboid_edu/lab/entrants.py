@@ -22,10 +22,10 @@ from typing import Any, Callable, Iterable, Mapping, Sequence, Union
 
 from ..players.registry import BOTS
 from ..players.strategy import Strategy, as_function, strategy_name
-from ..sandbox.text import not_a_formula, shown
+from ..sandbox.text import printable, shown
 from ..sandbox.importpath import caller_path
 from .roster import (NAME_WIDTH, SOURCE_LIMIT, STUDENT_FOLDER_FILE, DidNotLoad, StudentSource, _copy_folder,
-                     _not_a_file, _read_bytes, marks_shown, read_folder)
+                     _not_a_file, _read_bytes, read_folder, shown_name)
 
 # --------------------------------------------------------------------------- who plays
 
@@ -46,6 +46,7 @@ class Entry:
     payload: bytes = b""  # the cloudpickle bytes, for load == "pickle"
     code: str = ""  # a digest of its source, for a tournament's fingerprint (see _code_digest)
     sources: SourceIndex = ()  # for a pickled strategy, its functions' lines as this process sees them (_source_index)
+    file: str = ""  # the hand-in's file as the teacher knows it (escaped), for the run's description: who is who
 
     @property
     def trusted(self) -> bool:
@@ -103,8 +104,9 @@ def _module_root(module: str, path: Sequence[str]) -> str | None:
 
 
 def student_name(text: str) -> str:
-    """An entrant's name as shown everywhere: the student's word, escaped, cut to ``NAME_WIDTH``, never a formula."""
-    return not_a_formula(shown(marks_shown(text), NAME_WIDTH))
+    """An entrant's name as shown everywhere, in every mode (a class folder, a list, names given from Python): the
+    student's word escaped one-to-one and cut to ``NAME_WIDTH``, never a formula (:func:`.roster.shown_name`)."""
+    return shown_name(text)
 
 
 ENTRY_FUNCTIONS = ("strategy", "choose")
@@ -430,7 +432,10 @@ def _source_entry(source: StudentSource) -> Entry:
     """A hand-in read as text (:class:`~amoeboid_edu.lab.roster.StudentSource`), for a worker that runs it; a student
     folder's worker may read that folder (its helper modules), no other worker reads any folder of the class."""
     load = {"load": "pickle", **({"file": source.filename} if source.folder else {})}
-    return Entry(source.name, load=load, payload=pickle.dumps(source), code=_digest(source.source))
+    path = Path(source.filename)
+    file = f"{path.parent.name}/{path.name}" if source.folder else path.name
+    return Entry(source.name, load=load, payload=pickle.dumps(source), code=_digest(source.source),
+                 file=printable(file.replace("\\", "\\\\")))
 
 
 def _file_entry(item: Entry, snapshot: str | None = None) -> tuple[Entry, str]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import json
 import linecache
 import os
@@ -36,7 +37,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from ..sandbox.importpath import refuse_importable
-from ..sandbox.text import not_a_formula, shown, visible_spaces
+from ..sandbox.text import not_a_formula, printable, shown, visible_spaces
 
 NAME_WIDTH = 60
 """A student's name (from the file name) is cut to this many characters."""
@@ -50,6 +51,28 @@ def marks_shown(name: str) -> str:
     if unicodedata.is_normalized("NFC", name):
         return name
     return "".join(f"\\u{ord(c):04x}" if unicodedata.combining(c) else c for c in name)
+
+
+NAME_READ = 1_000
+"""Characters of a name read at all (a file name has at most 255 bytes; a name given from Python may be longer)."""
+
+
+def shown_name(name: str) -> str:
+    """A student's name as shown everywhere (terminal, leaderboard, results file), one-to-one: two different names
+    never show alike.  The escape character ``\\`` is itself escaped, then combining marks (:func:`marks_shown`),
+    invisible characters and hidden spaces are written out, and a leading ``'`` is written ``\\x27`` so that the
+    ``'`` put before a spreadsheet formula (:func:`~amoeboid_edu.sandbox.text.not_a_formula`) is never the student's.
+    A name longer than :data:`NAME_WIDTH` once escaped is cut there and ends with the number of characters cut and
+    a short digest of the whole name, so two long names sharing their first characters still differ."""
+    whole = name[:NAME_READ].replace("\\", "\\\\")
+    escaped = visible_spaces(printable(marks_shown(whole)))
+    if escaped.startswith("'"):
+        escaped = "\\x27" + escaped[1:]
+    if len(escaped) > NAME_WIDTH or len(name) > NAME_READ:
+        digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:6]
+        more = len(escaped) - NAME_WIDTH + max(0, len(name) - NAME_READ)
+        escaped = f"{escaped[:NAME_WIDTH]}… ({more} more, #{digest})"
+    return not_a_formula(escaped)
 
 
 class DidNotLoad(Exception):
@@ -403,7 +426,7 @@ def read_folder(folder: str | Path, snapshot: str | None = None) -> tuple[list[S
         # a file name is the student's word: escaped and cut like anything else they say (it reaches the terminal,
         # the chart renderer and the results file); a folder that shares its name with a file shows as NAME/
         plain = path.stem if stems.count(path.stem) == 1 else path.name + ("/" if path.is_dir() else "")
-        name = not_a_formula(visible_spaces(shown(marks_shown(plain), NAME_WIDTH)))
+        name = shown_name(plain)
         try:
             reason = _why_not_read(path)
         except OSError as error:  # it vanished or cannot be looked at: the tournament goes on
@@ -439,4 +462,4 @@ def read_folder(folder: str | Path, snapshot: str | None = None) -> tuple[list[S
     return sources, unread
 
 
-__all__ = ["DidNotLoad", "StudentSource", "hand_in_snapshots", "load_source", "read_folder", "too_big"]
+__all__ = ["DidNotLoad", "StudentSource", "hand_in_snapshots", "load_source", "read_folder", "shown_name", "too_big"]

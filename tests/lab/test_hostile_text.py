@@ -96,3 +96,37 @@ def test_a_listed_file_whose_name_holds_a_colon_gets_one_did_not_load_line(tmp_p
     assert set(result.names) == {"alice", "bob"}
     [(name, reason)] = result.not_loaded
     assert name == "evil:x" and "helper" in reason and "\n" not in reason
+
+
+def test_names_show_alike_in_a_list_and_in_a_class_folder(tmp_path):
+    from amoeboid_edu import lab
+    from amoeboid_edu.lab.roster import read_folder
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name in ("alice.py", "alice .py", " alice.py"):
+        (folder / name).write_text(GOOD)
+    listed = lab.tournament(sorted(str(path) for path in folder.glob("*.py")), games=2, seed=1, progress=False)
+    from_the_folder = [source.name for source in read_folder(folder)[0]]
+    assert len(set(listed.names)) == 3
+    assert sorted(listed.names) == sorted(from_the_folder)
+
+
+def test_shown_names_are_one_to_one():
+    from amoeboid_edu.lab.entrants import student_name
+
+    pairs = [("a ", "a\\x20"), ("=1+1", "'=1+1"), ("p" * 60 + "x", "p" * 60 + "y"), ("a\u200b", "a\\u200b")]
+    for one, other in pairs:
+        assert student_name(one) != student_name(other), (one, other)
+    assert "(1 more" in student_name("p" * 61)  # the characters cut, not those of a first cut's suffix
+
+
+def test_the_run_description_says_which_file_each_name_is(tmp_path):
+    import json
+
+    from amoeboid_edu import lab
+
+    folder = class_of_two(tmp_path)
+    lab.tournament(folder, games=2, seed=1, out=tmp_path / "r.csv", progress=False)
+    described = json.loads((tmp_path / "r.run.json").read_text())
+    assert sorted(described["files"].items()) == [("alice", "alice.py"), ("bob", "bob.py")]
