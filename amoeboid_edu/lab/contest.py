@@ -23,7 +23,7 @@ from .cards import TournamentResult, write_leaderboard
 from .estimate import RunEstimate, tournament_advice
 from .entrants import Entry, Strategies, _digest, _entrants, _target_folders
 from .executors import TLSFiles, map_unordered, parse_executor
-from .ledger import Ledger, fingerprint
+from .ledger import Ledger, fingerprint, refuse_link, refuse_shared_folder
 from .records import DEFAULT_PER_MOVE_LIMIT, GameRecord
 from .roster import hand_in_snapshots
 from .scoring import (ENTRANT_BUDGET, Batch, _batch_order, _check_settings, _Judge, _Setup, play_batch,
@@ -103,6 +103,9 @@ def tournament(
     # no hand-in is ever imported here; student folders are played from the run's own copies, removed at its end
     with trusted_imports(_target_folders(strategies)), hand_in_snapshots() as snapshot:
         page = None if out is None else leaderboard_path(out)  # refused before anything is written
+        if out is not None and page is not None:  # students can plant links or forged results only where they write
+            refuse_shared_folder(out, _target_folders(strategies))
+            refuse_link(page)
         setup = _Setup(seed, float(per_move_limit), max_turns, board, float(load_limit), bot_tables_by_entrant=True,
                        tournament=True)
         _check_settings(games, setup)

@@ -80,6 +80,46 @@ def run_cli(*argv: str) -> tuple[int, str]:
     return code, printed.getvalue() + errors.getvalue()
 
 
+def test_links_planted_at_the_temporary_names_are_replaced_never_written_through(tmp_path):
+    folder, teacher = class_of_two(tmp_path), tmp_path / "teacher"
+    teacher.mkdir(mode=0o755)
+    victims = {}
+    for name in ("results.csv.tmp", "results.run.json.tmp", ".results.csv.tmp"):
+        victim = tmp_path / f"victim-{name}"
+        victim.write_text("the teacher's notes\n")
+        (teacher / name).symlink_to(victim)
+        victims[victim] = victim.read_text()
+    code, said = run_cli("tournament", str(folder), "--games", "2", "--seed", "1", "--out",
+                         str(teacher / "results.csv"))
+    assert code == 0, said
+    assert {victim: victim.read_text() for victim in victims} == victims
+    assert (teacher / "results.csv").read_text().startswith("run,")
+
+
+def test_an_output_that_is_a_link_is_refused_in_one_line(tmp_path):
+    folder, teacher = class_of_two(tmp_path), tmp_path / "teacher"
+    teacher.mkdir(mode=0o755)
+    for planted in ("results.csv", "results.html", "results.run.json"):
+        victim = tmp_path / "victim.txt"
+        victim.write_text("the teacher's notes\n")
+        (teacher / planted).symlink_to(victim)
+        code, said = run_cli("tournament", str(folder), "--games", "2", "--seed", "1", "--out",
+                             str(teacher / "results.csv"))
+        assert code == 2 and "is a link" in said and planted in said and "Traceback" not in said, said
+        assert victim.read_text() == "the teacher's notes\n"
+        (teacher / planted).unlink()
+
+
+def test_an_out_that_others_can_write_to_or_inside_the_class_folder_is_refused(tmp_path):
+    folder, shared = class_of_two(tmp_path), tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    code, said = run_cli("tournament", str(folder), "--games", "2", "--seed", "1", "--out", str(shared / "r.csv"))
+    assert code == 2 and "can be written by others" in said and not list(shared.iterdir()), said
+    code, said = run_cli("tournament", str(folder), "--games", "2", "--seed", "1", "--out", str(folder / "r.csv"))
+    assert code == 2 and "inside the class folder" in said and not (folder / "r.csv").exists(), said
+
+
 # --------------------------------------------------------------------------- names
 
 
