@@ -449,7 +449,7 @@ def _file_entry(item: Entry, snapshot: str | None = None) -> tuple[Entry, str]:
     try:
         if folder and snapshot is not None:
             copy = Path(tempfile.mkdtemp(dir=snapshot)) / path.parent.name
-            _copy_folder(path.parent, copy)
+            _copy_folder(path.parent, copy, snapshot)
             path = copy / STUDENT_FOLDER_FILE
         text = _read_bytes(path, SOURCE_LIMIT, follow=not folder).decode("utf-8-sig")
     except UnicodeDecodeError as error:

@@ -253,12 +253,21 @@ def _read_bytes(path: str | Path, limit: int, dir_fd: int | None = None, follow:
     return data
 
 
-def _copy_folder(source: Path, target: Path) -> None:
+RUN_BYTES = 64 * MiB
+"""The most bytes copied for one run's student folders, all together, counted by apparent size (a sparse file
+counts whole, as its copy is written whole): a size limit per hand-in does not bound a class."""
+_run_bytes: dict[str, int] = {}
+"""Bytes copied so far into each run's snapshot folder (:func:`hand_in_snapshots`), by its path."""
+
+
+def _copy_folder(source: Path, target: Path, snapshot: str | None = None) -> None:
     """Copy the student folder ``source`` to ``target`` through descriptors, never through a link: what its worker
     then reads is what was checked here, whatever the student does to the class folder later.  DidNotLoad when it
     holds a link or anything but files and folders, more than :data:`FOLDER_LIMIT` entries, folders nested more
     than :data:`FOLDER_DEPTH` deep, a ``.py`` file over :data:`SOURCE_LIMIT` or more than :data:`FOLDER_BYTES` in
-    all.  Each folder's descriptor is open until it is copied: a folder of many folders holds many at once."""
+    all, or, with ``snapshot`` (the run's folder it is copied into), when the run's copies would pass
+    :data:`RUN_BYTES`.  Each folder's descriptor is open until it is copied: a folder of many folders holds many
+    at once."""
     by_fd = os.open in os.supports_dir_fd and os.scandir in os.supports_fd and hasattr(os, "O_DIRECTORY")
     directory = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
     first: int | str = os.open(source, directory) if by_fd else os.fspath(source)
@@ -295,6 +304,11 @@ def _copy_folder(source: Path, target: Path) -> None:
                         if size > FOLDER_BYTES:
                             raise DidNotLoad(f"its files are over {_mib(FOLDER_BYTES)} in all; the limit is "
                                              f"{_mib(FOLDER_BYTES)}: hand in only the strategy's own files")
+                        if snapshot is not None and _run_bytes.get(snapshot, 0) + len(data) > RUN_BYTES:
+                            raise DidNotLoad(f"not copied: the class's student folders are over {_mib(RUN_BYTES)} "
+                                             "in all, this run's limit: hand in only the strategy's own files")
+                        if snapshot is not None:
+                            _run_bytes[snapshot] = _run_bytes.get(snapshot, 0) + len(data)
                         copy = os.open(into / item.name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
                         with os.fdopen(copy, "wb") as file:
                             file.write(data)
@@ -440,7 +454,7 @@ def read_folder(folder: str | Path, snapshot: str | None = None) -> tuple[list[S
         try:
             if student_folder and snapshot is not None:
                 copy = Path(tempfile.mkdtemp(dir=snapshot)) / path.name
-                _copy_folder(path, copy)
+                _copy_folder(path, copy, snapshot)
                 path = copy
             if student_folder:
                 path = path / STUDENT_FOLDER_FILE

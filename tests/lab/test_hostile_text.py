@@ -170,3 +170,21 @@ def test_the_run_description_says_which_file_each_name_is(tmp_path):
     lab.tournament(folder, games=2, seed=1, out=tmp_path / "r.csv", progress=False)
     described = json.loads((tmp_path / "r.run.json").read_text())
     assert sorted(described["files"].items()) == [("alice", "alice.py"), ("bob", "bob.py")]
+
+
+def test_the_copies_of_a_class_have_one_budget_sparse_files_counted_whole(tmp_path, monkeypatch):
+    from amoeboid_edu import lab
+    from amoeboid_edu.lab import roster
+
+    monkeypatch.setattr(roster, "RUN_BYTES", 2 * roster.MiB)
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for student in ("s1", "s2", "s3"):
+        (folder / student).mkdir()
+        (folder / student / "strategy.py").write_text(GOOD)
+        with open(folder / student / "data.bin", "wb") as file:
+            file.truncate(roster.MiB - 4096)  # a hole: no block on disk, a megabyte once copied
+    result = lab.tournament(folder, games=2, seed=1, opponents=["random"], progress=False)
+    assert set(result.names) == {"s1", "s2", "random"}
+    [(name, reason)] = result.not_loaded
+    assert name == "s3" and "over 2 MiB in all" in reason
