@@ -21,7 +21,7 @@ from ..sandbox.text import not_a_formula, shown
 from ..sandbox.importpath import trusted_imports
 from .cards import TournamentResult, write_leaderboard
 from .estimate import RunEstimate, tournament_advice
-from .entrants import Entry, Strategies, _digest, _entrants, _target_folders
+from .entrants import Entry, Strategies, _digest, _entrants, _target_folders, look_alikes
 from .executors import TLSFiles, map_unordered, parse_executor
 from .ledger import Ledger, fingerprint, refuse_link, refuse_shared_folder
 from .records import DEFAULT_PER_MOVE_LIMIT, GameRecord
@@ -121,6 +121,10 @@ def tournament(
         if not isinstance(batch_pairs, int) or batch_pairs < 1:
             raise ValueError(f"batch_pairs must be a whole number >= 1, not {batch_pairs!r}")
         entries, unread = _entrants(strategies, list(opponents), snapshot)
+        for alike in look_alikes(entries):
+            listed = ", ".join(f"{name} ({entries[name].file or 'a strategy'})" for name in alike)
+            warnings.warn(f"names that look alike: {listed}; check that they are different students (the "
+                          "run's description, NAME.run.json beside --out, says which file each name is)", stacklevel=2)
         if seed_file is not None:
             # a class folder: every student's file lies in it
             files = ([os.path.join(os.path.abspath(strategies), "any-student.py")]

@@ -16,6 +16,7 @@ import pickle
 import sys
 import tempfile
 import types
+import unicodedata
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence, Union
@@ -428,6 +429,17 @@ def _entrants(strategies: Strategies, opponents: Sequence[str],
     return entries, unread
 
 
+def look_alikes(entries: Mapping[str, Entry]) -> list[list[str]]:
+    """Groups of two or more entrants' names that are equal once compatibility characters are folded and case is
+    ignored (NFKC, then casefold): ``𝖺𝗅𝗂𝖼𝖾`` and ``alice``, ``ﬁona`` and ``fiona`` are different names that a reader
+    takes for one.  Letters of other scripts that look like Latin ones (Cyrillic ``а``) are not folded by NFKC."""
+    groups: dict[str, list[str]] = {}
+    for name, item in entries.items():
+        if not item.trusted:
+            groups.setdefault(unicodedata.normalize("NFKC", name).casefold(), []).append(name)
+    return [names for names in groups.values() if len(names) > 1]
+
+
 def _source_entry(source: StudentSource) -> Entry:
     """A hand-in read as text (:class:`~amoeboid_edu.lab.roster.StudentSource`), for a worker that runs it; a student
     folder's worker may read that folder (its helper modules), no other worker reads any folder of the class."""
@@ -560,4 +572,4 @@ def _target_folders(strategies: Strategies) -> list[str]:
 
 
 
-__all__ = ["ENTRY_FUNCTIONS", "PARSE_PIECES", "Entry", "entry", "parse_student_text", "student_name"]
+__all__ = ["ENTRY_FUNCTIONS", "PARSE_PIECES", "Entry", "entry", "look_alikes", "parse_student_text", "student_name"]

@@ -188,3 +188,19 @@ def test_the_copies_of_a_class_have_one_budget_sparse_files_counted_whole(tmp_pa
     assert set(result.names) == {"s1", "s2", "random"}
     [(name, reason)] = result.not_loaded
     assert name == "s3" and "over 2 MiB in all" in reason
+
+
+def test_names_equal_under_compatibility_folding_are_flagged_as_look_alikes(tmp_path):
+    import pytest
+
+    from amoeboid_edu import lab
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name in ("alice.py", "\U0001d5ba\U0001d5c5\U0001d5c2\U0001d5bc\U0001d5be.py", "fiona.py", "\ufb01ona.py"):
+        (folder / name).write_text(GOOD)
+    with pytest.warns(UserWarning) as warned:
+        result = lab.tournament(folder, games=2, seed=1, progress=False)
+    assert len(result.names) == 4
+    said = [str(warning.message) for warning in warned if "look alike" in str(warning.message)]
+    assert len(said) == 2 and "alice.py" in said[0] and "fiona.py" in said[1], said
