@@ -15,6 +15,7 @@ whatever the executor or the interruptions.
 from __future__ import annotations
 
 import csv
+import errno
 import hashlib
 import io
 import json
@@ -147,7 +148,13 @@ class Ledger:
         self.conflicts: list[Key] = []
         self._file: TextIO | None = None
         if self.path is not None:
-            self._open(self.path)
+            try:
+                self._open(self.path)
+            except OSError as error:
+                if error.errno not in (errno.ELOOP, errno.EMLINK):  # O_NOFOLLOW met a link put there meanwhile
+                    raise
+                raise ValueError(f"{shown(self.path)} was swapped for a link, not written: remove it, or choose "
+                                 "another --out in a folder of your own") from None
 
     def _key(self, row: Mapping[str, object]) -> Key:
         return tuple(str(row[column]) for column in self.key)
