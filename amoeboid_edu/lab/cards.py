@@ -21,6 +21,7 @@ from ..players.strategy import Strategy
 from ..sandbox.protocol import LOAD_LIMIT
 from ..sandbox.text import shown
 from ..sandbox.importpath import trusted_imports
+from .ledger import write_whole
 from .records import DEFAULT_PER_MOVE_LIMIT, FORFEIT_REASONS, PAIRED_DICE, GameRecord
 from .stats import html_table, pairwise_chart, pairwise_scores, paired_verdict, rank_ranges, rate_chart, rating_chart
 from .stats import ratings, standings, tally, text_table
@@ -510,7 +511,7 @@ def write_leaderboard(result: TournamentResult, path: str | os.PathLike[str]) ->
     page = ["<!DOCTYPE html>", '<html><head><meta charset="utf-8"><title>Amoeboid tournament</title></head><body>',
             result._repr_html_(), *(f"<div>{svg}</div>" for svg in svgs), "</body></html>"]  # fmt: skip
     written = Path(path)
-    written.write_text("\n".join(page), encoding="utf-8")
+    write_whole(written, "\n".join(page))  # a fresh file renamed over: a link planted there is never followed
     return written
 
 

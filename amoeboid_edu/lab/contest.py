@@ -21,9 +21,9 @@ from ..sandbox.text import not_a_formula, shown
 from ..sandbox.importpath import trusted_imports
 from .cards import TournamentResult, write_leaderboard
 from .estimate import RunEstimate, tournament_advice
-from .entrants import Entry, Strategies, _digest, _entrants, _target_folders
+from .entrants import Entry, Strategies, _digest, _entrants, _target_folders, look_alikes
 from .executors import TLSFiles, map_unordered, parse_executor
-from .ledger import Ledger, fingerprint
+from .ledger import Ledger, fingerprint, refuse_link, refuse_shared_folder
 from .records import DEFAULT_PER_MOVE_LIMIT, GameRecord
 from .roster import hand_in_snapshots
 from .scoring import (ENTRANT_BUDGET, Batch, _batch_order, _check_settings, _Judge, _Setup, play_batch,
@@ -103,6 +103,9 @@ def tournament(
     # no hand-in is ever imported here; student folders are played from the run's own copies, removed at its end
     with trusted_imports(_target_folders(strategies)), hand_in_snapshots() as snapshot:
         page = None if out is None else leaderboard_path(out)  # refused before anything is written
+        if out is not None and page is not None:  # students can plant links or forged results only where they write
+            refuse_shared_folder(out, _target_folders(strategies))
+            refuse_link(page)
         setup = _Setup(seed, float(per_move_limit), max_turns, board, float(load_limit), bot_tables_by_entrant=True,
                        tournament=True)
         _check_settings(games, setup)
@@ -118,6 +121,10 @@ def tournament(
         if not isinstance(batch_pairs, int) or batch_pairs < 1:
             raise ValueError(f"batch_pairs must be a whole number >= 1, not {batch_pairs!r}")
         entries, unread = _entrants(strategies, list(opponents), snapshot)
+        for alike in look_alikes(entries):
+            listed = ", ".join(f"{name} ({entries[name].file or 'a strategy'})" for name in alike)
+            warnings.warn(f"names that look alike: {listed}; check that they are different students (the "
+                          "run's description, NAME.run.json beside --out, says which file each name is)", stacklevel=2)
         if seed_file is not None:
             # a class folder: every student's file lies in it
             files = ([os.path.join(os.path.abspath(strategies), "any-student.py")]
@@ -131,7 +138,7 @@ def tournament(
         matches = [(first, second) for i, first in enumerate(names) for second in names[i + 1 :]]
         described = _run_description(seed, setup, games, batch_pairs, entries)
         earlier = {fingerprint(str(seed), board, max_turns, float(per_move_limit)): EARLIER_RUN}
-        ledger = Ledger(None if out is None else os.fspath(out), RESULT_FIELDS, RESULT_KEY, fingerprint(described), described, earlier)
+        ledger = Ledger(None if out is None else os.fspath(out), RESULT_FIELDS, RESULT_KEY, fingerprint(described), {**described, "files": _files(entries)}, earlier)
         wanted = {(a, b, str(pair), seat) for a, b in matches for pair in range(games // 2) for seat in "AB"}
         blocks: list[tuple[tuple[tuple[str, str, int], ...], int | None]] = []  # every block of seeds in order; the batch that plays it, if any
         batches = []
@@ -239,6 +246,12 @@ def _run_description(seed: int | str, setup: _Setup, games: int, batch_pairs: in
                 "bot tables": "one per entrant" if setup.bot_tables_by_entrant else "one per bot"}  # fmt: skip
     return {"settings": {label: str(value) for label, value in settings.items()},
             "entrants": [[name, e.code] for name, e in entries.items()]}
+
+
+def _files(entries: dict[str, Entry]) -> dict[str, str]:
+    """Which file each entrant's name is (kept in the run's description, outside its fingerprint): two names that
+    look alike on the leaderboard are told apart there."""
+    return {name: entry.file for name, entry in entries.items() if entry.file}
 
 
 def leaderboard_path(out: str | os.PathLike[str]) -> Path:

@@ -16,16 +16,17 @@ import pickle
 import sys
 import tempfile
 import types
+import unicodedata
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence, Union
 
 from ..players.registry import BOTS
 from ..players.strategy import Strategy, as_function, strategy_name
-from ..sandbox.text import not_a_formula, shown
+from ..sandbox.text import printable, shown
 from ..sandbox.importpath import caller_path
 from .roster import (NAME_WIDTH, SOURCE_LIMIT, STUDENT_FOLDER_FILE, DidNotLoad, StudentSource, _walk_folder,
-                     _not_a_file, _read_bytes, marks_shown, read_folder)
+                     _not_a_file, _read_bytes, read_folder, shown_name)
 
 # --------------------------------------------------------------------------- who plays
 
@@ -46,6 +47,7 @@ class Entry:
     payload: bytes = b""  # the cloudpickle bytes, for load == "pickle"
     code: str = ""  # a digest of its source, for a tournament's fingerprint (see _code_digest)
     sources: SourceIndex = ()  # for a pickled strategy, its functions' lines as this process sees them (_source_index)
+    file: str = ""  # the hand-in's file as the teacher knows it (escaped), for the run's description: who is who
 
     @property
     def trusted(self) -> bool:
@@ -103,8 +105,9 @@ def _module_root(module: str, path: Sequence[str]) -> str | None:
 
 
 def student_name(text: str) -> str:
-    """An entrant's name as shown everywhere: the student's word, escaped, cut to ``NAME_WIDTH``, never a formula."""
-    return not_a_formula(shown(marks_shown(text), NAME_WIDTH))
+    """An entrant's name as shown everywhere, in every mode (a class folder, a list, names given from Python): the
+    student's word escaped one-to-one and cut to ``NAME_WIDTH``, never a formula (:func:`.roster.shown_name`)."""
+    return shown_name(text)
 
 
 ENTRY_FUNCTIONS = ("strategy", "choose")
@@ -127,14 +130,60 @@ READ_AHEAD_LIMIT = 1 << 20
 """Largest source file read here to check the function's name before any game (a bigger one is checked by loading)."""
 
 
+PARSE_PIECES = 30_000
+"""The most words and symbols of a student's text parsed in this process (a strategy of a few thousand lines).
+Python's parser takes up to about a kilobyte per piece (``x = [a,a,a,...]``: 750 MB for a 1 MiB file), so a parse
+here costs at most some tens of megabytes; a bigger text is left to its worker, which runs under its own limits."""
+
+PIECE_CHARACTERS = 40
+"""A text longer than this many characters per piece of :data:`PARSE_PIECES` is too big without counting."""
+_KINDS = bytes(ord("a") if chr(byte).isalnum() or byte == ord("_") or byte >= 0x80
+               else ord(" ") if chr(byte).isspace() else ord(".") for byte in range(256))
+"""Each byte as its kind for :func:`_pieces`: ``a`` of a word (any byte of a non-ASCII letter), `` `` space, ``.`` a
+symbol."""
+
+
+def _pieces(text: str | bytes) -> int:
+    """About how many words and symbols ``text`` has: each ASCII symbol, and each run of word characters.  Counted
+    in C on one copy of the text (a regular expression's ``subn`` makes an object per piece)."""
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    kinds = data.translate(_KINDS)
+    return kinds.count(b".") + kinds.count(b" a") + kinds.count(b".a") + kinds.startswith(b"a")
+
+
+def parse_student_text(text: str | bytes, filename: str = "<hand-in>") -> ast.Module | str:
+    """A student's source parsed (never run) in this process, at a bounded cost: the tree, or why not, one escaped
+    line: ``SyntaxError line N: ...`` (also for a text Python refuses to decode), or that it has more than
+    :data:`PARSE_PIECES` words and symbols and is left to its worker.
+
+    The one place the trusted side parses student text (names for a hand-in's entry function, syntax before a game):
+    its pieces are counted first (:func:`_pieces`: memory, two copies of the text), and only a text within the bound
+    reaches :func:`ast.parse`."""
+    if len(text) > PIECE_CHARACTERS * PARSE_PIECES:
+        pieces = PARSE_PIECES + 1
+    elif len(text) <= PARSE_PIECES:
+        pieces = len(text)
+    else:
+        pieces = _pieces(text)
+    if pieces > PARSE_PIECES:
+        return (f"too big to check here (over {PARSE_PIECES:,} words and symbols): "
+                "its worker reads it, under the sandbox's limits")
+    try:
+        return ast.parse(text, filename)
+    except SyntaxError as error:
+        where = f" line {error.lineno}" if error.lineno else ""
+        return shown(f"{type(error).__name__}{where}: {error.msg}")
+    except (ValueError, RecursionError, MemoryError) as error:  # NUL bytes, nesting, a bad encoding declaration
+        return shown(f"SyntaxError: {type(error).__name__}: {error}")
+
+
 def _top_level(text: str | bytes) -> tuple[list[str], list[str], set[str]] | None:
     """What a strategy file's top level defines, read as text and parsed, never run: the names of its functions and
     classes, those of its functions a strategy could be (callable with ``(position, roll, rng)``), and the names
     that some other statement (an assignment, an import, a loop...) may make or mention.  None when the text does
-    not parse, or when ``from ... import *`` could make any name."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    not parse within :func:`parse_student_text`'s bound, or when ``from ... import *`` could make any name."""
+    tree = parse_student_text(text)
+    if isinstance(tree, str):
         return None
     defined: list[str] = []
     players: list[str] = []
@@ -354,7 +403,9 @@ def _entrants(strategies: Strategies, opponents: Sequence[str],
             try:
                 item = entry(strategy, name)
             except ValueError as error:
-                file = strategy.rpartition(":")[0] or strategy if isinstance(strategy, str) else ""
+                # a file's name may hold a ':' (evil:x.py): a target ending in .py is a file, as in _parse_target
+                file = ("" if not isinstance(strategy, str) else strategy if strategy.endswith(".py")
+                        else strategy.rpartition(":")[0])
                 if not file.endswith(".py"):
                     raise
                 # one student's file that cannot give a strategy: one line, and the tournament goes on
@@ -378,11 +429,25 @@ def _entrants(strategies: Strategies, opponents: Sequence[str],
     return entries, unread
 
 
+def look_alikes(entries: Mapping[str, Entry]) -> list[list[str]]:
+    """Groups of two or more entrants' names that are equal once compatibility characters are folded and case is
+    ignored (NFKC, then casefold): ``𝖺𝗅𝗂𝖼𝖾`` and ``alice``, ``ﬁona`` and ``fiona`` are different names that a reader
+    takes for one.  Letters of other scripts that look like Latin ones (Cyrillic ``а``) are not folded by NFKC."""
+    groups: dict[str, list[str]] = {}
+    for name, item in entries.items():
+        if not item.trusted:
+            groups.setdefault(unicodedata.normalize("NFKC", name).casefold(), []).append(name)
+    return [names for names in groups.values() if len(names) > 1]
+
+
 def _source_entry(source: StudentSource) -> Entry:
     """A hand-in read as text (:class:`~amoeboid_edu.lab.roster.StudentSource`), for a worker that runs it; a student
     folder's worker may read that folder (its helper modules), no other worker reads any folder of the class."""
     load = {"load": "pickle", **({"file": source.filename} if source.folder else {})}
-    return Entry(source.name, load=load, payload=pickle.dumps(source), code=_digest(source.source))
+    path = Path(source.filename)
+    file = f"{path.parent.name}/{path.name}" if source.folder else path.name
+    return Entry(source.name, load=load, payload=pickle.dumps(source), code=_digest(source.source),
+                 file=printable(file.replace("\\", "\\\\")))
 
 
 def _file_entry(item: Entry, snapshot: str | None = None) -> tuple[Entry, str]:
@@ -396,7 +461,7 @@ def _file_entry(item: Entry, snapshot: str | None = None) -> tuple[Entry, str]:
     try:
         if folder and snapshot is not None:
             copy = Path(tempfile.mkdtemp(dir=snapshot)) / path.parent.name
-            _walk_folder(path.parent, copy)
+            _walk_folder(path.parent, copy, snapshot)
             path = copy / STUDENT_FOLDER_FILE
         text = _read_bytes(path, SOURCE_LIMIT, follow=not folder).decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -507,4 +572,4 @@ def _target_folders(strategies: Strategies) -> list[str]:
 
 
 
-__all__ = ["ENTRY_FUNCTIONS", "Entry", "entry", "student_name"]
+__all__ = ["ENTRY_FUNCTIONS", "PARSE_PIECES", "Entry", "entry", "look_alikes", "parse_student_text", "student_name"]

@@ -15,10 +15,13 @@ whatever the executor or the interruptions.
 from __future__ import annotations
 
 import csv
+import errno
 import hashlib
 import io
 import json
 import os
+import stat
+import tempfile
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence, TextIO
 
@@ -31,6 +34,65 @@ Row = dict[str, str]
 
 SHOWN_DIFFERENCES = 4
 """A refusal names at most this many differences, then says how many more."""
+
+
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def refuse_link(path: Path) -> None:
+    """ValueError (one line, what to do) when ``path`` exists and is not one plain file of its own: a link planted
+    where an output goes would make this process write (or trust) whatever file it names."""
+    try:
+        status = os.lstat(path)
+    except FileNotFoundError:
+        return
+    if stat.S_ISLNK(status.st_mode) or not stat.S_ISREG(status.st_mode) or status.st_nlink > 1:
+        what = "a link" if stat.S_ISLNK(status.st_mode) or stat.S_ISREG(status.st_mode) else "not a file"
+        raise ValueError(f"{shown(path)} is {what}, not written: remove it, or choose another --out in a folder "
+                         "of your own")
+
+
+def write_whole(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` whole: into a fresh file that only this call made (``mkstemp``, in the same
+    folder), fsynced, then renamed over ``path``, so a link planted at ``path`` (or at any ``.tmp`` name) is
+    replaced, never written through."""
+    where = Path(path)
+    refuse_link(where)
+    descriptor, temporary = tempfile.mkstemp(dir=where.parent or ".", prefix=f".{where.name}.", suffix=".tmp")
+    try:
+        if hasattr(os, "fchmod"):
+            os.fchmod(descriptor, 0o644)  # as a file the teacher made: readable to share (it holds no seed)
+        with os.fdopen(descriptor, "w", newline="", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, where)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+
+
+def refuse_shared_folder(out: str | os.PathLike[str], class_folders: Sequence[str] = ()) -> None:
+    """ValueError (one line, what to do) when the results file ``out`` would lie in a folder that others can write
+    to (group or world writable, or not this user's), or inside a class folder: a student could then plant a link
+    there, or a results file of their own that a resumed run would trust."""
+    folder = Path(os.path.abspath(out)).parent
+    for place in class_folders:
+        inside = os.path.realpath(place)
+        if os.path.realpath(folder) == inside or os.path.realpath(folder).startswith(inside.rstrip(os.sep) + os.sep):
+            raise ValueError(f"--out {shown(os.fspath(out))} is inside the class folder {shown(place)}: write the "
+                             "results to a folder of your own, e.g. --out ~/results/results.csv")
+    try:
+        status = os.stat(folder)
+    except OSError:
+        return  # made by this run (mkdir), as this user
+    others = status.st_mode & (stat.S_IWGRP | stat.S_IWOTH) or status.st_uid != getattr(os, "getuid", lambda: status.st_uid)()
+    if others:
+        raise ValueError(f"--out {shown(os.fspath(out))}: its folder {shown(folder)} can be written by others, who "
+                         "could plant links or forged results there: choose a folder only you can write to")
 
 
 def fingerprint(*settings: object) -> str:
@@ -86,14 +148,25 @@ class Ledger:
         self.conflicts: list[Key] = []
         self._file: TextIO | None = None
         if self.path is not None:
-            self._open(self.path)
+            try:
+                self._open(self.path)
+            except OSError as error:
+                if error.errno not in (errno.ELOOP, errno.EMLINK):  # O_NOFOLLOW met a link put there meanwhile
+                    raise
+                raise ValueError(f"{shown(self.path)} was swapped for a link, not written: remove it, or choose "
+                                 "another --out in a folder of your own") from None
 
     def _key(self, row: Mapping[str, object]) -> Key:
         return tuple(str(row[column]) for column in self.key)
 
     def _open(self, path: Path) -> None:
-        if path.exists() and path.stat().st_size:
-            data = path.read_bytes()
+        refuse_link(path)
+        refuse_link(run_file(path))
+        data = b""
+        if path.exists():
+            with open(os.open(path, os.O_RDONLY | NOFOLLOW), "rb") as existing:
+                data = existing.read()
+        if data:
             complete = data[: data.rfind(b"\n") + 1]  # a torn last line: the game is played again
             try:
                 reader = csv.DictReader(io.StringIO(complete.decode("utf-8"), newline=""))
@@ -106,18 +179,21 @@ class Ledger:
             other = next((row["run"] for row in rows if row["run"] != self.run), None)
             if other is not None:  # refused before anything in the file or beside it changes
                 raise ValueError(self._another_run(path, other))
-            if len(complete) < len(data):
-                with open(path, "r+b") as file:
-                    file.truncate(len(complete))
-                    os.fsync(file.fileno())
+            if len(complete) < len(data) or header is None:  # a torn line; or the kill came before the header
+                descriptor = os.open(path, os.O_WRONLY | NOFOLLOW)
+                try:
+                    os.ftruncate(descriptor, len(complete) if header is not None else 0)
+                    os.fsync(descriptor)
+                finally:
+                    os.close(descriptor)
             for row in rows:
                 self.rows[self._key(row)] = row
-            if header is None:  # the kill came before the header was complete
-                path.write_text("")
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
         self._describe(path)
-        self._file = open(path, "a", newline="", encoding="utf-8")
+        # appended to through a descriptor that never follows a link (one planted meanwhile is refused)
+        descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | NOFOLLOW, 0o644)
+        self._file = open(descriptor, "a", newline="", encoding="utf-8")
         if self._file.tell() == 0:
             self._write(self._file, [dict(zip(self.fields, self.fields))])
 
@@ -128,7 +204,8 @@ class Ledger:
             return f"{shown(path)} {self.earlier[other]}: {start_again}"
         found: list[str] = []
         try:
-            before = json.loads(run_file(path).read_text(encoding="utf-8"))
+            with open(os.open(run_file(path), os.O_RDONLY | NOFOLLOW), encoding="utf-8") as described:
+                before = json.loads(described.read())
             if isinstance(before, dict) and before.get("run") == other and self.described is not None:
                 found = differences(before, self.described)
         except (OSError, ValueError, TypeError, AttributeError):
@@ -148,16 +225,12 @@ class Ledger:
         where = run_file(path)
         text = json.dumps(self.described, indent=1, ensure_ascii=False) + "\n"
         try:
-            if where.read_text(encoding="utf-8") == text:
-                return
+            with open(os.open(where, os.O_RDONLY | NOFOLLOW), encoding="utf-8") as existing:
+                if existing.read() == text:
+                    return
         except (OSError, UnicodeDecodeError):
             pass
-        copy = where.with_name(where.name + ".tmp")
-        with open(copy, "w", encoding="utf-8") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(copy, where)
+        write_whole(where, text)
 
     def _write(self, file: TextIO, rows: Iterable[Row]) -> None:
         writer = csv.DictWriter(file, self.fields, lineterminator="\n")
@@ -191,14 +264,11 @@ class Ledger:
         self.close()
         if self.path is None:
             return
-        copy = self.path.with_name(self.path.name + ".tmp")
-        with open(copy, "w", newline="", encoding="utf-8") as file:
-            writer = csv.DictWriter(file, self.fields, lineterminator="\n")
-            writer.writeheader()
-            writer.writerows(self.rows[key] for key in sorted(self.rows, key=_natural))
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(copy, self.path)
+        text = io.StringIO(newline="")
+        writer = csv.DictWriter(text, self.fields, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(self.rows[key] for key in sorted(self.rows, key=_natural))
+        write_whole(self.path, text.getvalue())
 
     def close(self) -> None:
         if self._file is not None:
@@ -211,4 +281,4 @@ def _natural(key: Key) -> tuple[tuple[int, int, str], ...]:
     return tuple((0, int(part), "") if part.isascii() and part.isdigit() else (1, 0, part) for part in key)
 
 
-__all__ = ["Ledger", "differences", "fingerprint", "run_file"]
+__all__ = ["Ledger", "differences", "fingerprint", "refuse_link", "refuse_shared_folder", "run_file", "write_whole"]

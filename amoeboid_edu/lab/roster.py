@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import json
 import linecache
 import os
@@ -36,7 +37,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from ..sandbox.importpath import refuse_importable
-from ..sandbox.text import not_a_formula, shown, visible_spaces
+from ..sandbox.text import not_a_formula, printable, shown, visible_spaces
 
 NAME_WIDTH = 60
 """A student's name (from the file name) is cut to this many characters."""
@@ -50,6 +51,28 @@ def marks_shown(name: str) -> str:
     if unicodedata.is_normalized("NFC", name):
         return name
     return "".join(f"\\u{ord(c):04x}" if unicodedata.combining(c) else c for c in name)
+
+
+NAME_READ = 1_000
+"""Characters of a name read at all (a file name has at most 255 bytes; a name given from Python may be longer)."""
+
+
+def shown_name(name: str) -> str:
+    """A student's name as shown everywhere (terminal, leaderboard, results file), one-to-one: two different names
+    never show alike.  The escape character ``\\`` is itself escaped, then combining marks (:func:`marks_shown`),
+    invisible characters and hidden spaces are written out, and a leading ``'`` is written ``\\x27`` so that the
+    ``'`` put before a spreadsheet formula (:func:`~amoeboid_edu.sandbox.text.not_a_formula`) is never the student's.
+    A name longer than :data:`NAME_WIDTH` once escaped is cut there and ends with the number of characters cut and
+    a short digest of the whole name, so two long names sharing their first characters still differ."""
+    whole = name[:NAME_READ].replace("\\", "\\\\")
+    escaped = visible_spaces(printable(marks_shown(whole)))
+    if escaped.startswith("'"):
+        escaped = "\\x27" + escaped[1:]
+    if len(escaped) > NAME_WIDTH or len(name) > NAME_READ:
+        digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:6]
+        more = len(escaped) - NAME_WIDTH + max(0, len(name) - NAME_READ)
+        escaped = f"{escaped[:NAME_WIDTH]}… ({more} more, #{digest})"
+    return not_a_formula(escaped)
 
 
 class DidNotLoad(Exception):
@@ -207,7 +230,14 @@ def _read_bytes(path: str | Path, limit: int, dir_fd: int | None = None, follow:
     return data
 
 
-def _walk_folder(source: Path, into: Path | None = None) -> None:
+RUN_BYTES = 64 * MiB
+"""The most bytes copied for one run's student folders, all together, counted by apparent size (a sparse file
+counts whole, as its copy is written whole): a size limit per hand-in does not bound a class."""
+_run_bytes: dict[str, int] = {}
+"""Bytes copied so far into each run's snapshot folder (:func:`hand_in_snapshots`), by its path."""
+
+
+def _walk_folder(source: Path, into: Path | None = None, snapshot: str | None = None) -> None:
     """Walk the student folder ``source`` once, through descriptors, with a list (not recursion) and never through a
     link.  DidNotLoad at the first link inside (symbolic, or a file with other names), naming it, or past
     :data:`FOLDER_LIMIT` entries.
@@ -215,7 +245,8 @@ def _walk_folder(source: Path, into: Path | None = None) -> None:
     With ``into``, the folder is also copied there, so that what its worker reads is what was checked here, whatever
     the student does to the class folder later; the copy is refused too (DidNotLoad) when the folder holds anything
     but files and folders, folders nested more than :data:`FOLDER_DEPTH` deep (the copy's removal recurses), a
-    ``.py`` file over :data:`SOURCE_LIMIT` or more than :data:`FOLDER_BYTES` in all.  Without ``into`` nothing is
+    ``.py`` file over :data:`SOURCE_LIMIT` or more than :data:`FOLDER_BYTES` in all, or, with ``snapshot`` (the run's folder it is
+    copied into), when the run's copies would pass :data:`RUN_BYTES`.  Without ``into`` nothing is
     read and any depth is walked: a folder nested thousands deep costs no recursion.  Each folder's descriptor is
     open until it is walked: a folder of many folders holds many at once."""
     by_fd = os.open in os.supports_dir_fd and os.scandir in os.supports_fd and hasattr(os, "O_DIRECTORY")
@@ -260,6 +291,11 @@ def _walk_folder(source: Path, into: Path | None = None) -> None:
                         if size > FOLDER_BYTES:
                             raise DidNotLoad(f"its files are over {_mib(FOLDER_BYTES)} in all; the limit is "
                                              f"{_mib(FOLDER_BYTES)}: hand in only the strategy's own files")
+                        if snapshot is not None and _run_bytes.get(snapshot, 0) + len(data) > RUN_BYTES:
+                            raise DidNotLoad(f"not copied: the class's student folders are over {_mib(RUN_BYTES)} "
+                                             "in all, this run's limit: hand in only the strategy's own files")
+                        if snapshot is not None:
+                            _run_bytes[snapshot] = _run_bytes.get(snapshot, 0) + len(data)
                         copy = os.open(into / inside / item.name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
                         with os.fdopen(copy, "wb") as file:
                             file.write(data)
@@ -389,7 +425,7 @@ def read_folder(folder: str | Path, snapshot: str | None = None) -> tuple[list[S
         # a file name is the student's word: escaped and cut like anything else they say (it reaches the terminal,
         # the chart renderer and the results file); a folder that shares its name with a file shows as NAME/
         plain = path.stem if stems.count(path.stem) == 1 else path.name + ("/" if path.is_dir() else "")
-        name = not_a_formula(visible_spaces(shown(marks_shown(plain), NAME_WIDTH)))
+        name = shown_name(plain)
         try:
             reason = _why_not_read(path)
         except OSError as error:  # it vanished or cannot be looked at: the tournament goes on
@@ -403,7 +439,7 @@ def read_folder(folder: str | Path, snapshot: str | None = None) -> tuple[list[S
         try:
             if student_folder and snapshot is not None:
                 copy = Path(tempfile.mkdtemp(dir=snapshot)) / path.name
-                _walk_folder(path, copy)
+                _walk_folder(path, copy, snapshot)
                 path = copy
             if student_folder:
                 path = path / STUDENT_FOLDER_FILE
@@ -425,4 +461,4 @@ def read_folder(folder: str | Path, snapshot: str | None = None) -> tuple[list[S
     return sources, unread
 
 
-__all__ = ["DidNotLoad", "StudentSource", "hand_in_snapshots", "load_source", "read_folder", "too_big"]
+__all__ = ["DidNotLoad", "StudentSource", "hand_in_snapshots", "load_source", "read_folder", "shown_name", "too_big"]

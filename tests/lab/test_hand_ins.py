@@ -215,10 +215,11 @@ def test_the_ledger_and_the_cli_escape_what_a_file_name_carries(tmp_path):
 # --------------------------------------------------------------------------- no hand-in runs in the teacher's process
 
 RUN = textwrap.dedent('''
-    import json, sys
+    import json, os, sys
     from amoeboid_edu import lab
     before = set(sys.modules)
-    result = lab.tournament(["alice.py:strategy", "bob.py:strategy"], games=2, seed=1, out="results.csv",
+    out = os.path.join("..", os.path.basename(os.getcwd()) + ".csv")  # never inside the class folder (refused)
+    result = lab.tournament(["alice.py:strategy", "bob.py:strategy"], games=2, seed=1, out=out,
                             progress=False, executor=sys.argv[1])
     str(result); result._repr_html_(); result.chart(); result.rating_chart(); result.pairwise_chart()
     print(json.dumps(sorted(name for name in set(sys.modules) - before if "." not in name)))
