@@ -75,6 +75,30 @@ def write_whole(path: str | os.PathLike[str], text: str) -> None:
         raise
 
 
+def _others_may_write(status: os.stat_result) -> bool:
+    """Whether a folder with this ``stat`` may be written by anyone but this user: world-writable, another user's,
+    or group-writable by a group with another member.  A group of this user alone (Debian's and Ubuntu's user
+    private groups, whose umask 002 makes every new folder group-writable) is not "others".  Off POSIX (no
+    ``getuid``) the mode bits say nothing, and nothing is refused."""
+    getuid = getattr(os, "getuid", None)
+    if getuid is None:
+        return False
+    if status.st_mode & stat.S_IWOTH or status.st_uid != getuid():
+        return True
+    if not status.st_mode & stat.S_IWGRP:
+        return False
+    try:
+        import grp
+        import pwd
+
+        me = pwd.getpwuid(getuid()).pw_name
+        members = set(grp.getgrgid(status.st_gid).gr_mem)
+        members |= {user.pw_name for user in pwd.getpwall() if user.pw_gid == status.st_gid}
+    except (ImportError, KeyError):  # a group or user without a name: assume others
+        return True
+    return bool(members - {me})
+
+
 def refuse_shared_folder(out: str | os.PathLike[str], class_folders: Sequence[str] = ()) -> None:
     """ValueError (one line, what to do) when the results file ``out`` would lie in a folder that others can write
     to (group or world writable, or not this user's), or inside a class folder: a student could then plant a link
@@ -89,8 +113,7 @@ def refuse_shared_folder(out: str | os.PathLike[str], class_folders: Sequence[st
         status = os.stat(folder)
     except OSError:
         return  # made by this run (mkdir), as this user
-    others = status.st_mode & (stat.S_IWGRP | stat.S_IWOTH) or status.st_uid != getattr(os, "getuid", lambda: status.st_uid)()
-    if others:
+    if _others_may_write(status):
         raise ValueError(f"--out {shown(os.fspath(out))}: its folder {shown(folder)} can be written by others, who "
                          "could plant links or forged results there: choose a folder only you can write to")
 

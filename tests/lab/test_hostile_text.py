@@ -4,8 +4,11 @@ to.  Each attack is made in ``tmp_path`` and run the way a teacher would."""
 
 from __future__ import annotations
 
+import os
 import tracemalloc
 from pathlib import Path
+
+import pytest
 
 from amoeboid_edu.lab.entrants import PARSE_PIECES, _entrants, _pick_function, parse_student_text
 
@@ -204,3 +207,23 @@ def test_names_equal_under_compatibility_folding_are_flagged_as_look_alikes(tmp_
     assert len(result.names) == 4
     said = [str(warning.message) for warning in warned if "look alike" in str(warning.message)]
     assert len(said) == 2 and "alice.py" in said[0] and "fiona.py" in said[1], said
+
+
+def test_a_folder_writable_only_by_the_users_own_private_group_is_not_refused(tmp_path):
+    """Debian and Ubuntu give each user a group of their own and umask 002: a teacher's new folder is group-writable,
+    and refusing it would refuse most teachers' own folders."""
+    import grp
+    import pwd
+
+    me = pwd.getpwuid(os.getuid()).pw_name
+    alone = [group.gr_gid for group in grp.getgrall()
+             if not set(group.gr_mem) - {me}
+             and not {user.pw_name for user in pwd.getpwall() if user.pw_gid == group.gr_gid} - {me}]
+    if os.getgid() not in alone:
+        pytest.skip("this user's own group has other members here")
+    folder, own = class_of_two(tmp_path), tmp_path / "own"
+    own.mkdir()
+    own.chmod(0o775)
+    os.chown(own, os.getuid(), os.getgid())
+    code, said = run_cli("tournament", str(folder), "--games", "2", "--seed", "1", "--out", str(own / "r.csv"))
+    assert code == 0 and (own / "r.csv").exists(), said
