@@ -514,9 +514,9 @@ def _run(entries: dict[str, Entry], matches: list[tuple[str, str]], games: int, 
     arrive, which with ``workers=K`` is timing: the stop, and so the card, is the same on any executor.  The card
     then holds the games up to that fifth failure, in that order.
 
-    Each pairing is one batch (:class:`Batch`, without a judge: the stop is judged here, across the card) of
-    :func:`~amoeboid_edu.lab.executors.map_unordered`: serial for one worker, else ``processes:K``, whose records
-    reach ``finished`` as they end.
+    Each pairing is one batch, or :data:`CARD_BLOCKS` of them on a long card (:func:`_card_blocks`; a :class:`Batch`
+    without a judge: the stop is judged here, across the card) of :func:`~amoeboid_edu.lab.executors.map_unordered`:
+    serial for one worker, else ``processes:K``, whose records reach ``finished`` as they end.
     """
     _check_settings(games, setup)
     if not isinstance(workers, int) or workers < 1:
@@ -551,9 +551,8 @@ def _run(entries: dict[str, Entry], matches: list[tuple[str, str]], games: int, 
             if len(streak) >= SAME_FAILURE_STOP:
                 raise _SameFailure([arrived[game] for game in order[: judged[0]]], current)
 
-    batches = [Batch({first: entries[first], second: entries[second]},
-                     tuple((first, second, pair) for pair in range(games // 2)), setup, judge=None)
-               for first, second in matches]
+    batches = [Batch({name: entries[name] for name in block[0][:2]}, block, setup, judge=None)
+               for block in _card_blocks(matches, games, entries)]
     executor = Executor("serial") if workers == 1 else Executor("processes", workers)
     results = map_unordered(play_batch, batches, executor, on_item=lambda index, record: finished(record))
     try:
@@ -565,6 +564,37 @@ def _run(entries: dict[str, Entry], matches: list[tuple[str, str]], games: int, 
         results.close()
         bar.close()
     return _in_order(list(arrived.values()), matches)
+
+
+CARD_BLOCKS = 2
+"""Blocks a score card's pairing is cut into (each a batch of its own: half its dice seeds, both seats), once each
+block would hold at least :data:`MIN_BLOCK_PAIRS` seeds: two processes then share the dearest opponent instead of
+one of them playing it alone while the other waits.  A fixed number, whatever the executor, so that each block's
+lanes meet the same games on any (a strategy that keeps state in its module gets the same card)."""
+MIN_BLOCK_PAIRS = 25
+"""Dice seeds a block holds at least: each block starts its lanes' game processes afresh (tens of milliseconds)."""
+OPPONENT_COST = {"expectimax": 30.0, "paper": 3.0, "random": 2.0, "greedy": 1.0}
+"""How dear a game against each bot is, roughly (the bot's own time and the game's length, from
+``bench/scoring.py``): the card's batches start dearest first, so that the last ones to finish are short.  Only the
+order in which batches start depends on it, never a result."""
+
+
+def _card_blocks(matches: list[tuple[str, str]], games: int,
+                 entries: dict[str, Entry]) -> list[tuple[tuple[str, str, int], ...]]:
+    """A score card's batches of ``(first, second, pair)`` tasks: each pairing's seeds in :data:`CARD_BLOCKS` blocks
+    when it has enough of them (:data:`MIN_BLOCK_PAIRS`), the dearest opponent's first (:data:`OPPONENT_COST`; a
+    strategy costs as much as ``random``)."""
+    pairs = games // 2
+    cut = CARD_BLOCKS if pairs >= CARD_BLOCKS * MIN_BLOCK_PAIRS else 1
+    bounds = [pairs * part // cut for part in range(cut + 1)]
+    blocks = []
+    for order, (first, second) in enumerate(matches):
+        rival = entries[second]
+        cost = OPPONENT_COST.get(str(rival.bot), OPPONENT_COST["random"]) if rival.trusted else OPPONENT_COST["random"]
+        for part in range(cut):
+            tasks = tuple((first, second, pair) for pair in range(bounds[part], bounds[part + 1]))
+            blocks.append((-cost, order, part, tasks))
+    return [tasks for *_, tasks in sorted(blocks)]
 
 
 def _in_order(records: list[GameRecord], matches: list[tuple[str, str]]) -> list[GameRecord]:
