@@ -61,7 +61,7 @@ from typing import Any, Callable, Iterator, Optional, Sequence
 
 from ..engine.game import TURN_CAP
 from ..engine.match import STRATEGY, Match
-from ..engine.rules import IllegalTurnError, NotationError, Position, Turn, other
+from ..engine.rules import IllegalTurnError, NotationError, Position, Rules, Turn, other
 from ..engine.seeding import seeded_rng
 from ..players.registry import BOTS
 from ..players.strategy import Strategy
@@ -399,17 +399,18 @@ def _play_pairing(entries: dict[str, Entry], games: Sequence[tuple[str, str, int
 
     def sandbox_for(name: str, lane: str) -> Sandbox:
         if (name, lane) not in sandboxes:
-            e = entries[name]
-            key = (name, json.dumps(e.load, sort_keys=True, default=str), e.payload, setup.board,
-                   setup.load_limit, import_seed)  # two entrants never share a worker, even with the same code
-            host = hosts.pop(key, None) or Sandbox(e.load, e.payload, rules, setup.load_limit, import_seed)
-            hosts[key] = host  # the most recently used last
-            while len(hosts) > MAX_WARM:
-                hosts.popitem(last=False)[1].close()
-            sandboxes[(name, lane)] = host.lane()
+            sandboxes[(name, lane)] = _host(hosts, name, entries[name], setup, rules, import_seed).lane()
         return sandboxes[(name, lane)]
 
     made = {game: _Game(entries[game[0]], entries[game[1]], game[2], game[3], setup) for game in games}
+    # Every lane's sandbox at once: the workers' interpreters start side by side, then each lane's game process is
+    # forked and imports the strategy while the others do (on first use, one after the other, they would wait
+    # for each other).
+    untrusted = sorted({(name, game[3]) for game in games for name in game[:2] if not entries[name].trusted})
+    for name, lane in untrusted:
+        sandbox_for(name, lane).spawn()
+    for name, lane in untrusted:
+        sandbox_for(name, lane).request_game()
     twins = {made[game]: made.get((*game[:3], other(game[3]))) for game in games}
     pairs: dict[int, list[_Game]] = {}
     for game in made.values():
@@ -446,6 +447,30 @@ def _play_pairing(entries: dict[str, Entry], games: Sequence[tuple[str, str, int
             sandbox.close()
         if not _WARM:
             _close_all(hosts)
+
+
+def _host(hosts: collections.OrderedDict[Any, Sandbox], name: str, e: Entry, setup: _Setup, rules: Rules,
+          import_seed: int) -> Sandbox:
+    """The worker kept in ``hosts`` for ``name``'s strategy, made (not started) if there is none; the most recently
+    used last, and no more than :data:`MAX_WARM` kept."""
+    key = (name, json.dumps(e.load, sort_keys=True, default=str), e.payload, setup.board,
+           setup.load_limit, import_seed)  # two entrants never share a worker, even with the same code
+    host = hosts.pop(key, None) or Sandbox(e.load, e.payload, rules, setup.load_limit, import_seed)
+    hosts[key] = host
+    while len(hosts) > MAX_WARM:
+        hosts.popitem(last=False)[1].close()
+    return host
+
+
+def prestart(entries: dict[str, Entry], setup: _Setup) -> None:
+    """Start the workers of the run's untrusted strategies now, side by side, inside :func:`warm_workers` (a serial
+    run: each is then ready when its first batch comes, instead of starting one after the other as they come)."""
+    if not _WARM:
+        return
+    rules = Position.start(setup.board).rules
+    import_seed = _stream_seed(setup.seed, "import")
+    for name in [name for name, e in entries.items() if not e.trusted][:MAX_WARM]:
+        _host(_WARM[-1], name, entries[name], setup, rules, import_seed).spawn()
 
 
 MAX_WARM = 8
@@ -557,6 +582,8 @@ def _run(entries: dict[str, Entry], matches: list[tuple[str, str]], games: int, 
     results = map_unordered(play_batch, batches, executor, on_item=lambda index, record: finished(record))
     try:
         with warm_workers():
+            if executor.kind == "serial":
+                prestart(entries, setup)
             for _, records in results:  # every record was handed to ``finished`` already, except from a Dask worker
                 for record in records or ():
                     finished(record)

@@ -126,6 +126,8 @@ class _Worker:
     template: int | None = None
     control: socket.socket | None = None
     spare_game: socket.socket | None = None
+    spawned: socket.socket | None = None
+    """The control connection of a worker started by :meth:`Sandbox.spawn` and not sent its load request yet."""
     isolation: str = ""
     lanes: list[Sandbox] = field(default_factory=list)
 
@@ -152,6 +154,8 @@ class Sandbox:
     """The worker's processes and control connection: this sandbox's own, or shared with the other lanes of the
     same strategy (:meth:`lane`)."""
     game: socket.socket | None = field(default=None, repr=False)
+    requested: socket.socket | None = field(default=None, repr=False)
+    """A game process's socket, forked (:meth:`request_game`) and importing the strategy, its answer not read yet."""
     answers: MessageReader | None = field(default=None, repr=False)
     heard: float = 0.0
     """When the game process last sent something (or was sent its round): the harness's clock for each answer."""
@@ -266,10 +270,48 @@ class Sandbox:
         self.spare_game = found[b"G"]
         return found[b"C"]
 
+    def spawn(self) -> None:
+        """Start the worker's interpreter now, without waiting for it (a fork server only): its imports then run while
+        the harness starts other workers or plays, and the load request follows on first use (:meth:`ask`)."""
+        if self.portable or not self.fork_server or self.broken is not None or self.process is not None:
+            return
+        self.worker.spawned = self._popen()
+
+    def request_game(self) -> None:
+        """Have this lane's game process forked now, without waiting for its import (the worker is started and
+        loaded first if it is not): the lanes of a pairing then import the strategy side by side.  :meth:`ask`
+        reads its answer."""
+        if not self.fork_server or self.portable or self.game is not None or self.requested is not None:
+            return
+        if self.broken is None and (self.process is None or self.worker.spawned is not None):
+            self._start()
+        if self.broken is not None or self.control is None:
+            return
+        try:
+            mine = self._send_game()
+        except OSError:
+            return  # the template is gone: ask() meets it again and says so
+        try:  # read at once: the template's pids come in the order the games were asked for
+            self._read_pid()
+        except (socket.timeout, TimeoutError):
+            self.broken = f"no answer within {self.load_limit:g} s while loading the strategy (the load limit)"
+        except (EOFError, OSError, ValueError, UnicodeDecodeError) as error:
+            self.broken = shown(f"the worker failed while loading the strategy ({error})")
+        if self.broken is not None:
+            mine.close()
+            self._end_game()
+            return
+        self.requested = mine
+
     def _start(self) -> None:
         if self.portable:
             self._start_and_load(None)
             return
+        mine, self.worker.spawned = self.worker.spawned or self._popen(), None
+        self._start_and_load(mine)
+
+    def _popen(self) -> socket.socket:
+        """Start the worker's process (a fork server or a plain worker); its end of the control connection."""
         mine, theirs = socket.socketpair()
         safe_path = ["-P"] if sys.version_info >= (3, 11) else []  # not "/" (its folder) on the import path
         try:
@@ -286,7 +328,7 @@ class Sandbox:
             )
         finally:
             theirs.close()
-        self._start_and_load(mine)
+        return mine
 
     def _start_and_load(self, mine: socket.socket | None) -> None:
         """Send the load request over the control connection (``None``: start portably first) and read the walls."""
@@ -326,24 +368,11 @@ class Sandbox:
         stopped, and a worker that forks none is stopped with it); OSError if the template is gone.
         """
         assert self.control is not None
-        if self.portable:  # its one game connection was made at start
-            if self.spare_game is None:
-                raise OSError("a portably started worker plays one game connection")
-            mine, self.spare_game = self.spare_game, None
-            self.control.sendall(GAME)
-            self.imports += 1
-        else:
-            mine, theirs = socket.socketpair()
-            try:
-                socket.send_fds(self.control, [GAME], [theirs.fileno()])
-                self.imports += 1
-            finally:
-                theirs.close()
+        forked, mine = self.requested is not None, self.requested or self._send_game()
+        self.requested = None
         try:
-            if self.fork_server:  # the template's word (it runs no student code): the game process's pid
-                pid = int(receive_message(self.control, time.monotonic() + self.load_limit, 32))
-                self._forget_game_process()
-                self.game_pidfd, self.game_pid = _pidfd(pid), pid
+            if self.fork_server and not forked:
+                self._read_pid()
             answer = untrusted_object(receive_message(mine, time.monotonic() + self.load_limit, MAX_MESSAGE))
             if not answer.get("ok"):
                 self.broken = shown(answer.get("error", "the strategy could not be loaded"))
@@ -357,6 +386,32 @@ class Sandbox:
             return None
         self.game, self.answers = mine, MessageReader(mine)
         return mine
+
+    def _send_game(self) -> socket.socket:
+        """Send the worker a fresh socket for a game process (a fork server forks one at once); OSError if the
+        template is gone."""
+        assert self.control is not None
+        if self.portable:  # its one game connection was made at start
+            if self.spare_game is None:
+                raise OSError("a portably started worker plays one game connection")
+            mine, self.spare_game = self.spare_game, None
+            self.control.sendall(GAME)
+            self.imports += 1
+            return mine
+        mine, theirs = socket.socketpair()
+        try:
+            socket.send_fds(self.control, [GAME], [theirs.fileno()])
+            self.imports += 1
+        finally:
+            theirs.close()
+        return mine
+
+    def _read_pid(self) -> None:
+        """The template's word (it runs no student code): the pid of the game process it forked last."""
+        assert self.control is not None
+        pid = int(receive_message(self.control, time.monotonic() + self.load_limit, 32))
+        self._forget_game_process()
+        self.game_pidfd, self.game_pid = _pidfd(pid), pid
 
     def _receive(self, limit: float) -> dict[str, Any]:
         """The game's next answer within ``limit`` seconds plus ``MOVE_GRACE``, or a forfeit (the game process is killed).
@@ -400,7 +455,7 @@ class Sandbox:
         answer), or None for a move left unanswered because an earlier one ended the game process: ask for it
         again.
         """
-        if self.broken is None and self.process is None:
+        if self.broken is None and (self.process is None or self.worker.spawned is not None):
             self._start()
         if self.broken is not None:
             return [Forfeit("load", self.broken, "the strategy could not be loaded")] * len(moves)
@@ -453,9 +508,10 @@ class Sandbox:
 
     def _end_game(self) -> None:
         """Kill the game process (and anything else but the template and the other lanes' game processes)."""
-        if self.game is not None:
-            self.game.close()
-            self.game = self.answers = None
+        for connection in (self.game, self.requested):
+            if connection is not None:
+                connection.close()
+        self.game = self.answers = self.requested = None
         self._forget_game_process()
         if not self.fork_server or self.process is None or self.template is None:
             self.kill()
@@ -469,14 +525,15 @@ class Sandbox:
         """Stop the worker and everything it started, every lane's game process too (SIGKILL: no handler can
         refuse); a lane asked again starts it afresh."""
         for lane in self.worker.lanes if self in self.worker.lanes else [self]:
-            if lane.game is not None:
-                lane.game.close()
-            lane.game = lane.answers = None
+            for connection in (lane.game, lane.requested):
+                if connection is not None:
+                    connection.close()
+            lane.game = lane.answers = lane.requested = None
             lane._forget_game_process()
-        for connection in (self.game, self.control, self.spare_game):
+        for connection in (self.game, self.requested, self.control, self.spare_game, self.worker.spawned):
             if connection is not None:
                 connection.close()
-        self.game = self.control = self.answers = self.spare_game = None
+        self.game = self.requested = self.control = self.answers = self.spare_game = self.worker.spawned = None
         self._forget_game_process()
         if self.process is not None:
             if self.fork_server:
