@@ -284,8 +284,8 @@ class Sandbox:
         if not self.fork_server or self.portable or self.game is not None or self.requested is not None:
             return
         if self.broken is None and (self.process is None or self.worker.spawned is not None):
-            self._start()
-        if self.broken is not None or self.control is None:
+            self._start()  # the worker's first game process, its import waited for: this lane's
+        if self.broken is not None or self.control is None or self.game is not None:
             return
         try:
             mine = self._send_game()
