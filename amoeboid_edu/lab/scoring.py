@@ -332,7 +332,7 @@ def _both_seats(tasks: Sequence[tuple[str, str, int]]) -> list[tuple[str, str, i
 
 
 def _lanes(games: Sequence[tuple[str, str, int, str]]) -> list[list[tuple[str, str, int, str]]]:
-    """The games grouped by pairing and seats, in order: a lane is the unit no executor splits."""
+    """The games grouped by pairing and seats, in order: a lane (of a batch) is the unit no executor splits."""
     lanes: dict[tuple[str, str, str], list[tuple[str, str, int, str]]] = {}
     for game in games:
         first, second, _, first_seat = game
