@@ -26,7 +26,7 @@ from .executors import TLSFiles, map_unordered, parse_executor
 from .ledger import Ledger, fingerprint, refuse_link, refuse_shared_folder
 from .records import DEFAULT_PER_MOVE_LIMIT, GameRecord
 from .roster import hand_in_snapshots
-from .scoring import (ENTRANT_BUDGET, Batch, _batch_order, _check_settings, _Judge, _Setup, play_batch,
+from .scoring import (ENTRANT_BUDGET, Batch, _batch_order, _check_settings, _Judge, _Setup, play_batch, prestart,
                       warm_workers)
 from .seedfile import _seed_from_file
 
@@ -181,6 +181,8 @@ def tournament(
         results = map_unordered(play_batch, batches, where, prepare=prepare)
         try:
             with warm_workers():  # serially, each entrant's worker serves all its batches
+                if where.kind == "serial":
+                    prestart(entries, setup)  # every entrant's worker starts now, side by side
                 for at, (block, index) in enumerate(blocks):
                     while index is not None and index not in played:
                         finished_index, records = next(results)

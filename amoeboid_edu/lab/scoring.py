@@ -61,7 +61,7 @@ from typing import Any, Callable, Iterator, Optional, Sequence
 
 from ..engine.game import TURN_CAP
 from ..engine.match import STRATEGY, Match
-from ..engine.rules import IllegalTurnError, NotationError, Position, Turn, other
+from ..engine.rules import IllegalTurnError, NotationError, Position, Rules, Turn, other
 from ..engine.seeding import seeded_rng
 from ..players.registry import BOTS
 from ..players.strategy import Strategy
@@ -332,7 +332,7 @@ def _both_seats(tasks: Sequence[tuple[str, str, int]]) -> list[tuple[str, str, i
 
 
 def _lanes(games: Sequence[tuple[str, str, int, str]]) -> list[list[tuple[str, str, int, str]]]:
-    """The games grouped by pairing and seats, in order: a lane is the unit no executor splits."""
+    """The games grouped by pairing and seats, in order: a lane (of a batch) is the unit no executor splits."""
     lanes: dict[tuple[str, str, str], list[tuple[str, str, int, str]]] = {}
     for game in games:
         first, second, _, first_seat = game
@@ -399,17 +399,18 @@ def _play_pairing(entries: dict[str, Entry], games: Sequence[tuple[str, str, int
 
     def sandbox_for(name: str, lane: str) -> Sandbox:
         if (name, lane) not in sandboxes:
-            e = entries[name]
-            key = (name, json.dumps(e.load, sort_keys=True, default=str), e.payload, setup.board,
-                   setup.load_limit, import_seed)  # two entrants never share a worker, even with the same code
-            host = hosts.pop(key, None) or Sandbox(e.load, e.payload, rules, setup.load_limit, import_seed)
-            hosts[key] = host  # the most recently used last
-            while len(hosts) > MAX_WARM:
-                hosts.popitem(last=False)[1].close()
-            sandboxes[(name, lane)] = host.lane()
+            sandboxes[(name, lane)] = _host(hosts, name, entries[name], setup, rules, import_seed).lane()
         return sandboxes[(name, lane)]
 
     made = {game: _Game(entries[game[0]], entries[game[1]], game[2], game[3], setup) for game in games}
+    # Every lane's sandbox at once: the workers' interpreters start side by side, then each lane's game process is
+    # forked and imports the strategy while the others do (on first use, one after the other, they would wait
+    # for each other).
+    untrusted = sorted({(name, game[3]) for game in games for name in game[:2] if not entries[name].trusted})
+    for name, lane in untrusted:
+        sandbox_for(name, lane).spawn()
+    for name, lane in untrusted:
+        sandbox_for(name, lane).request_game()
     twins = {made[game]: made.get((*game[:3], other(game[3]))) for game in games}
     pairs: dict[int, list[_Game]] = {}
     for game in made.values():
@@ -446,6 +447,30 @@ def _play_pairing(entries: dict[str, Entry], games: Sequence[tuple[str, str, int
             sandbox.close()
         if not _WARM:
             _close_all(hosts)
+
+
+def _host(hosts: collections.OrderedDict[Any, Sandbox], name: str, e: Entry, setup: _Setup, rules: Rules,
+          import_seed: int) -> Sandbox:
+    """The worker kept in ``hosts`` for ``name``'s strategy, made (not started) if there is none; the most recently
+    used last, and no more than :data:`MAX_WARM` kept."""
+    key = (name, json.dumps(e.load, sort_keys=True, default=str), e.payload, setup.board,
+           setup.load_limit, import_seed)  # two entrants never share a worker, even with the same code
+    host = hosts.pop(key, None) or Sandbox(e.load, e.payload, rules, setup.load_limit, import_seed)
+    hosts[key] = host
+    while len(hosts) > MAX_WARM:
+        hosts.popitem(last=False)[1].close()
+    return host
+
+
+def prestart(entries: dict[str, Entry], setup: _Setup) -> None:
+    """Start the workers of the run's untrusted strategies now, side by side, inside :func:`warm_workers` (a serial
+    run: each is then ready when its first batch comes, instead of starting one after the other as they come)."""
+    if not _WARM:
+        return
+    rules = Position.start(setup.board).rules
+    import_seed = _stream_seed(setup.seed, "import")
+    for name in [name for name, e in entries.items() if not e.trusted][:MAX_WARM]:
+        _host(_WARM[-1], name, entries[name], setup, rules, import_seed).spawn()
 
 
 MAX_WARM = 8
@@ -514,9 +539,9 @@ def _run(entries: dict[str, Entry], matches: list[tuple[str, str]], games: int, 
     arrive, which with ``workers=K`` is timing: the stop, and so the card, is the same on any executor.  The card
     then holds the games up to that fifth failure, in that order.
 
-    Each pairing is one batch (:class:`Batch`, without a judge: the stop is judged here, across the card) of
-    :func:`~amoeboid_edu.lab.executors.map_unordered`: serial for one worker, else ``processes:K``, whose records
-    reach ``finished`` as they end.
+    Each pairing is one batch, or :data:`CARD_BLOCKS` of them on a long card (:func:`_card_blocks`; a :class:`Batch`
+    without a judge: the stop is judged here, across the card) of :func:`~amoeboid_edu.lab.executors.map_unordered`:
+    serial for one worker, else ``processes:K``, whose records reach ``finished`` as they end.
     """
     _check_settings(games, setup)
     if not isinstance(workers, int) or workers < 1:
@@ -551,13 +576,14 @@ def _run(entries: dict[str, Entry], matches: list[tuple[str, str]], games: int, 
             if len(streak) >= SAME_FAILURE_STOP:
                 raise _SameFailure([arrived[game] for game in order[: judged[0]]], current)
 
-    batches = [Batch({first: entries[first], second: entries[second]},
-                     tuple((first, second, pair) for pair in range(games // 2)), setup, judge=None)
-               for first, second in matches]
+    batches = [Batch({name: entries[name] for name in block[0][:2]}, block, setup, judge=None)
+               for block in _card_blocks(matches, games, entries)]
     executor = Executor("serial") if workers == 1 else Executor("processes", workers)
     results = map_unordered(play_batch, batches, executor, on_item=lambda index, record: finished(record))
     try:
         with warm_workers():
+            if executor.kind == "serial":
+                prestart(entries, setup)
             for _, records in results:  # every record was handed to ``finished`` already, except from a Dask worker
                 for record in records or ():
                     finished(record)
@@ -565,6 +591,37 @@ def _run(entries: dict[str, Entry], matches: list[tuple[str, str]], games: int, 
         results.close()
         bar.close()
     return _in_order(list(arrived.values()), matches)
+
+
+CARD_BLOCKS = 2
+"""Blocks a score card's pairing is cut into (each a batch of its own: half its dice seeds, both seats), once each
+block would hold at least :data:`MIN_BLOCK_PAIRS` seeds: two processes then share the dearest opponent instead of
+one of them playing it alone while the other waits.  A fixed number, whatever the executor, so that each block's
+lanes meet the same games on any (a strategy that keeps state in its module gets the same card)."""
+MIN_BLOCK_PAIRS = 25
+"""Dice seeds a block holds at least: each block starts its lanes' game processes afresh (tens of milliseconds)."""
+OPPONENT_COST = {"expectimax": 30.0, "paper": 3.0, "random": 2.0, "greedy": 1.0}
+"""How dear a game against each bot is, roughly (the bot's own time and the game's length, from
+``bench/scoring.py``): the card's batches start dearest first, so that the last ones to finish are short.  Only the
+order in which batches start depends on it, never a result."""
+
+
+def _card_blocks(matches: list[tuple[str, str]], games: int,
+                 entries: dict[str, Entry]) -> list[tuple[tuple[str, str, int], ...]]:
+    """A score card's batches of ``(first, second, pair)`` tasks: each pairing's seeds in :data:`CARD_BLOCKS` blocks
+    when it has enough of them (:data:`MIN_BLOCK_PAIRS`), the dearest opponent's first (:data:`OPPONENT_COST`; a
+    strategy costs as much as ``random``)."""
+    pairs = games // 2
+    cut = CARD_BLOCKS if pairs >= CARD_BLOCKS * MIN_BLOCK_PAIRS else 1
+    bounds = [pairs * part // cut for part in range(cut + 1)]
+    blocks = []
+    for order, (first, second) in enumerate(matches):
+        rival = entries[second]
+        cost = OPPONENT_COST.get(str(rival.bot), OPPONENT_COST["random"]) if rival.trusted else OPPONENT_COST["random"]
+        for part in range(cut):
+            tasks = tuple((first, second, pair) for pair in range(bounds[part], bounds[part + 1]))
+            blocks.append((-cost, order, part, tasks))
+    return [tasks for *_, tasks in sorted(blocks)]
 
 
 def _in_order(records: list[GameRecord], matches: list[tuple[str, str]]) -> list[GameRecord]:

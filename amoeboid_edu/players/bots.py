@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence, cast
 
 from ..engine.game import TURN_CAP
 from ..engine.match import register_bot
@@ -127,8 +127,50 @@ def assessed_candidates(position: Position, roll: int) -> list[tuple[Assessment,
 
 def _assessed_moves(position: Position, roll: int) -> list[tuple[Assessment, Move]]:
     """:func:`assessed_candidates` with each turn as its :data:`Move`."""
+    found, _, _ = _walk(position, roll, lazy=False)
+    return cast("list[tuple[Assessment, Move]]", found)
+
+
+Prefix = tuple[bool, int, int]
+"""The whole-number fields of :data:`OutcomeKey` (wins, Delta, -pieces): kept up to date per candidate at the cost of
+a few additions, while the threat balance needs a pass over the board and its neighbours."""
+
+Pending = tuple[int, int, int, int, int, int, int]
+"""How to make a candidate's board again from the position's: ``(grow, src, dst, owner of src, size of src, owner
+of dst, size of dst)``, cell indices and the two changed cells' new values (``src`` and ``dst`` are -1 for a pass)."""
+
+
+def _prefixed_moves(position: Position, roll: int) -> tuple[list[tuple[Prefix, Move, Pending]], list[int], list[int]]:
+    """Every candidate with the :data:`Prefix` of its key and its :data:`Pending` board, and the position's owner and
+    size lists that :func:`_full_key` completes a key on."""
+    found, owner, size = _walk(position, roll, lazy=True)
+    return cast("list[tuple[Prefix, Move, Pending]]", found), owner, size
+
+
+def _full_key(position: Position, roll: int, owner: list[int], size: list[int], pending: Pending) -> OutcomeKey:
+    """Greedy's key (:func:`outcome_after`) of a pending candidate: its board made again in ``owner`` and ``size``
+    (the position's, left as they were) and assessed as :func:`_assessed_moves` assesses it, so the floats are the
+    same."""
+    grow, src, dst, src_owner, src_size, dst_owner, dst_size = pending
+    neighbours, sides = position.board.neighbours, position.rules.die_sides
+    size[grow] += roll
+    if src < 0:
+        assessment = _assess_board(owner, size, neighbours, sides)
+    else:
+        kept = owner[src], size[src], owner[dst], size[dst]
+        owner[src], size[src], owner[dst], size[dst] = src_owner, src_size, dst_owner, dst_size
+        assessment = _assess_board(owner, size, neighbours, sides)
+        owner[src], size[src], owner[dst], size[dst] = kept
+    size[grow] -= roll
+    return _key(assessment, position.to_move == "A")
+
+
+def _walk(position: Position, roll: int, lazy: bool) -> tuple[list[tuple[Any, Move]] | list[tuple[Any, Move, Pending]],
+                                                            list[int], list[int]]:  # fmt: skip
+    """The candidates of :func:`assessed_candidates`, in its order: each with its :data:`Assessment` or (``lazy``)
+    with its :data:`Prefix` and :data:`Pending` board; and the position's owner and size lists."""
     if position.is_over:
-        return []
+        return [], [], []
     board, cells = position.board, position.cells
     names, neighbours, sides = board.names, board.neighbours, position.rules.die_sides
     mover_is_a = position.to_move == "A"
@@ -137,7 +179,9 @@ def _assessed_moves(position: Position, roll: int) -> list[tuple[Assessment, Mov
     owner = [(x > y) - (y > x) for x, y in zip(a, b)]
     size = [x + y for x, y in zip(a, b)]
     owned = [i for i, side in enumerate(owner) if side == (1 if mover_is_a else -1)]
-    found: list[tuple[Assessment, Move]] = []
+    owned_a, owned_b = owner.count(1), owner.count(-1)  # growing changes neither; a move changes two cells
+    grown_delta = sum(side * units for side, units in zip(owner, size)) + (roll if mover_is_a else -roll)
+    found: list[Any] = []
     for grow in owned:  # growing the mover's amoeba leaves it the mover's: only its size changes
         grow_name = names[grow]
         if mover_is_a:
@@ -150,6 +194,7 @@ def _assessed_moves(position: Position, roll: int) -> list[tuple[Assessment, Mov
             sa, sb = a[src], b[src]
             whole = sa + sb
             src_name = names[src]
+            src_side = (sa > sb) - (sb > sa)
             for dst in neighbours[src]:
                 ta, tb = a[dst], b[dst]
                 target = ta + tb
@@ -172,6 +217,11 @@ def _assessed_moves(position: Position, roll: int) -> list[tuple[Assessment, Mov
                         options.append((capture, 0) if mover_is_a else (0, capture))
                     if tb <= sa and ta <= sb:
                         options.append((tb, ta))
+                dst_side = (ta > tb) - (tb > ta)
+                if lazy:  # Delta and the pieces without these two cells
+                    rest_delta = grown_delta - src_side * whole - dst_side * target
+                    rest_a = owned_a - (src_side > 0) - (dst_side > 0)
+                    rest_b = owned_b - (src_side < 0) - (dst_side < 0)
                 seen = set()
                 for option in options:
                     if option in seen:
@@ -181,20 +231,34 @@ def _assessed_moves(position: Position, roll: int) -> list[tuple[Assessment, Mov
                     if x + y < target:
                         continue
                     ra, rb, da, db = sa - x, sb - y, ta + x, tb + y  # the source's rest, the destination after
+                    move: Move = (grow_name, src_name, names[dst], x, y)
+                    if lazy:
+                        src_owner, dst_owner = (ra > rb) - (rb > ra), (da > db) - (db > da)
+                        delta = rest_delta + src_owner * (ra + rb) + dst_owner * (da + db)
+                        pieces_a = rest_a + (src_owner > 0) + (dst_owner > 0)
+                        pieces_b = rest_b + (src_owner < 0) + (dst_owner < 0)
+                        prefix = ((not pieces_b, delta, -pieces_a) if mover_is_a else
+                                  (not pieces_a, -delta, -pieces_b))  # fmt: skip
+                        found.append((prefix, move, (grow, src, dst, src_owner, ra + rb, dst_owner, da + db)))
+                        continue
                     owner[src], size[src] = (ra > rb) - (rb > ra), ra + rb
                     owner[dst], size[dst] = (da > db) - (db > da), da + db
-                    found.append((_assess_board(owner, size, neighbours, sides),
-                                  (grow_name, src_name, names[dst], x, y)))
-                    owner[dst], size[dst] = (ta > tb) - (tb > ta), target
-                owner[src], size[src] = (sa > sb) - (sb > sa), whole
+                    found.append((_assess_board(owner, size, neighbours, sides), move))
+                    owner[dst], size[dst] = dst_side, target
+                owner[src], size[src] = src_side, whole
         if not any_move:
-            found.append((_assess_board(owner, size, neighbours, sides), (grow_name, None, None, None, None)))
+            move = (grow_name, None, None, None, None)
+            if lazy:
+                prefix = (not owned_b, grown_delta, -owned_a) if mover_is_a else (not owned_a, -grown_delta, -owned_b)
+                found.append((prefix, move, (grow, -1, -1, 0, 0, 0, 0)))
+            else:
+                found.append((_assess_board(owner, size, neighbours, sides), move))
         if mover_is_a:
             a[grow] -= roll
         else:
             b[grow] -= roll
         size[grow] -= roll
-    return found
+    return found, owner, size
 
 
 def keyed_candidates(position: Position, roll: int) -> list[tuple[OutcomeKey, Turn]]:
@@ -246,12 +310,23 @@ def greedy(position: Position, roll: int, rng: random.Random) -> Turn:
 
 
 def greedy_choices(position: Position, roll: int) -> list[Turn]:
-    """The turns :func:`greedy` chooses among (ties kept, in candidate order): the coach caches them."""
-    mover_is_a = position.to_move == "A"
+    """The turns :func:`greedy` chooses among (ties kept, in candidate order): the coach caches them.
+
+    Greedy's key is compared field by field, so the threat balance (a pass over the board, the dear part) is
+    computed only for the candidates whose whole-number fields (:data:`Prefix`) are the best, and for none when
+    one candidate alone has them.
+    """
+    found, owner, size = _prefixed_moves(position, roll)
+    if not found:
+        return []
+    best_prefix = max(prefix for prefix, _, _ in found)
+    leaders = [(move, pending) for prefix, move, pending in found if prefix == best_prefix]
+    if len(leaders) == 1:
+        return [Turn.unchecked(roll, *leaders[0][0])]
     best: list[Move] = []
     best_key = None
-    for assessment, move in _assessed_moves(position, roll):  # _best, inlined on keys computed in one pass
-        key = _key(assessment, mover_is_a)
+    for move, pending in leaders:  # _best, inlined
+        key = _full_key(position, roll, owner, size, pending)
         if best_key is None or key > best_key:
             best, best_key = [move], key
         elif key == best_key:
@@ -362,22 +437,43 @@ def can_end_at_once(position: Position, roll: int | None = None, ties: bool = Tr
     mine_t, theirs_t = (target.a, target.b) if mover == "A" else (target.b, target.a)
     roll = position.rules.die_sides if roll is None else roll
     movers = position.owned_indices(mover)
+    either = ties or len(movers) > 1  # a tie ends it too, or the mover keeps another amoeba whatever happens here
     for src in movers:
         if target_index not in position.board.neighbours[src]:
             continue
         cell = _amoeba(position.cells, src)
         mine_s, theirs_s = (cell.a, cell.b) if mover == "A" else (cell.b, cell.a)
-        mine_s += roll
-        for y in range(theirs_s + 1):  # the opponent's units moved along
-            low = max(0, target.size - y, theirs_t + y - mine_t)  # big enough; the target not the opponent's
-            high = min(mine_s, mine_s - theirs_s + y)  # the remainder not the opponent's
-            if low > high or low + y < 1:
-                continue
-            if ties or len(movers) > 1:
-                return True
-            if max(low, theirs_t + y - mine_t + 1) <= high or low <= min(high, mine_s - theirs_s + y - 1):
-                return True  # the target or the remainder ends up the mover's
+        if _ends_from(mine_s + roll, theirs_s, target.size, mine_t, theirs_t, either):
+            return True
     return False
+
+
+def _ends_from(mine_s: int, theirs_s: int, size_t: int, mine_t: int, theirs_t: int, either: bool) -> bool:
+    """Whether a source holding ``mine_s`` of the mover's units (grown) and ``theirs_s`` of the opponent's can move
+    onto the opponent's last amoeba (``size_t`` units, ``mine_t`` of them the mover's) leaving neither it nor the
+    source's remainder the opponent's (``either``), or one of them the mover's (not ``either``).
+
+    Moving ``x`` of the mover's units and ``y`` of the opponent's, every condition is a linear bound on ``y`` once
+    ``x`` is taken as small as it may be (``low``) or as large (``high``): so the answer is whether a few whole-number
+    intervals of ``y`` are empty, not a walk over every ``y`` (what made the paper bot's safety check slow once
+    amoebae hold hundreds of units).  ``tests/players/test_bots.py`` checks it against that walk.
+    """
+    # For y in 0..theirs_s: low = max(0, size_t - y, theirs_t + y - mine_t), high = min(mine_s, mine_s - theirs_s + y),
+    # and a split exists iff low <= high and low + y >= 1 (which low >= size_t - y gives for size_t >= 1).
+    if mine_s < 0:
+        return False
+    gap = theirs_t - mine_t  # the target stays the opponent's unless x >= gap + y
+    room = mine_s - theirs_s  # the remainder stays the opponent's unless x <= room + y
+    lowest = max(0 if size_t >= 1 else 1, -room, size_t - mine_s, -((room - size_t) // 2))  # ceil((size_t - room) / 2)
+    highest = min(theirs_s, mine_s - gap)
+    if gap > room or lowest > highest:
+        return False
+    if either:
+        return True
+    # the target ends up the mover's (x >= gap + y + 1), or the remainder does (x <= room + y - 1)
+    if gap + 1 <= room and lowest <= min(highest, mine_s - gap - 1):
+        return True
+    return gap <= room - 1 and max(lowest, 1 - room, -((room - 1 - size_t) // 2)) <= highest
 
 
 def _opening(position: Position) -> tuple[int, int] | None:
@@ -658,21 +754,35 @@ def paper_annotation_of(position: Position, turn: Turn | str, plan: str = "paper
 def _default_choices(position: Position, roll: int) -> list[Turn]:
     """Every turn the default may play (greedy's ties among the turns that leave no immediate end).
 
-    Lazily, best first: the turns are ranked by greedy's key (cheap), and safety (an ``apply`` and a look at the
+    Lazily, best first: the turns are ranked by greedy's key, and safety (an ``apply`` and a look at the
     opponent's replies, the dear part) is judged one key group at a time from the top; the first group with a
     safe turn holds exactly the safe turns of the best key, in candidate order.  With no safe turn at all, greedy's
-    ties among every turn.  ``tests/test_bots.py`` checks it against judging every turn first.
+    ties among every turn.  The key's threat balance is computed one :data:`Prefix` (its whole-number fields) at a
+    time too, from the best: a group of a worse prefix is never above one of a better.  ``tests/players/test_bots.py``
+    checks it against judging every turn first.
     """
-    mover_is_a = position.to_move == "A"
-    groups: dict[OutcomeKey, list[Move]] = {}
-    for assessment, move in _assessed_moves(position, roll):
-        groups.setdefault(_key(assessment, mover_is_a), []).append(move)
-    for key in sorted(groups, reverse=True):
-        turns = [Turn.unchecked(roll, *move) for move in groups[key]]
-        safe = [turn for turn, is_safe in _judged(position, turns, checked=False) if is_safe]
-        if safe:
-            return safe
-    return [Turn.unchecked(roll, *move) for move in groups[max(groups)]] if groups else []
+    found, owner, size = _prefixed_moves(position, roll)
+    by_prefix: dict[Prefix, list[tuple[Move, Pending]]] = {}
+    for prefix, move, pending in found:
+        by_prefix.setdefault(prefix, []).append((move, pending))
+    top: list[Turn] | None = None  # greedy's ties among every turn, if none is safe
+    for prefix in sorted(by_prefix, reverse=True):
+        members = by_prefix[prefix]
+        if len(members) == 1:
+            ranked = [[members[0][0]]]
+        else:
+            groups: dict[OutcomeKey, list[Move]] = {}
+            for move, pending in members:
+                groups.setdefault(_full_key(position, roll, owner, size, pending), []).append(move)
+            ranked = [groups[key] for key in sorted(groups, reverse=True)]
+        for group in ranked:
+            turns = [Turn.unchecked(roll, *move) for move in group]
+            if top is None:
+                top = turns
+            safe = [turn for turn, is_safe in _judged(position, turns, checked=False) if is_safe]
+            if safe:
+                return safe
+    return top or []
 
 
 def paper(position: Position, roll: int, rng: random.Random) -> Turn:

@@ -129,6 +129,8 @@ class _Worker:
     control: socket.socket | None = None
     spare_game: socket.socket | None = None
     """A portable start's game connection, until the first game takes it."""
+    spawned: socket.socket | None = None
+    """The control connection of a worker started by :meth:`Sandbox.spawn` and not sent its load request yet."""
     isolation: str = ""
     """The walls the worker reported, e.g. "process + seccomp + landlock"."""
     lanes: list[Sandbox] = field(default_factory=list)
@@ -156,6 +158,8 @@ class Sandbox:
     """The worker's processes and control connection: this sandbox's own, or shared with the other lanes of the
     same strategy (:meth:`lane`)."""
     game: socket.socket | None = field(default=None, repr=False)
+    requested: socket.socket | None = field(default=None, repr=False)
+    """A game process's socket, forked (:meth:`request_game`) and importing the strategy, its answer not read yet."""
     answers: MessageReader | None = field(default=None, repr=False)
     heard: float = 0.0
     """When the game process last sent something (or was sent its round): the harness's clock for each answer."""
@@ -227,10 +231,48 @@ class Sandbox:
         self.worker.spare_game = found[b"G"]
         return found[b"C"]
 
+    def spawn(self) -> None:
+        """Start the worker's interpreter now, without waiting for it (a fork server only): its imports then run while
+        the harness starts other workers or plays, and the load request follows on first use (:meth:`ask`)."""
+        if self.portable or not self.fork_server or self.broken is not None or self.worker.process is not None:
+            return
+        self.worker.spawned = self._popen()
+
+    def request_game(self) -> None:
+        """Have this lane's game process forked now, without waiting for its import (the worker is started and
+        loaded first if it is not): the lanes of a pairing then import the strategy side by side.  :meth:`ask`
+        reads its answer."""
+        if not self.fork_server or self.portable or self.game is not None or self.requested is not None:
+            return
+        if self.broken is None and (self.worker.process is None or self.worker.spawned is not None):
+            self._start()  # the worker's first game process, its import waited for: this lane's
+        if self.broken is not None or self.worker.control is None or self.game is not None:
+            return
+        try:
+            mine = self._send_game()
+        except OSError:
+            return  # the template is gone: ask() meets it again and says so
+        try:  # read at once: the template's pids come in the order the games were asked for
+            self._read_pid()
+        except (socket.timeout, TimeoutError):
+            self.broken = f"no answer within {self.load_limit:g} s while loading the strategy (the load limit)"
+        except (EOFError, OSError, ValueError, UnicodeDecodeError) as error:
+            self.broken = shown(f"the worker failed while loading the strategy ({error})")
+        if self.broken is not None:
+            mine.close()
+            self._end_game()
+            return
+        self.requested = mine
+
     def _start(self) -> None:
         if self.portable:
             self._start_and_load(None)
             return
+        mine, self.worker.spawned = self.worker.spawned or self._popen(), None
+        self._start_and_load(mine)
+
+    def _popen(self) -> socket.socket:
+        """Start the worker's process (a fork server or a plain worker); its end of the control connection."""
         mine, theirs = socket.socketpair()
         safe_path = ["-P"] if sys.version_info >= (3, 11) else []  # not "/" (its folder) on the import path
         try:
@@ -247,7 +289,7 @@ class Sandbox:
             )
         finally:
             theirs.close()
-        self._start_and_load(mine)
+        return mine
 
     def _start_and_load(self, mine: socket.socket | None) -> None:
         """Send the load request over the control connection (``None``: start portably first) and read the walls."""
@@ -287,30 +329,17 @@ class Sandbox:
         stopped, and a worker that forks none is stopped with it); OSError if the template is gone.
         """
         assert self.worker.control is not None
-        if self.portable:  # its one game connection was made at start
-            if self.worker.spare_game is None:
-                raise OSError("a portably started worker plays one game connection")
-            mine, self.worker.spare_game = self.worker.spare_game, None
-            self.worker.control.sendall(GAME)
-            self.imports += 1
-        else:
-            mine, theirs = socket.socketpair()
-            try:
-                socket.send_fds(self.worker.control, [GAME], [theirs.fileno()])
-                self.imports += 1
-            finally:
-                theirs.close()
+        forked, mine = self.requested is not None, self.requested or self._send_game()
+        self.requested = None
         try:
-            if self.fork_server:  # the template's word (it runs no student code): the game process's pid
-                pid = int(receive_message(self.worker.control, time.monotonic() + self.load_limit, 32))
-                self._forget_game_process()
-                self.game_pidfd, self.game_pid = _pidfd(pid), pid
+            if self.fork_server and not forked:
+                self._read_pid()
             answer = untrusted_object(receive_message(mine, time.monotonic() + self.load_limit, MAX_MESSAGE))
             if not answer.get("ok"):
                 self.broken = shown(answer.get("error", "the strategy could not be loaded"))
             elif self.fork_server and "seal" in self.worker.isolation.split(" + "):  # sealed by the template first
                 self.worker.control.sendall(SEAL)
-                send_message(self.worker.control, str(pid).encode())
+                send_message(self.worker.control, str(self.game_pid).encode())
                 if receive_message(self.worker.control, time.monotonic() + self.load_limit, 32) != SEALED:
                     self.broken = "the game process could not be sealed (docs/threat-model.md)"
         except (socket.timeout, TimeoutError):
@@ -323,6 +352,32 @@ class Sandbox:
             return None
         self.game, self.answers = mine, MessageReader(mine)
         return mine
+
+    def _send_game(self) -> socket.socket:
+        """Send the worker a fresh socket for a game process (a fork server forks one at once); OSError if the
+        template is gone."""
+        assert self.worker.control is not None
+        if self.portable:  # its one game connection was made at start
+            if self.worker.spare_game is None:
+                raise OSError("a portably started worker plays one game connection")
+            mine, self.worker.spare_game = self.worker.spare_game, None
+            self.worker.control.sendall(GAME)
+            self.imports += 1
+            return mine
+        mine, theirs = socket.socketpair()
+        try:
+            socket.send_fds(self.worker.control, [GAME], [theirs.fileno()])
+            self.imports += 1
+        finally:
+            theirs.close()
+        return mine
+
+    def _read_pid(self) -> None:
+        """The template's word (it runs no student code): the pid of the game process it forked last."""
+        assert self.worker.control is not None
+        pid = int(receive_message(self.worker.control, time.monotonic() + self.load_limit, 32))
+        self._forget_game_process()
+        self.game_pidfd, self.game_pid = _pidfd(pid), pid
 
     def _receive(self, limit: float) -> dict[str, Any]:
         """The game's next answer within ``limit`` seconds plus ``MOVE_GRACE``, or a forfeit (the game process is killed).
@@ -366,7 +421,7 @@ class Sandbox:
         answer), or None for a move left unanswered because an earlier one ended the game process: ask for it
         again.
         """
-        if self.broken is None and self.worker.process is None:
+        if self.broken is None and (self.worker.process is None or self.worker.spawned is not None):
             self._start()
         if self.broken is not None:
             return [Forfeit("load", self.broken, "the strategy could not be loaded")] * len(moves)
@@ -419,9 +474,10 @@ class Sandbox:
 
     def _end_game(self) -> None:
         """Kill the game process (and anything else but the template and the other lanes' game processes)."""
-        if self.game is not None:
-            self.game.close()
-            self.game = self.answers = None
+        for connection in (self.game, self.requested):
+            if connection is not None:
+                connection.close()
+        self.game = self.answers = self.requested = None
         self._forget_game_process()
         if not self.fork_server or self.worker.process is None or self.worker.template is None:
             self.kill()
@@ -435,14 +491,16 @@ class Sandbox:
         """Stop the worker and everything it started, every lane's game process too (SIGKILL: no handler can
         refuse); a lane asked again starts it afresh."""
         for lane in self.worker.lanes if self in self.worker.lanes else [self]:
-            if lane.game is not None:
-                lane.game.close()
-            lane.game = lane.answers = None
+            for connection in (lane.game, lane.requested):
+                if connection is not None:
+                    connection.close()
+            lane.game = lane.answers = lane.requested = None
             lane._forget_game_process()
-        for connection in (self.game, self.worker.control, self.worker.spare_game):
+        for connection in (self.game, self.requested, self.worker.control, self.worker.spare_game, self.worker.spawned):
             if connection is not None:
                 connection.close()
-        self.game = self.worker.control = self.answers = self.worker.spare_game = None
+        self.game = self.requested = self.answers = None
+        self.worker.control = self.worker.spare_game = self.worker.spawned = None
         self._forget_game_process()
         if self.worker.process is not None:
             if self.fork_server:

@@ -413,14 +413,15 @@ def _template(control: socket.socket, fork_server: bool, games: list[socket.sock
     answers their file syscalls while they import, and refuses them from the harness's ``SEAL`` on.
     ``games``: a portable start's game socket, connected at start; the harness then sends ``GAME`` alone.
     """
-    request = json.loads(receive_message(control))
-    payload = receive_message(control) if request["load"] == "pickle" else b""
     # NumPy (and cloudpickle) before the walls: the game processes inherit them imported, NumPy's global
     # generator is seeded before every move, and its BLAS may start threads, which the walls then refuse to anyone.
+    # NumPy before the request, too: a worker started ahead of its first use (Sandbox.spawn) imports it meanwhile.
     import numpy
     import numpy.random  # noqa: F401 - NumPy 2 imports it lazily: each game process would import it again
     import numpy.fft  # noqa: F401 - lazily too; a sealed game imports nothing (others: "import numpy.ma at the top")
 
+    request = json.loads(receive_message(control))
+    payload = receive_message(control) if request["load"] == "pickle" else b""
     if request["load"] == "pickle":
         import cloudpickle  # type: ignore[import-untyped, unused-ignore]  # noqa: F401
     import fcntl  # noqa: F401 - the seal's answers (:mod:`.seal`)

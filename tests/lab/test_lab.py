@@ -64,6 +64,30 @@ def test_same_seed_same_card_serial_or_parallel():
     assert serial.records != other_seed.records
 
 
+def test_a_long_card_splits_each_pairing_in_two_blocks_and_starts_the_dearest_first():
+    # Two processes share the paper bot's games (the dearest) instead of one playing them alone; a short card keeps
+    # one batch per pairing (each block starts its game processes afresh).
+    from amoeboid_edu.lab.entrants import entry
+    from amoeboid_edu.lab.scoring import _card_blocks
+
+    entries = {name: entry(name) for name in ("random", "greedy", "paper")}
+    entries["mine"] = entry(hostile.plays_fair)
+    matches = [("mine", "random"), ("mine", "greedy"), ("mine", "paper")]
+    blocks = _card_blocks(matches, 200, entries)
+    assert [(block[0][1], block[0][2], block[-1][2]) for block in blocks] == [
+        ("paper", 0, 49), ("paper", 50, 99), ("random", 0, 49), ("random", 50, 99), ("greedy", 0, 49),
+        ("greedy", 50, 99)]
+    assert sorted(task for block in blocks for task in block) == sorted(
+        (first, second, pair) for first, second in matches for pair in range(100))
+    assert [len(block) for block in _card_blocks(matches, 16, entries)] == [8, 8, 8]
+    # a strategy that keeps state in its module: each block's lanes meet the same games on any executor
+    options = dict(games=100, seed=4, opponents=["greedy"], progress=False, per_move_limit=5.0)
+    serial = score(hostile.counts_its_moves, workers=1, **options)
+    parallel = score(hostile.counts_its_moves, workers=2, **options)
+    assert [record.moves for record in serial.records] == [record.moves for record in parallel.records]
+    assert len(serial.records) == 100 and not any(record.forfeit_by for record in serial.records)
+
+
 def test_strategy_from_a_notebook_cell_travels_by_value():
     # Like a notebook cell: defined in __main__, helper and constant included, not importable by any worker.
     cell = '''

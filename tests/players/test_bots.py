@@ -8,7 +8,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from amoeboid_edu import Board, Position, Rules, apply, is_legal, random_playout, seeded_rng
+from amoeboid_edu import Amoeba, Board, Position, Rules, apply, is_legal, random_playout, seeded_rng
 from amoeboid_edu.engine.rules import cells_after_legal
 from amoeboid_edu.players.bots import (
     _best,
@@ -285,3 +285,111 @@ def test_the_bots_one_pass_agrees_on_the_positions_of_real_games():
             assert [key for key, _ in keyed] == [_outcome_reference(position, turn) for _, turn in keyed]
             checked += len(keyed)
     assert checked > 1000
+
+
+# --------------------------------------------------------------------------- can_end_at_once, by intervals
+
+
+def _can_end_at_once_reference(position, roll=None, ties=True):
+    """``can_end_at_once`` as first written, trying every count of the opponent's units moved along: the reference
+    of the interval one."""
+    mover = position.to_move
+    victim = "B" if mover == "A" else "A"
+    victims = position.owned_indices(victim)
+    if len(victims) != 1:
+        return False
+    target_index = victims[0]
+    target = position.cells[target_index]
+    mine_t, theirs_t = (target.a, target.b) if mover == "A" else (target.b, target.a)
+    roll = position.rules.die_sides if roll is None else roll
+    movers = position.owned_indices(mover)
+    for src in movers:
+        if target_index not in position.board.neighbours[src]:
+            continue
+        cell = position.cells[src]
+        mine_s, theirs_s = (cell.a, cell.b) if mover == "A" else (cell.b, cell.a)
+        mine_s += roll
+        for y in range(theirs_s + 1):
+            low = max(0, target.size - y, theirs_t + y - mine_t)
+            high = min(mine_s, mine_s - theirs_s + y)
+            if low > high or low + y < 1:
+                continue
+            if ties or len(movers) > 1:
+                return True
+            if max(low, theirs_t + y - mine_t + 1) <= high or low <= min(high, mine_s - theirs_s + y - 1):
+                return True
+    return False
+
+
+def _ends_from_reference(mine_s, theirs_s, size_t, mine_t, theirs_t, either):
+    for y in range(theirs_s + 1):
+        low = max(0, size_t - y, theirs_t + y - mine_t)
+        high = min(mine_s, mine_s - theirs_s + y)
+        if low > high or low + y < 1:
+            continue
+        if either or max(low, theirs_t + y - mine_t + 1) <= high or low <= min(high, mine_s - theirs_s + y - 1):
+            return True
+    return False
+
+
+def test_whether_a_source_can_end_the_game_agrees_with_trying_every_split_on_every_small_count():
+    from amoeboid_edu.players.bots import _ends_from
+
+    different = [(mine_s, theirs_s, mine_t, theirs_t, either)
+                 for mine_s in range(-1, 13) for theirs_s in range(13) for mine_t in range(11) for theirs_t in range(11)
+                 for either in (True, False)
+                 if _ends_from(mine_s, theirs_s, mine_t + theirs_t, mine_t, theirs_t, either)
+                 != _ends_from_reference(mine_s, theirs_s, mine_t + theirs_t, mine_t, theirs_t, either)]
+    assert not different
+
+
+@st.composite
+def last_amoeba_positions(draw):
+    """Ongoing positions where the opponent of the mover has one amoeba (the only ones that can end at once), with
+    amoebae up to 400 units, mixed or pure."""
+    position = draw(bot_positions())
+    units = draw(st.sampled_from([5, 60, 400]))
+    cells = list(position.cells)
+    victim = "B" if position.to_move == "A" else "A"
+    keep = draw(st.integers(0, len(cells) - 1))
+    for i, cell in enumerate(cells):
+        if cell is not None and cell.owner == victim and i != keep:
+            cells[i] = None
+    a, b = draw(st.integers(0, units)), draw(st.integers(1, units))
+    cells[keep] = Amoeba(a, a + b) if victim == "B" else Amoeba(a + b, a)
+    for i, cell in enumerate(cells):
+        if cell is not None and i != keep and cell.owner == position.to_move:
+            scale = draw(st.integers(1, max(1, units // 3)))
+            cells[i] = Amoeba(cell.a * scale, cell.b * scale)
+    after = Position(position.board, tuple(cells), position.to_move, position.rules)
+    assume(not after.is_over)
+    return after
+
+
+@settings(max_examples=500, deadline=None)
+@given(last_amoeba_positions(), st.one_of(st.none(), st.integers(1, 8)), st.booleans())
+def test_can_end_at_once_agrees_with_trying_every_split(position, roll, ties):
+    roll = None if roll is None else min(roll, position.rules.die_sides)
+    assert can_end_at_once(position, roll, ties) == _can_end_at_once_reference(position, roll, ties)
+
+
+def test_can_end_at_once_agrees_with_trying_every_split_on_the_positions_of_real_games():
+    # the positions the paper bot judges: after each turn of games it plays, every roll, wins and ties
+    from amoeboid_edu.engine.match import play_match
+
+    checked = ended = 0
+    for pair in range(10):
+        for opponent in (greedy, BOTS["random"], paper):
+            match = play_match(paper, opponent, seed="ends at once", pair=pair, max_turns=300)
+            position = match.start
+            for turn in match.turns:
+                position = apply(position, turn)
+                if position.is_over:
+                    break
+                for roll in (None, *range(1, 7)):
+                    for ties in (True, False):
+                        expected = _can_end_at_once_reference(position, roll, ties)
+                        assert can_end_at_once(position, roll, ties) == expected, (str(position), roll, ties)
+                        checked += 1
+                        ended += expected
+    assert checked > 5000 and ended > 100
