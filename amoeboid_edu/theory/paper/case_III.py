@@ -591,6 +591,7 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
                          ignore_index=True).drop(columns=["found"])  # fmt: skip
     if played is not None:
         evidence = pd.concat([evidence, played.drop(columns=["B win lines"])], ignore_index=True)
+    evidence = evidence.convert_dtypes()  # whole numbers stay whole where the frames' rows leave gaps
     reach = (f"3x3; from {', '.join(who(Position.parse(row['start'])) for _, row in table.iterrows())}; B any legal "
              f"turn; searched until B wins, at most {turns} turns of the game")
     return Verdict("case-III", verdict, summary, explanation, evidence, scope=f"{DELTA_SIZE}; {scope}", plain=plain,
