@@ -190,10 +190,14 @@ curves = pd.concat([
 ])
 analysis.exceedance_chart(curves)
 
+# %%
+exact = analysis.exceedance_frame([10, 20], 600)  # every turn, exact
+half = {m: int(exact[(exact["M"] == m) & (exact["probability"] >= 0.5)]["turn"].min()) for m in (10, 20)}
+Markdown(f"The curves climb towards 1, slowly: δ passes 10 with probability 1/2 within {half[10]} turns, and 20, twice "
+         f"as high, within {half[20]}: {half[20] / half[10]:.1f} times as many turns. δ spreads like the square root "
+         "of the number of turns, so for higher and higher levels this ratio tends to 4.")
+
 # %% [markdown]
-# The curves climb towards 1, slowly: a level twice as high takes about four times as many turns (δ spreads like the
-# square root of the number of turns).
-#
 # <details><summary>For the curious: why it is a theorem</summary>
 #
 # Over a full round δ changes by A's roll minus B's roll, a step with mean 0 and finite variance 35/6. By the

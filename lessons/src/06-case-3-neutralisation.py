@@ -15,6 +15,7 @@
 # %%
 import altair as alt
 import pandas as pd
+from IPython.display import Markdown
 
 from amoeboid_edu import Game, Position, apply, legal_turns
 from amoeboid_edu.theory import analysis, paper
@@ -162,6 +163,16 @@ checks[(checks["turn"] == 4)]
 card_III = paper.verdict("case-III")  # what `amoeboid paper` computes; `amoeboid paper case-III` prints the details
 card_III
 
+# %%
+bot_rows = card_III.evidence[card_III.evidence["completion"] == "(v) the paper bot"].dropna(subset=["first B win turn"])
+beaten = [(Position.parse(row["start"]), int(row["first B win turn"])) for _, row in bot_rows.iterrows()]
+Markdown("The strategy lab's `paper` bot fills in the plan's gaps with defaults of its own. The card searches it too, "
+         "one turn deeper at a time over every roll and every turn of B's, and B beats it: " + "; ".join(
+             f"from A {s['a1'].size} v B {s['c3'].size} on turn {t}"
+             + (" (on A's own turn: the bot's move leaves A owning no piece)" if t % 2 else "")
+             for s, t in beaten) + ". Before that turn nothing B does wins." if beaten else
+         "The card's search finds no B win against the strategy lab's `paper` bot within the turns it searched.")
+
 # %% [markdown]
 # The table above also shows where the paper is too quick about the neutral pieces. Its sentence "it cannot eat the
 # neutral piece which is twice its size" is false for small pieces: a piece of k units may eat it whenever it rolls at
@@ -203,8 +214,8 @@ pd.DataFrame(rows)
 # 2. On turn 4, B could have rolled 6 and eaten the neutral `(5,5)`. Who would own the result? Would A still be
 #    safe? (Try it: `apply(game.positions[3], "6 c2 c2-c3")`.)
 # 3. The paper switches from neutralising to eating "when your Advantage 2 is no longer greater than 6". Why 6?
-# 4. Open the card's details and find the game that starts from *this lesson's* position (A 14 v B 5). A follows the
-#    plan, and still B wins on turn 6. Which turn of B's would you call the turning point, and which sentence of the
+# 4. Open the card's details and find the game under (iv) that starts from *this lesson's* position (A 14 v B 5). A
+#    follows the plan, and still B wins. Which turn of B's would you call the turning point, and which sentence of the
 #    paper did that turn prove wrong? Then play A yourself from the same position: can you keep B from winning?
 
 # %% [markdown]
@@ -235,5 +246,6 @@ pd.DataFrame(rows)
 #   search. So "the opponent cannot win" is **open**.
 #
 #   The strategy lab's `paper` bot eats the biggest piece next to it with one unit more, never with a turn after
-#   which B can win at once. The games against the bots, above and on the card, are examples, not proofs.
+#   which B can win at once; the card's search beats it too (the cell after the card says on which turn). The games
+#   against the bots above are examples, not proofs.
 # - Next: [lesson 7](07-case-4-forced-win.ipynb), where the paper claims that a large enough δ makes the win certain.

@@ -72,6 +72,8 @@ def markdown_text(number: str) -> str:
     ("07", r"one less than the claim's"),      # 44 is the threshold; 45 the smallest delta 'delta > 44' covers
     ("07", r"eats the small neutral piece A has just made, losing nothing\."),  # loses the game: case-IV-step-2
     ("08", r"pours most of its centre"),       # the bot's turn 13 is computed beside the sentence
+    ("03", r"about four times"),               # the exact curves give the ratio (4.8 at probability 1/2)
+    ("06", r"B wins on turn 6"),               # the card's lines say on which turn B wins
 ])  # fmt: skip
 def test_no_hand_typed_figure_that_a_card_computes(number, typed):
     assert not re.search(typed, markdown_text(number)), typed
@@ -204,3 +206,22 @@ def test_lesson_5_names_the_splitting_sentences_word_as_its_card_gives_it_and_sc
         cell.source for cell in lesson("05") if cell.cell_type == "code")
     assert "for δ = 6 A never loses" not in text  # only B's next turn is computed (card case-II)
     assert "never going to lose" not in paper.verdict("case-II").quote
+
+
+def test_lesson_3_computes_how_many_times_as_many_turns_twice_the_level_takes():
+    from amoeboid_edu.theory import analysis
+
+    text = run_cell(prose_cell("03", "twice"), {"analysis": analysis})
+    exact = analysis.exceedance_frame([10, 20], 600)
+    turns = {m: exact[(exact["M"] == m) & (exact["probability"] >= 0.5)]["turn"].min() for m in (10, 20)}
+    assert f"within {turns[10]} turns" in text and f"{turns[20] / turns[10]:.1f} times as many" in text
+
+
+def test_lesson_6_says_on_which_turn_the_card_finds_b_beating_the_paper_bot():
+    card = paper.verdict("case-III")  # the card the lesson shows, computed once per process
+    text = run_cell(prose_cell("06", "fills in the plan's gaps"), {"card_III": card, "Position": Position})
+    rows = card.evidence[card.evidence["completion"] == "(v) the paper bot"]
+    assert len(rows) == len(paper.WORD_SEARCHES["case_III_setups"])
+    for _, row in rows.iterrows():
+        start = Position.parse(row["start"])
+        assert f"from A {start['a1'].size} v B {start['c3'].size} on turn {int(row['first B win turn'])}" in text

@@ -76,6 +76,10 @@ def test_a_game_breaking_the_proof_would_not_be_confirmed():
 def test_symmetry_theorem_holds_after_every_round_corrected_for_always():
     verdict = paper.symmetry_theorem(rounds=3, games=200)
     assert verdict.verdict == "confirmed with a correction" and "exact laws" in verdict.scope  # 'always': mid-round
+    # where the rule's second clause finds it holding, said concretely: whole rounds, the moments the paper's example
+    # counts and its proof's 'same conditions' hold
+    assert "symmetry after whole rounds, the only moments its example of delta counts" in verdict.scope
+    assert "the paper uses the theorem nowhere else" in verdict.scope
     assert "(a round)" in verdict.scope and "correction: 'always' is too strong" in verdict.summary
     assert verdict.summary.startswith("a proof") and "as if play went on" in verdict.scope
     assert "after three turns A has rolled 1,2,3 and B has rolled 4,5,6" in verdict.summary
@@ -433,7 +437,8 @@ def test_case_III_is_open_and_lists_every_completion_that_loses_with_its_line():
     assert "(iii) A eats with one unit more than the piece, then moves its whole amoeba (a fixed line) loses" in summary
     # (iv), searched as deep as the first turn on which B can win against it, is beaten; its line is on the card
     assert ("(iv) A eats, with its whole amoeba, the biggest of B's pieces next to its centre that it can eat: B wins "
-            "within 6 turns from A 10 v B 1: A's turns: ") in summary
+            "on the first turn it can (searched one turn deeper at a time, exhaustive before it) from A 10 v B 1: "
+            "A's turns: ") in summary
     head, rest = verdict.explanation.split("From A 10 v B 1 (A's turns: ", 1)
     record = rest.split("):\n", 1)[1].split("\n# ends:")[0] + "\n"
     game = replay(record)
@@ -441,15 +446,14 @@ def test_case_III_is_open_and_lists_every_completion_that_loses_with_its_line():
     assert all(note.startswith("Case") for _, _, note in claimant_turns(record))  # every A turn cites the paper
     # (v) the paper bot is listed too, with what the same search finds
     assert "(v) the course's paper bot (its eat: one unit more than the biggest piece" in summary
-    assert "no B win within 6 turns of the game (3 of A's, 3 of B's) from A 10 v B 1, A 14 v B 5 (exhaustive)" \
-        in summary
-    assert "to 6 turns of the game (3 of A's, 3 of B's), from every set-up named" in verdict.scope
+    assert "one turn of the game deeper at a time until B wins" in verdict.scope and "from every set-up named" \
+        in verdict.scope
     assert "only the clause 'the opponent cannot win' is tested" in verdict.scope
     assert "'splitting can be ruled out' are optimality claims" in verdict.scope  # a stated reason, not an item
     assert "the paper bot eats with one unit more" in verdict.scope and "B: any legal turn" in verdict.scope
     assert "this card uses the second" in verdict.scope  # delta's two meanings
     assert "expectimax" not in verdict.plain and len(verdict.short) <= paper.SHORT_LINE
-    table = verdict.evidence.set_index("start")
+    table = verdict.evidence[verdict.evidence["completion"] == "(iv)"].set_index("start")
     assert table.loc[str(paper.case_III_start(10, 1)), "B wins along the plan"].startswith("A 1 a1 a1-b2")
 
 
@@ -464,7 +468,8 @@ def test_case_III_describes_each_losing_line_from_its_own_turns():
     iv = summary.split("(iv) ", 1)[1].split("; (v)")[0]
     assert "eats and owns the smallest of B's pieces next to it, a piece of 1" in iv
     start = paper.case_III_start(10, 1)
-    found = card.evidence.set_index("start").loc[str(start), "B wins along the plan"].split(" ; ")
+    iv_rows = card.evidence[card.evidence["completion"] == "(iv)"].set_index("start")
+    found = iv_rows.loc[str(start), "B wins along the plan"].split(" ; ")
     assert describe_line(start, found) in iv
     position = start
     for entry in found:  # the eat described is the one played: B's smallest piece next to A's amoeba
@@ -540,6 +545,96 @@ def test_case_III_searches_as_deep_as_the_first_turn_b_can_win_against_completio
     assert paper.line_counterexample(start, whole_eat_line, FIRST_B_WIN_TURN - 1) is None
     assert len(paper.line_counterexample(start, whole_eat_line, FIRST_B_WIN_TURN)) == FIRST_B_WIN_TURN
     assert paper.WORD_SEARCHES["case_III_turns"] >= FIRST_B_WIN_TURN
+
+
+def test_case_III_searches_the_paper_bot_as_deep_as_the_first_turn_b_can_win_against_it():
+    """From every set-up the card searches, the paper bot's shortest losing line is on the card: replayable, every
+    A turn the bot's own, and no B win before its last turn (a search without the arithmetic pruning agrees)."""
+    from amoeboid_edu.theory.paper.case_III import b_win_line
+
+    card = paper.verdict("case-III")
+    bot_rows = card.evidence[card.evidence["completion"] == "(v) the paper bot"]
+    assert len(bot_rows) == len(paper.WORD_SEARCHES["case_III_setups"])
+    for _, row in bot_rows.iterrows():
+        start = Position.parse(row["start"])
+        line = row["B wins along the plan"].split(" ; ")
+        first = int(row["first B win turn"])
+        assert len(line) == first <= paper.WORD_SEARCHES["case_III_turns"]
+        game = replay(f"start {start}\n" + "\n".join(entry.split(" ", 1)[1] for entry in line))
+        assert game.result == "B"
+        for before, turn in zip(game.positions, game.turns):
+            if before.to_move == "A":
+                assert paper.paper_line(before, turn.roll) == turn
+        assert b_win_line(start, paper.paper_line, first - 1) is None  # no B win before it: the first turn
+        name = f"A {start['a1'].size} v B {start['c3'].size}"
+        record = card.explanation.split("(v) the course's paper bot", 1)[1].split(f"From {name} (", 1)[1]
+        record = record.split("):\n", 1)[1].split("\n# ends:")[0] + "\n"
+        assert replay(record).result == "B" and len(replay(record).turns) == first
+    assert "(v) the course's paper bot" in card.summary.split("B wins on the first turn it can")[-2]
+    assert "the course's paper bot" in card.plain
+
+
+def test_case_III_lists_the_reviewers_eight_turn_line_against_the_paper_bot():
+    from amoeboid_edu.theory.paper.case_III import BOT_LINE_TURN_8, bot_line
+
+    card = paper.verdict("case-III")
+    start = paper.case_III_start(10, 5)  # lesson 6's start, A 14 v B 5
+    record = card.explanation.split("A reviewer's longer line against the paper bot", 1)[1]
+    record = record.split(f"start {start}", 1)[1].split("\n# ends:")[0]
+    game = replay(f"start {start}" + record)
+    assert game.result == "B" and len(game.turns) == 8
+    assert [f"{p.to_move} {t}" for p, t in zip(game.positions, game.turns)] == list(BOT_LINE_TURN_8)
+    assert all(paper.paper_line(p, t.roll) == t for p, t in zip(game.positions, game.turns) if p.to_move == "A")
+    # A's turn 7 moves onto the neutral (3,3): described as such, not ranked among B's pieces
+    assert "7 eats and owns the neutral piece (3,3) on c2 with its whole amoeba (12 units)" in card.summary
+    altered = list(BOT_LINE_TURN_8)
+    altered[2] = "A 1 b2 b2-c2 4,0"  # eats instead of neutralising: not the bot's turn
+    with pytest.raises(ValueError, match="turn 3 .* is not the paper bot's"):
+        bot_line(start, altered)
+
+
+def test_b_out_of_reach_prunes_only_positions_from_which_b_cannot_win():
+    """The search's arithmetic pruning: where it says B cannot win within t turns, a search over every turn of both
+    sides finds no B win (the game may end on any of the t turns); and it does prune."""
+    from amoeboid_edu.theory.paper.case_III import b_out_of_reach
+
+    def b_can_win(position, turns):  # every roll and every legal turn of both sides
+        if position.result == "B":
+            return True
+        if position.is_over or turns == 0:
+            return False
+        return any(b_can_win(apply(position, turn), turns - 1)
+                   for roll in range(1, 7) for turn in legal_turns(position, roll))  # fmt: skip
+
+    rng = seeded_rng("out of reach")
+    pruned, kept = {1: 0, 2: 0}, 0
+    for _ in range(300):
+        start = Position.parse("(3,0) . . / . . . / . . (0,1) A")
+        position = random_playout(start, rng, max_turns=rng.randint(0, 4)).final
+        if position.is_over:
+            continue
+        for turns in (1, 2):
+            if b_out_of_reach(position, turns) and pruned[turns] < 12:
+                pruned[turns] += 1
+                assert not b_can_win(position, turns), (position, turns)
+        if not b_out_of_reach(position, 1) and b_can_win(position, 1):
+            kept += 1
+    assert min(pruned.values()) >= 12 and kept >= 3
+    for delta, base, board in paper.WORD_SEARCHES["case_III_setups"]:
+        start = paper.case_III_start(delta, base, board)
+        assert b_out_of_reach(start, 3) and not b_out_of_reach(start, 4)  # B 6 + 6 against A 1 + 1
+
+
+def test_case_III_names_small_advantages_as_a_correction_with_their_chance():
+    """'with an Advantage 2 in your favor' covers Delta 1 to 6 after A's roll: B's amoeba of b rolls r and eats A's
+    b + Delta units, owning the result when r > Delta; the card gives each chance and the rule's word for it."""
+    card = paper.verdict("case-III")
+    for delta in range(1, 7):
+        assert f"{Fraction(sum(r > delta for r in range(1, 7)), 6)} at Delta {delta}" in card.summary
+    assert f"{paper.judged(False, True)} by the rule for this one-turn claim" in card.summary
+    assert "the correction: an Advantage 2 of at least 6 after A's roll" in card.summary
+    assert card.verdict == "open"  # the whole claim is still undecided beyond B's next turn
+    assert "an Advantage 2 of 1 to 5" in card.plain
 
 
 def test_the_card_shows_word_sentence_and_scope_and_folds_the_rest():

@@ -22,8 +22,11 @@ CORE_BOTS = ("random", "greedy", "paper", "expectimax")
 
 ONE_RULE = ("the same rule for both delta items (symmetry, unboundedness): " + WORD_RULE + "; both fail in cases "
             "their words cover (symmetry just after A's roll and at a game's end, unboundedness inside a game, which "
-            "can end on turn 2) and hold where the paper itself applies them (its example after whole rounds, its "
-            "modelling of the dice sums as if play went on): confirmed with a correction, for both")
+            "can end on turn 2) and hold in the case the paper's own text puts them to: symmetry after whole rounds, "
+            "the only moments its example of delta counts ('after three turns A has rolled 1,2,3 and B has rolled "
+            "4,5,6') and the only ones at which its proof's 'the players start and play with the same conditions' is "
+            "true (the paper uses the theorem nowhere else); unboundedness for the dice sums as if play went on, what "
+            "its 'computer modeling' of delta supports: confirmed with a correction, for both")
 """How the symmetry theorem and the unboundedness conjecture read delta: the same reading for both words."""
 
 REACH = "delta as the dice sums (exact); inside a game it fails: the correction (same rule for both delta items)"

@@ -69,6 +69,27 @@ SMALLER_WHOLE_LINE = ("A 1 a1 a1-b2 8,0", "B 6 c3 c3-c2 0,1", "A 1 b2 b2-c2 9,0"
 """From A 7 on a1 v B 1 on c3 (the second reviewer's line): A to the centre, B splits off a piece of 1 (keeping 6),
 A eats the piece of 1 with its whole amoeba, B's 6 rolls 6 and eats A's only amoeba: B wins on turn 4."""
 
+BOT_LINE_TURN_8 = ("A 1 a1 a1-b2 15,0", "B 1 c3 c3-c2 0,3", "A 1 b2 b2-c2 3,0", "B 6 c3 c3-b3 0,4",
+                   "A 1 b2 b2-c3 6,0", "B 6 b3 b3-b2 0,9", "A 1 c3 c3-c2 7,5", "B 1 b2 b2-c2 8,10")  # fmt: skip
+"""From lesson 6's start, A 14 on a1 v B 5 on c3 (a reviewer's line against the paper bot): A to the centre, B splits
+off 3, A neutralises it, B moves, A eats B's 4 with one unit more, B eats A's weakened centre, A's 7 moves on the neutral
+(3,3) and keeps a piece of 7 to 5 less than B's 10, and B eats A's last piece: B wins on turn 8."""
+
+
+def bot_line(start: Position, line: Sequence[str]) -> Sequence[str]:
+    """``line`` itself, after checking that every A turn of it is the paper bot's own (:func:`paper_line`):
+    ValueError naming the first that is not."""
+    position = start
+    for number, entry in enumerate(line, 1):
+        player, text = entry.split(" ", 1)
+        turn = Turn.parse(text)
+        if player == "A" and paper_line(position, turn.roll) != turn:
+            raise ValueError(f"turn {number} ({text}) is not the paper bot's: it plays {paper_line(position, turn.roll)}"
+                             " there; give the bot's own turn")
+        position = apply(position, turn)
+    return line
+
+
 SMALLER_WHOLE_BIG = ("A 1 a1 a1-b2 21,0", "B 6 c3 c3-c2 0,1", "A 1 b2 b2-c2 22,0", "B 6 c3 c3-c2 0,25")
 """The same from A 20 on a1 v B 14 on c3: B wins on turn 4 with (22,26)."""
 
@@ -140,6 +161,11 @@ def a_turn_phrase(position: Position, turn: Turn) -> str:
     units = f"its whole amoeba ({moved} units)" if left is None else f"{moved} of its {left.size + moved} units"
     if target is None:
         return f"moves its whole amoeba to {dst}" if left is None else f"splits off {moved} units to {dst}"
+    kind = "neutralises" if landed.is_neutral else "eats and owns" if landed.owner == "A" else "feeds"
+    if target.owner == "A":
+        return f"joins its own piece ({target.a},{target.b}) on {dst} with {units}"
+    if target.is_neutral:
+        return f"{kind} the neutral piece ({target.a},{target.b}) on {dst} with {units}"
     sizes = piece_sizes(position, src, "B")
     if len(sizes) == 1:
         rank = "B's only piece next to it"
@@ -152,7 +178,6 @@ def a_turn_phrase(position: Position, turn: Turn) -> str:
     else:
         rank = "a middle-sized one of B's pieces next to it"
     pieces = f" (sizes {', '.join(map(str, sizes))})" if len(sizes) > 1 else ""
-    kind = "neutralises" if landed.is_neutral else "eats and owns" if landed.owner == "A" else "feeds"
     return f"{kind} {rank}, a piece of {target.size} on {dst}{pieces}, with {units}"
 
 
@@ -169,11 +194,35 @@ def describe_line(start: Position, line: Sequence[str]) -> str:
                 silent.append(str(number))
         position = apply(position, turn)
     result = {"B": "B wins", "A": "A wins", "tie": "a tie"}.get(position.result, "the game goes on")
+    if position.result == "B" and line and line[-1].startswith("A "):
+        result += " on A's own turn (A's move leaves it owning no piece)"
     text = f"A's turns: {'; '.join(parts)}; {result} on turn {len(line)}"
     if silent:
         text += (f"; A's turn{'s' if len(silent) > 1 else ''} {', '.join(silent)}: the paper silent, a default of "
                  "this line, not the paper's words")
     return text
+
+
+def b_out_of_reach(position: Position, turns: int, roll: int | None = None) -> bool:
+    """True when B cannot win within ``turns`` turns of the game from here, by arithmetic alone (the mover's roll
+    being ``roll`` when given).
+
+    A win for B leaves A owning nothing and B something, so every piece holds at least as many of B's units as of
+    A's and one more: B's units then outnumber A's (the paper's Advantage 1 claim).  Units are never destroyed; each
+    turn adds its roll to its roller's units, so A's grow by at least 1 on each A turn and B's by at most the die's
+    largest face on each B turn.  If even so B's units cannot outnumber A's at the end of any of the next ``turns``
+    turns (the game may end on any of them), no line of play within ``turns`` turns is a B win, whatever either side
+    does."""
+    lead = sum(cell.b - cell.a for cell in position.cells if cell is not None)  # B's units minus A's
+    most, least = position.rules.die_sides, 1
+    player = position.to_move
+    for number in range(1, turns + 1):
+        step = roll if number == 1 and roll is not None else most if player == "B" else least
+        lead += step if player == "B" else -step
+        if lead > 0:  # B's units could outnumber A's at the end of this turn
+            return False
+        player = "A" if player == "B" else "B"
+    return True
 
 
 def b_win_line(position: Position, a_line: Callable[[Position, int], Turn], turns: int,
@@ -184,8 +233,9 @@ def b_win_line(position: Position, a_line: Callable[[Position, int], Turn], turn
     :func:`~amoeboid_edu.theory.search.line_counterexample` for a line that wins at once whenever it can (the paper
     bot's first rule, Case IV step 5's "can eat him ... winning the game", which completion (iv) keeps): an A roll
     with which A can win at once is settled without asking the line which winning turn it plays, the costly part of
-    the search.  B's last turn is decided exactly (:func:`~amoeboid_edu.players.bots.can_end_at_once`).  Memoised
-    per (position, turns left); ``budget`` caps the turns visited (:class:`SearchBudgetExceeded`).
+    the search.  B's last turn is decided exactly (:func:`~amoeboid_edu.players.bots.can_end_at_once`).  A node
+    (and a roll) from which B cannot win by arithmetic is not searched (:func:`b_out_of_reach`).  Memoised per
+    (position, turns left); ``budget`` caps the turns visited (:class:`SearchBudgetExceeded`).
     """
     no_win: set[tuple[object, str, int]] = set()
     visited = 0
@@ -199,10 +249,12 @@ def b_win_line(position: Position, a_line: Callable[[Position, int], Turn], turn
             return None
         b_to_move = position.to_move == "B"
         last_b_turn = turns == 1 and b_to_move
-        if last_b_turn and not can_end_at_once(position, ties=False):
+        if b_out_of_reach(position, turns) or last_b_turn and not can_end_at_once(position, ties=False):
             no_win.add(key)
             return None
         for roll, _ in position.dice_outcomes():
+            if b_out_of_reach(position, turns, roll):
+                continue
             if last_b_turn and not can_end_at_once(position, roll, ties=False):
                 continue
             if not b_to_move and can_end_at_once(position, roll, ties=False):
@@ -220,24 +272,42 @@ def b_win_line(position: Position, a_line: Callable[[Position, int], Turn], turn
     return search(position, turns)
 
 
+def first_b_win(position: Position, a_line: Callable[[Position, int], Turn], turns: int,
+                budget: int = 2_000_000) -> tuple[int, list[str] | None]:  # fmt: skip
+    """``(depth, line)``: the shortest line on which B wins against ``a_line`` within ``turns`` turns of the game and
+    its length, or ``(turns, None)`` when B wins on none (exhaustive).
+
+    :func:`b_win_line` one turn deeper at a time, so a line found at depth ``d`` has no B win before it: ``d`` is
+    the first turn on which B can win against the line.  The shallow searches are cheap (most of their nodes are
+    out of B's reach by arithmetic) and fill the line's cache for the deeper ones."""
+    for depth in range(1, turns + 1):
+        found = b_win_line(position, a_line, depth, budget=budget)
+        if found is not None:
+            return depth, found
+    return turns, None
+
+
 def case_III_table(setups: tuple[tuple[int, int, int], ...] = ((7, 1, 3),), turns: int = 6, chance_turns: int = 0,
                    budget: int = 2_000_000, line: Callable[[Position, int], Turn] = paper_line) -> pd.DataFrame:  # fmt: skip
     """Per set-up (delta, B size, board): A plays ``line`` (the paper bot), B every roll and every legal turn.
 
-    A line on which B wins within ``turns`` turns ("none" is exhaustive), and,
-    when ``chance_turns`` > 0, the largest chance over every B strategy that B
-    wins within that many turns (exact expectimax).
+    The shortest line on which B wins within ``turns`` turns (:func:`first_b_win`; "none" is exhaustive) and the
+    turn it ends on ("first B win turn"), and, when ``chance_turns`` > 0, the largest chance over every B strategy
+    that B wins within that many turns (exact expectimax).
     """
     rows = []
     for delta, base, board in setups:
         start = case_III_start(delta, base, board)
+        first: int | None
         try:
-            found = b_win_line(start, line, turns, budget=budget)
+            depth, found = first_b_win(start, line, turns, budget=budget)
             outcome = "none" if found is None else " ; ".join(found)
+            first = None if found is None else depth
         except SearchBudgetExceeded:
-            found, outcome = None, f"unknown (more than {budget:,} turns visited)"
+            found, first, outcome = None, None, f"unknown (more than {budget:,} turns visited)"
         row = {"board": f"{board}x{board}", "delta": delta, "B size": base, "start": str(start),
-               "turns searched": turns, "B wins along the plan": outcome, "found": found}  # fmt: skip
+               "turns searched": turns if first is None else first, "first B win turn": first,
+               "B wins along the plan": outcome, "found": found}  # fmt: skip
         if chance_turns:
             search = LineOutcomes(line, "B wins", budget=budget)
             try:
@@ -254,6 +324,19 @@ def b_wins_at_once_after_centre(delta: int, base: int, board: int = 3) -> bool:
     centre = apply(case_III_start(delta, base, board), "1 a1 a1-b2")
     return any(apply(centre, turn).result == "B" for roll, _ in centre.dice_outcomes()
                for turn in legal_turns(centre, roll))  # fmt: skip
+
+
+def b_win_chance_after_centre(delta: int, base: int, board: int = 3) -> Fraction:
+    """The chance, over B's roll, that B can win at once after A (``base + delta - 1``, rolling 1, so Delta =
+    ``delta`` after its roll) moves to the centre next to B (``base``): exact over every roll and legal B turn."""
+    centre = apply(case_III_start(delta, base, board), "1 a1 a1-b2")
+    return sum((p for roll, p in centre.dice_outcomes()
+                if any(apply(centre, turn).result == "B" for turn in legal_turns(centre, roll))), Fraction(0))  # fmt: skip
+
+
+SMALL_ADVANTAGES = tuple(range(1, 7))
+"""Advantage 2 of 1 to 6 after A's roll: covered by Case III's words 'with an Advantage 2 in your favor' (Delta > 0),
+but below its own delta > 6 (where Case II plays instead)."""
 
 
 GAME_STARTS = ((8, 1), (20, 14), (30, 24))
@@ -301,13 +384,12 @@ BOT_EAT = ("the paper bot's eat: the biggest of B's pieces next to its centre, w
 
 FIRST_B_WIN_TURN = 6
 """The first turn of the game on which B can win against completion (iv) (A eats B's biggest piece next to its centre
-with its whole amoeba): after that eat B needs two more turns of its own to grow past A's whole amoeba, and after a
-neutralisation the plan's 'while Delta > 6' leaves B's pieces too small to eat the centre at once; the search to this
-depth sees it (its lines end on this turn)."""
+with its whole amoeba) from the card's set-ups; the card's search finds it by going one turn deeper at a time
+(:func:`first_b_win`)."""
 
 
 def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3)),
-             turns: int = FIRST_B_WIN_TURN, chance_turns: int = 0, games: int = 0,
+             turns: int = 8, chance_turns: int = 0, games: int = 0,
              game_starts: tuple[tuple[int, int], ...] = GAME_STARTS, game_turns: int = 60,
              seed: int | str = 0, opponent: str = "expectimax") -> Verdict:  # fmt: skip
     """Case III: 'the opponent cannot win' is a guarantee A secures by following the plan, the choices the paper
@@ -315,7 +397,9 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
     read.  Exact for B's next turn (the paper's own argument); every completion that loses is listed with its
     replayable line, every A turn annotated and the line described from its own turns: (ii) and (iii) fixed lines,
     (iv) A eating with its whole amoeba the biggest piece it can eat, and (v) the paper bot, both searched over
-    every B roll and legal turn to ``turns`` turns of the game from every set-up, and the paper bot's lost games
+    every B roll and legal turn from every set-up one turn of the game deeper at a time until B wins (so as deep as
+    the first turn on which B can win against it), at most ``turns`` turns, a reviewer's line against the paper bot
+    (replayed, every A turn checked to be the bot's), and the paper bot's lost games
     when ``games`` played-out games against the ``opponent`` bot are asked for (a legal B win, so a counterexample
     to the bot's completion).  A losing completion refutes that completion, not the plan, and none is proved
     beyond the search: "open"."""
@@ -323,6 +407,24 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
     bot_table = case_III_table(setups, turns, 0, line=paper_line)
     immediate = {(d, b, n): b_wins_at_once_after_centre(d, b, n) for d, b, n in setups}
     safe_at_once = sum(not v for v in immediate.values())
+    bases = tuple(dict.fromkeys((b, n) for _, b, n in setups))
+    small = pd.DataFrame([{"Delta after A's roll": d, "B size": b, "board": f"{n}x{n}",
+                           "P(B wins at once after the centre move)": b_win_chance_after_centre(d, b, n)}
+                          for b, n in bases for d in SMALL_ADVANTAGES])  # fmt: skip
+    chances = small["P(B wins at once after the centre move)"]
+    unsafe = sorted(set(small.loc[chances > 0, "Delta after A's roll"]))
+    # the rule on the one-turn claim: its words ('with an Advantage 2 in your favor', Delta > 0) cover Delta 1 to 6;
+    # the paper applies it where delta > 6 (the set-ups)
+    one_turn_word = judged(not unsafe and safe_at_once == len(immediate), safe_at_once == len(immediate))
+    by_delta = small.groupby("Delta after A's roll")["P(B wins at once after the centre move)"].agg(set)
+    chance_text = ", ".join(f"{'/'.join(sorted(map(str, v)))} at Delta {d}" for d, v in by_delta.items())
+    safe_from = min((d for d in SMALL_ADVANTAGES if d not in unsafe), default=SMALL_ADVANTAGES[-1] + 1)
+    correction = (f"{one_turn_word} by the rule for this one-turn claim: its words 'with an Advantage 2 in your "
+                  f"favor' cover any Delta > 0, and with Delta {unsafe[0]} to {unsafe[-1]} after A's roll (Case II's "
+                  f"ground) B wins at once after the centre move with chance {chance_text} (exact, B sizes "
+                  f"{', '.join(str(b) for b, _ in bases)}); the correction: an Advantage 2 of at least {safe_from} "
+                  "after A's roll, which Case III's own 'delta > 6' gives"
+                  if unsafe else f"{one_turn_word} for every Advantage 2 after A's roll (exact)")  # fmt: skip
     unknown = pd.concat([table[table["B wins along the plan"].str.startswith("unknown")],
                          bot_table[bot_table["B wins along the plan"].str.startswith("unknown")]])  # fmt: skip
     boards = sorted({n for _, _, n in setups})
@@ -355,6 +457,7 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
                          if row["found"] is not None]  # fmt: skip
         held[key] = [who(Position.parse(row["start"])) for _, row in frame.iterrows()
                      if row["B wins along the plan"] == "none"]  # fmt: skip
+    bot_fixed = [entry(case_III_start(10, 5), bot_line(case_III_start(10, 5), BOT_LINE_TURN_8))]
     bot_games: list[tuple[str, str, str, str]] = []
     if played is not None:
         for (a, b), (_, row) in zip(game_starts, played.iterrows()):
@@ -371,7 +474,7 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
         return "; ".join(f"from {name}: {description}" for name, _, description, result in found if result == "B")
 
     parts = [f"(i) B cannot win on its turn right after the centre move (exact, {safe_at_once} of {len(immediate)} "
-             "set-ups): the narrow reading, as the paper argues it"]
+             f"set-ups): the narrow reading, as the paper argues it; {correction}"]
     for key in ("ii", "iii"):
         if any(result == "B" for *_, result in fixed[key]):
             parts.append(f"({key}) {completions[key]} loses: {lines_text(fixed[key])}")
@@ -380,16 +483,19 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
         found = searched[key] + (bot_games if key == "v" else [])
         pieces = []
         if searched[key]:
-            pieces.append(f"B wins within {turns} turns {lines_text(searched[key])}")
+            pieces.append("B wins on the first turn it can (searched one turn deeper at a time, exhaustive before "
+                          f"it) {lines_text(searched[key])}")
+        if key == "v" and bot_fixed:
+            pieces.append(f"and later, a reviewer's line, replayed {lines_text(bot_fixed)}")
         if key == "v" and bot_games:
             pieces.append(f"B won {len(bot_games)} played-out games against it (each a legal B win, so this "
                           f"completion loses; the first {min(len(bot_games), 3)} lines are in the details)")
         if held[key]:
-            pieces.append(f"no B win within {deep} from {', '.join(held[key])} (exhaustive)")
+            pieces.append(f"no B win within {deep} from {', '.join(held[key])} (exhaustive; beyond undecided)")
         parts.append(text + "; ".join(pieces) + ("" if found else ""))
     losing_keys = [key for key in ("ii", "iii") if any(result == "B" for *_, result in fixed[key])]
     losing_keys += [key for key in ("iv",) if searched[key]]
-    losing_keys += ["v"] if searched["v"] or bot_games else []
+    losing_keys += ["v"] if searched["v"] or bot_fixed or bot_games else []
     summary = "; ".join(parts)
     if chance_turns and "max P(B wins)" in table:
         summary += f"; best chance of a B win within {chance_turns} turns: " + ", ".join(table["exact"])
@@ -410,9 +516,12 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
              "c3; (ii) also A 20 v B 14); (iv) searched: A plays the paper bot (centre, neutralise the biggest piece "
              "while Delta > 6, reset to an opposite square; defaults named in its rules) but eats with its whole "
              "amoeba the biggest of B's pieces next to its centre that it can eat; (v) the paper bot itself; both "
-             f"against B's every roll and every legal turn, to {deep}, from every set-up named, as deep as the first "
-             f"turn on which B can win against (iv) ({FIRST_B_WIN_TURN}); every losing line is described from its "
-             "own turns; sentences of Case III given no item, with the reason: 'the optimal strategy here is to move "
+             "against B's every roll and every legal turn, from every set-up named, one turn of the game deeper at "
+             "a time until B wins (so each line found is a shortest one, and the search is as deep as the first turn "
+             f"on which B can win against that completion), at most {deep}; the pruning is arithmetic only (a B win "
+             "needs more of B's units than A's on the board, the Advantage 1 claim, and A's units grow by at least 1 "
+             "a turn, B's by at most 6); (v) also a reviewer's line against the paper bot, replayed and checked turn "
+             "by turn to be the bot's own; every losing line is described from its own turns; sentences of Case III given no item, with the reason: 'the optimal strategy here is to move "
              "your amoeba to the center' and 'splitting can be ruled out' are optimality claims, and no exact "
              "comparison of whole strategies exists (as case-I's 'optimal'); 'until either there are no squares left "
              "unoccupied in which case you win' is the end of this same plan (a B win before it is what (ii)-(v) "
@@ -443,14 +552,15 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
         "that loses is listed below with its line; what each line's A turns do is computed from the line.\n"
         f"(ii) {completions['ii']}:\n{records(fixed['ii'])}"
         f"(iii) {completions['iii']}:\n{records(fixed['iii'])}"
-        f"(iv) {completions['iv']}, searched over every B roll and every legal B turn for {deep}, "
-        + ("as deep as" if turns >= FIRST_B_WIN_TURN else "less deep than")
-        + f" the first turn on which B can win against it ({FIRST_B_WIN_TURN}: after such an eat B needs two turns "
-        "of its own to outgrow A):\n" + records(searched["iv"])
-        + (f"From {', '.join(held['iv'])} B never wins within that bound, which proves nothing beyond it.\n"
+        f"(iv) {completions['iv']}, searched over every B roll and every legal B turn, one turn of the game deeper "
+        f"at a time until B wins (at most {deep}), so each line below ends on the first turn on which B can win "
+        "against it from that set-up:\n" + records(searched["iv"])
+        + (f"From {', '.join(held['iv'])} B never wins within {deep}, which proves nothing beyond it.\n"
            if held["iv"] else "")
         + f"(v) {completions['v']}, searched the same way:\n" + records(searched["v"])
-        + (f"From {', '.join(held['v'])} B never wins within {deep}.\n" if held["v"] else "")
+        + (f"From {', '.join(held['v'])} B never wins within {deep}, which proves nothing beyond it.\n"
+           if held["v"] else "")
+        + "A reviewer's longer line against the paper bot, replayed (every A turn the bot's own):\n" + records(bot_fixed)
         + (f"In played-out games against the {opponent} bot B won "
            f"{len(bot_games)} of {int(played['games'].sum())}: each is a legal B win against the paper bot, so the "
            "bot's completion loses (not the plan: another completion might have held).\n" + records(bot_games, 3)
@@ -466,6 +576,9 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
     plain = ("Open. On B's very next turn B cannot win, as the paper argues. After that the plan leaves A choices "
              "the paper does not spell out, and these ways of filling them in lose: "
              + "; ".join(loses_words[key] for key in losing_keys) + ". "
+             + (f"With a smaller lead, an Advantage 2 of {unsafe[0]} to {unsafe[-1]} (which 'in your favor' allows), "
+                f"B can win at once, with chance up to {max(chances)}: the sentence needs Case III's bigger lead. "
+                if unsafe else "")
              + (f"{'The paper bot' if 'v' not in losing_keys else 'The other ways'} held B off for {turns} turns in "
                 "every case the computer tried. " if held["v"] and "v" not in losing_keys else "")
              + "Whether some way of filling in the plan always works, nobody knows.")  # fmt: skip
@@ -473,11 +586,14 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
              "and none is proved.")
     if safe_at_once < len(immediate):  # the paper's own one-turn argument fails: looked at by hand, not expected
         plain = "Open: see the summary."
-    evidence = table.drop(columns=["found"])
+    evidence = pd.concat([table.assign(completion="(iv)"), bot_table.assign(completion="(v) the paper bot"),
+                          small.assign(**{"P(B wins at once after the centre move)": chances.map(str)})],
+                         ignore_index=True).drop(columns=["found"])  # fmt: skip
     if played is not None:
         evidence = pd.concat([evidence, played.drop(columns=["B win lines"])], ignore_index=True)
+    evidence = evidence.convert_dtypes()  # whole numbers stay whole where the frames' rows leave gaps
     reach = (f"3x3; from {', '.join(who(Position.parse(row['start'])) for _, row in table.iterrows())}; B any legal "
-             f"turn; searched to {turns} turns of the game")
+             f"turn; searched until B wins, at most {turns} turns of the game")
     return Verdict("case-III", verdict, summary, explanation, evidence, scope=f"{DELTA_SIZE}; {scope}", plain=plain,
                    quote=QUOTE, brief=brief, reach=reach)
 
