@@ -96,6 +96,7 @@ def test_neutral_piece_counter_line_eat_is_no_blunder_from_lesson_6s_start():
     assert all(apply(after, turn).result != "A" for roll in range(1, 7) for turn in legal_turns(after, roll))
     assert "A has no win at once with any roll (checked for each)" in card.summary
     assert "case-IV-step-2" in card.explanation and "rules' cannot" in card.scope
+    assert "one rule with neutral-twice-its-size" in paper.verdict("case-IV-step-2").scope
 
 
 def test_case_IV_one_liners_carry_their_set_up_and_the_bigger_boards_where_max_8_fails():

@@ -133,8 +133,9 @@ def case_II(bases: tuple[int, ...] = (1, 10, 40), boards: tuple[int, ...] = (3,)
     summaries = {board: _summarise(case_II_table((4, 5, 6), bases, board)) for board in boards}
     evidence, agree = summaries[boards[0]]
     by_delta = evidence.drop_duplicates("delta").set_index("delta")["exact"]
-    everywhere = [_summarise(case_II_table((4, 5, 6), bases[:2], 3, cells=cells)) for cells in placements(3)]
-    on_3x3 = all(holds for _, holds in everywhere)
+    everywhere = [_summarise(case_II_table((4, 5, 6), bases[:2], 3, cells=cells)) for cells in placements(3)
+                  if cells != corner_cells(3)]  # the corner set-up is the first table
+    on_3x3 = agree and all(holds for _, holds in everywhere)
     corner_boards = [n for n in boards[1:] if summaries[n][1]]
     big, cells = BIG_CENTRE
     away, away_holds = _summarise(case_II_table((4, 5, 6), (bases[0],), big, cells=cells))

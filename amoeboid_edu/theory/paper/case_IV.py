@@ -437,7 +437,9 @@ STEP_2_AFTER = 3
 
 STEP_2_READING = ("'without loosing' read as 'without losing the game' (the reading under which B 'will have to split': "
                   "the default where the text is silent); under the weaker reading 'without losing anything at once' "
-                  "a B eat that leaves A no win on its next turn refutes it")  # fmt: skip
+                  "a B eat that leaves A no win on its next turn refutes it; one rule with neutral-twice-its-size: "
+                  "each sentence is read by its own words, a cost it names ('without loosing') as the game, a bare "
+                  "'cannot' as the rules' cannot")  # fmt: skip
 
 
 def fewest_turns_to_force_a_win(position: Position, most: int = STEP_2_AFTER,
