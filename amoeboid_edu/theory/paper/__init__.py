@@ -45,7 +45,7 @@ from .case_IV import (
     case_IV_max_8, case_IV_position, case_IV_step_2, case_IV_threshold, forced_win_report, paper_example_a_turns, paper_steps_line,
 )  # fmt: skip
 from .example import EXAMPLE_GAME, EXAMPLE_MATRICES, example_game, example_game_check
-from .neutral import NEUTRAL_LINE, NEUTRAL_START, neutral_twice_its_size
+from .neutral import neutral_twice_its_size
 from .lines import (
     BOARDS,
     annotate_paper_turn,
