@@ -25,7 +25,7 @@ from ..players.registry import BOTS
 from ..players.strategy import Strategy, as_function, strategy_name
 from ..sandbox.text import printable, shown
 from ..sandbox.importpath import caller_path
-from .roster import (NAME_WIDTH, SOURCE_LIMIT, STUDENT_FOLDER_FILE, DidNotLoad, StudentSource, _walk_folder,
+from .roster import (SOURCE_LIMIT, STUDENT_FOLDER_FILE, DidNotLoad, StudentSource, _walk_folder,
                      _not_a_file, _read_bytes, read_folder, shown_name)
 
 # --------------------------------------------------------------------------- who plays

@@ -20,7 +20,7 @@ from fractions import Fraction
 from IPython.display import Markdown
 
 from amoeboid_edu import Position, apply
-from amoeboid_edu.theory import paper
+from amoeboid_edu.theory import analysis, paper
 from amoeboid_edu.ui.exercises import check
 
 # %% [markdown]
@@ -88,7 +88,8 @@ columns = ["B size", "option", "P(B wins at once), mean over r = 1-3", "P(B only
 case_1.evidence.loc[case_1.evidence["board"] == "3x3", columns].round(3)
 
 # %% [markdown]
-# What the authors got right: moving next to B is a mistake (B wins or ties at once two times in three or more), and once
+# What the exact numbers show: after a step next to B, B wins or ties on its very next turn two times in three or
+# more (the paper calls the step a likely loss; what happens later in the game is not computed). And once
 # B's amoeba is bigger than your lead, every split leaves a piece smaller than B's, as they say. What is wrong: at the
 # very first move (both amoebae of size 1, or small) that premise is false, a split of 2 into 1 + 1 leaves nothing
 # smaller than B's 1, so the argument against splitting does not apply there. The paper applies Case I to exactly
@@ -115,19 +116,21 @@ paper_comparison[["B size", "opponent", "stall", "split", "stall v split"]].roun
 #
 # - if B's roll is bigger than δ, B is bigger than A and eats it: **B wins**;
 # - if B's roll equals δ, B can eat A with an equal amoeba: a neutral amoeba, a **tie**;
-# - otherwise B must move (moves are compulsory), and every cell B can reach is next to the centre, so the paper says
-#   B splits in half and A eats at least half of B's units next turn.
+# - otherwise B must move (moves are compulsory), and every cell B can reach is next to the centre; the paper says
+#   this "will result on A eating half of B's size" (for δ = 6: "A will take at least half of B's size").
 #
 # The theory module checks this by exhaustive search: every B roll, every legal B reply (not just the paper's), and
-# every A roll and eat afterwards, for amoebae of several sizes ("base").
+# every A roll and eat afterwards, for amoebae of several sizes ("base"), wherever the two amoebae stand on 3x3 (the
+# centre touches every cell), and on a 5x5 board with B next to the center but not in its corner. The paper plays
+# "a n x n Board", so that last case is one its words cover: read the card's word and its correction.
 
 # %%
 case_2 = paper.case_II()
 case_2
 
 # %%
-columns = ["delta", "base", "P(B can win)", "P(B can tie, not win)", "P(B can end the game at once)", "exact",
-           "otherwise A eats at least"]
+columns = ["board", "A on", "B on", "delta", "base", "P(B can win)", "P(B can tie, not win)",
+           "P(B can end the game at once)", "exact", "otherwise A eats at least"]
 case_2.evidence[columns]
 
 # %% [markdown]
@@ -138,7 +141,8 @@ case_2.evidence[columns]
 
 # %%
 my_answer = ...  # solution: Fraction(1, 3)
-b_ends_it = case_2.evidence.set_index(["delta", "base"]).loc[(5, 1), "exact"]
+rows = case_2.evidence[(case_2.evidence["delta"] == 5) & (case_2.evidence["base"] == 1)]
+b_ends_it = rows["exact"].iloc[0]  # the same in every row for δ = 5: wherever the amoebae stand, on every board
 check(my_answer, Fraction(b_ends_it), hint="B ends the game at once only with the rolls 5 (tie) and 6 (win)")
 
 # %% [markdown]
@@ -166,19 +170,27 @@ paper.case_II_table((5,), (1,))
 # streak makes the next roll less (or more) likely is called the **gambler's fallacy**; clever people fall for it all
 # the time, in casinos and in papers.
 #
-# **Exercise 3.** With 20,000 seeded rolls, how often does a 5 or 6 follow two 5-or-6 rolls in a row? Predict first,
-# as a fraction or a decimal (as in exercise 2).
+# **Exercise 3.** After two 5-or-6 rolls in a row, what is the chance that the next roll is a 5 or 6? Predict first,
+# as a fraction or a decimal (as in exercise 2); then look at 20,000 seeded rolls.
 
 # %%
-dice = random.Random(2010)
+dice = random.Random(2026)
 rolls = [dice.randint(1, 6) for _ in range(20_000)]
 after_streak = [rolls[i] for i in range(2, len(rolls)) if rolls[i - 1] >= 5 and rolls[i - 2] >= 5]
-share = sum(roll >= 5 for roll in after_streak) / len(after_streak)
-print(f"{len(after_streak)} rolls after a streak; share of 5s and 6s: {share:.3f}")
+hits = sum(roll >= 5 for roll in after_streak)
+low, high = analysis.wilson_interval(hits, len(after_streak))
+print(f"{len(after_streak)} rolls after a streak; share of 5s and 6s: {hits}/{len(after_streak)} = "
+      f"{hits / len(after_streak):.3f}, 95% interval [{low:.3f}, {high:.3f}]")
+
+# %% [markdown]
+# The share is not exactly the chance: a sample of a couple of thousand rolls is off by a little, and the interval
+# says by how much (95% of such intervals contain the true chance). The chance itself comes from the die, not from
+# the sample: every face is equally likely whatever came before.
 
 # %%
+exact = Fraction(sum(face >= 5 for face in range(1, 7)), 6)  # the faces 5 and 6 out of six, after any streak
 my_answer = ...  # solution: Fraction(1, 3)
-check(my_answer, Fraction(1, 3), hint="dice have no memory: the same as for any roll")
+check(my_answer, exact, hint="dice have no memory: the same as for any roll")
 
 # %% [markdown]
 # So after A's move to the middle, B ties (rolling 5) or wins (rolling 6) at once one time in three. What the authors

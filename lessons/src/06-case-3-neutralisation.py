@@ -8,7 +8,8 @@
 #
 # **Learning goals**
 #
-# - Follow the Case III plan move by move: centre, neutralise, repeat, win when the board is full.
+# - Follow the Case III plan move by move: centre, neutralise, repeat, win once B's last piece has no empty cell
+#   next to it and nothing it may eat.
 # - Explain why neutralising (rather than eating) keeps the opponent from winning, using Δ.
 # - Check a line of play by exhaustive computation, and find where the paper's argument depends on luck.
 
@@ -176,8 +177,9 @@ Markdown("The strategy lab's `paper` bot fills in the plan's gaps with defaults 
 # %% [markdown]
 # The table above also shows where the paper is too quick about the neutral pieces. Its sentence "it cannot eat the
 # neutral piece which is twice its size" is false for small pieces: a piece of k units may eat it whenever it rolls at
-# least k. The card's counter-line starts from the paper's own start position (so it can happen in a real game), plays
-# the paper's own sequence and ends with such an eat:
+# least k. The card's counter-line starts from this lesson's own position, plays the paper's own sequence (centre,
+# B halves, A neutralises a half) and ends with such an eat; and the eat is no blunder: afterwards A cannot win at
+# once, whatever it rolls (the card checks every roll):
 
 # %%
 paper.neutral_twice_its_size()

@@ -74,6 +74,12 @@ def markdown_text(number: str) -> str:
     ("08", r"pours most of its centre"),       # the bot's turn 13 is computed beside the sentence
     ("03", r"about four times"),               # the exact curves give the ratio (4.8 at probability 1/2)
     ("06", r"B wins on turn 6"),               # the card's lines say on which turn B wins
+    ("05", r"moving next to B is a mistake"),  # case-I computes only B's next turn after that step
+    ("05", r"the paper says\s+#?\s*B splits in half"),  # Case II's words: "A eating half of B's size"
+    ("06", r"win when the board is full"),     # the lesson's line ends with empty cells left
+    ("07", r"once the board is full"),         # the steps line leaves a cell empty: B's piece has no empty neighbour
+    ("07", r"within 4 of its turns"),          # the forced-win search's depth is the card's
+    ("07", r"δ = 17 too|15 and 16|from δ = 43 on"),  # the leads are case-IV-threshold's
 ])  # fmt: skip
 def test_no_hand_typed_figure_that_a_card_computes(number, typed):
     assert not re.search(typed, markdown_text(number)), typed
@@ -90,7 +96,7 @@ def test_lesson_3_medians_are_the_cards():
 def test_lesson_5_length_says_what_the_card_says():
     card = paper.case_II_length()
     text = run_cell(prose_cell("05", "more than 200?"), {"length": card})
-    assert "surely, under both readings" in card.summary
+    assert "surely under the named default that A keeps its amoeba whole" in card.summary
     for _, row in card.evidence.iterrows():
         assert f"Counted as {row['reading']}: at least {row['fewest possible']} turns" in text
         assert f"**{row['more than 200?']}**" in text
@@ -225,3 +231,29 @@ def test_lesson_6_says_on_which_turn_the_card_finds_b_beating_the_paper_bot():
     for _, row in rows.iterrows():
         start = Position.parse(row["start"])
         assert f"from A {start['a1'].size} v B {start['c3'].size} on turn {int(row['first B win turn'])}" in text
+
+
+def test_lesson_5_exercise_3_checks_the_dice_chance_and_shows_the_sampling_error():
+    cells = [cell.source for cell in lesson("05") if cell.cell_type == "code"]
+    (answer,) = [cell for cell in cells if "dice have no memory" in cell and "check(" in cell]
+    assert "Fraction(1, 3))" not in answer and "range(1, 7)" in answer  # the chance comes from the die's faces
+    (sample,) = [cell for cell in cells if "after_streak" in cell and "randint" in cell]
+    assert "wilson_interval" in sample and "95% interval" in sample
+
+
+def test_lesson_7_forced_win_and_threshold_sentences_are_the_cards():
+    forced = paper.verdict("case-IV-forced-win")
+    text = run_cell(prose_cell("07", "forced_win.evidence"), {"forced_win": forced})
+    free_b, halving_b = (row for _, row in forced.evidence.iterrows())
+    assert f"within {halving_b['A turns']} of its turns" in text and f"afford {free_b['A turns']} of A's turns" in text
+    assert f"**{forced.verdict}**" in text
+    threshold = paper.case_IV_threshold(deltas=(45,), extra=(16, 17), line_deltas=range(42, 45))
+    text = run_cell(prose_cell("07", "threshold.evidence"), {"threshold": threshold})
+    assert "δ = 17, 45 (none within 4 turns at δ = 16)" in text and "from δ = 43 on" in text
+    assert "from delta = 43 on" in threshold.summary  # the card's own figure, the same
+
+
+def test_lesson_7_exercise_2_answer_comes_from_the_line():
+    cells = [cell.source for cell in lesson("07") if cell.cell_type == "code"]
+    (exercise,) = [cell for cell in cells if "my_answer" in cell and "8 turns" in cell]
+    assert 'check(my_answer, broken' in exercise and 'end.result' in exercise

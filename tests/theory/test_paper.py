@@ -175,23 +175,22 @@ def test_case_II_quotes_only_what_it_tests():
     assert "never going to lose" not in card.quote and "'A is never going to lose' at delta = 6" in card.scope
 
 
-def test_neutral_twice_its_size_counter_line_starts_from_the_papers_start_and_says_which_starts_are_reachable():
+def test_neutral_twice_its_size_counter_line_says_whether_its_start_is_reachable():
     from amoeboid_edu.theory.paper.lines import dice_sums_fit_the_start
 
     card = paper.verdict("neutral-twice-its-size")
     game = replay(card.counter_line)
-    assert game.positions[0] == Position.start(3)
-    assert "reachable in a game the paper describes" in card.scope
-    # the sentence's own case: the neutral B eats is exactly twice B's piece (before its roll), made while Delta > 6
+    assert dice_sums_fit_the_start(game.positions[0]) and "fit a game from the paper's start" in card.scope
+    # the sentence's own case: B eats the neutral piece A made from B's other half, while Delta > 6
     before, last = game.positions[-2], game.turns[-1]
     eaten, eater = before[last.dst], before[last.grow]
-    assert eaten.is_neutral and eaten.size == 2 * eater.size and eater.owner == "B" and last.grow == last.src
+    assert eaten.is_neutral and eaten.size >= 2 * eater.size and eater.owner == "B" and last.grow == last.src
     made = max(i for i, turn in enumerate(game.turns[:-1]) if game.positions[i + 1][turn.dst] == eaten)
     assert game.positions[made].to_move == "A" and game.positions[made].Delta > 6
-    assert f"{game.positions[made].Delta} before A neutralises" in card.summary
+    assert f"neutralises the bigger half at Delta {game.positions[made].Delta}" in card.summary
     # reachability by the dice sums: A 10 v B 1 with A to move has A rolled 9 and B nothing
     assert not dice_sums_fit_the_start(paper.case_III_start(10, 1))
-    assert dice_sums_fit_the_start(game.positions[4]) and dice_sums_fit_the_start(Position.start(3))
+    assert dice_sums_fit_the_start(Position.start(3))
     case_III = paper.verdict("case-III")
     assert "A 10 v B 1: cannot arise in a game from the paper's start" in case_III.scope
 
@@ -310,17 +309,17 @@ def test_case_I_sizes_in_the_scope_are_the_sizes_simulated():
 
 def test_case_II_agrees_with_the_paper_on_every_board_with_b_in_its_corner():
     verdict = paper.case_II(bases=(1, 3), boards=(3, 4))
-    assert verdict.verdict == "confirmed" and "every legal B reply" in verdict.scope and "4x4" in verdict.scope
-    assert "B in its corner (c3, d4)" in verdict.scope and "the paper's set-up" in verdict.scope
+    assert verdict.verdict == "confirmed with a correction" and "every legal B reply" in verdict.scope
+    assert "B in its corner (c3, d4)" in verdict.scope and "4x4" in verdict.scope
     for board in ("3x3", "4x4"):
-        rows = verdict.evidence[(verdict.evidence["board"] == board) & (verdict.evidence["B on"] != "c3 (not a corner)")]
+        rows = verdict.evidence[verdict.evidence["board"] == board]
         exact = rows.drop_duplicates("delta").set_index("delta")["exact"]
         assert (exact[4], exact[5], exact[6]) == ("1/2", "1/3", "1/6")
         assert (rows["otherwise A eats at least"] >= 0.5).all()
     assert "the same on 4x4 with B in its corner" in verdict.summary and "run away" not in verdict.summary
-    # outside the paper's set-up (B not in a corner) the output says so, and does not blame the paper
-    away = verdict.evidence[verdict.evidence["B on"] == "c3 (not a corner)"]
-    assert len(away) and "Outside the paper's set-up" in verdict.explanation
+    # off its corner on 5x5 B can step away from the center: a case the words cover, so a correction
+    away = verdict.evidence[verdict.evidence["B on"] == "d4 (not a corner)"]
+    assert len(away) and "correction: on 5x5" in verdict.summary
 
 
 def test_corner_cells_put_b_in_its_corner_and_the_centre_next_to_both():
@@ -357,7 +356,7 @@ def test_case_II_length_both_readings():
     assert verdict.verdict == "confirmed" and "168" in verdict.summary and "335" in verdict.summary
     # A grows by at least 1 a turn: after B's j-th turn the gap is at least 1006 + (j - 1) - 6 j, closed at j = 201
     assert min(j for j in range(1, 400) if 1006 + (j - 1) - 6 * j <= 0) == 201
-    assert "B needs at least 201 of its own turns to catch up, so more than 200 surely" in verdict.summary
+    assert "B needs at least 201 of its own turns to catch up" in verdict.summary
     assert "A keeps its amoeba whole" in verdict.scope
     assert "exact convolution of 200 dice" in verdict.scope
     assert "about 288 on average" in verdict.plain and "287" not in verdict.plain  # the hitting time, not 1006/3.5
@@ -718,8 +717,9 @@ def test_neutral_piece_twice_its_size_is_false_for_small_pieces_with_a_paper_lin
     verdict = paper.neutral_twice_its_size(sizes=(1, 3, 7))
     assert verdict.verdict == "false as stated" and "every roll and legal turn" in verdict.scope
     assert "from 7 units on the sentence is true" in verdict.plain and "always for k = 1" in verdict.summary
-    assert "3k + r units, of which it controls 2k + r" in verdict.explanation
-    rolls = dict(zip(verdict.evidence["B's piece k"], verdict.evidence["rolls that let B eat it"]))
+    assert "so B owns it" in verdict.explanation
+    table = verdict.evidence.dropna(subset=["B's piece k"])  # the exact table (the line's rows follow it)
+    rolls = dict(zip(table["B's piece k"].astype(int), table["rolls that let B eat it"]))
     assert rolls == {1: (1, 2, 3, 4, 5, 6), 3: (3, 4, 5, 6), 7: ()}  # k + r >= 2k, by hand
     # the counter-line: A follows the paper, B halves, and a half eats the neutral piece twice its size
     game = replay(verdict.counter_line)
@@ -728,7 +728,7 @@ def test_neutral_piece_twice_its_size_is_false_for_small_pieces_with_a_paper_lin
     before, last = game.positions[-2], game.turns[-1]
     eaten = before[last.dst]
     assert eaten.is_neutral and sum((last.a, last.b)) == eaten.size and game.position[last.dst].owner == "B"
-    assert eaten.size == 2 * before[last.src].size  # the neutral piece is exactly twice the size of B's eating piece
+    assert eaten.size >= 2 * before[last.src].size  # the neutral piece is at least twice B's eating piece
 
 
 # --------------------------------------------------------------------------- Case IV

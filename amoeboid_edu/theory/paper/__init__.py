@@ -9,8 +9,8 @@ stated", an annotated counter-line that ``amoeboid replay`` replays::
     paper.symmetry_theorem()          # renders as a card in a notebook
 
 Modules, in the paper's order: :mod:`.advantage` (the Advantage section),
-:mod:`.case_I`, :mod:`.case_II` (with the size-1000 example), :mod:`.case_III`
-(with "twice its size"), :mod:`.split` (the opponent's split in half),
+:mod:`.case_I`, :mod:`.case_II` (with the size-1000 example), :mod:`.case_III`,
+:mod:`.neutral` (Case III's "twice its size"), :mod:`.split` (the opponent's split in half),
 :mod:`.case_IV`, :mod:`.example`.  The searches live in :mod:`amoeboid_edu.theory.search`.
 ``amoeboid paper`` prints one line per item (``SIZES["quick"]``); ``--full``
 (``SIZES["full"]``) gives the same words with tighter numbers.
@@ -39,12 +39,13 @@ from .case_I import CASE_I_OPTIONS, case_I, case_I_split, case_I_table, split_pr
 from .case_II import (
     CASE_II_PAPER, STREAK_START, case_II, case_II_length, case_II_streak, case_II_table, case_II_tie,
 )  # fmt: skip
-from .case_III import case_III, case_III_games, case_III_start, case_III_table, neutral_twice_its_size
+from .case_III import case_III, case_III_games, case_III_start, case_III_table
 from .case_IV import (
     PAPER_CASE_IV_LINE, PAPER_CASE_IV_MATRICES, case_IV_forced_win, case_IV_matrices, case_IV_matrix_differences,
     case_IV_max_8, case_IV_position, case_IV_step_2, case_IV_threshold, forced_win_report, paper_example_a_turns, paper_steps_line,
 )  # fmt: skip
 from .example import EXAMPLE_GAME, EXAMPLE_MATRICES, example_game, example_game_check
+from .neutral import neutral_twice_its_size
 from .lines import (
     BOARDS,
     annotate_paper_turn,

@@ -46,15 +46,16 @@ def _best_share_eaten(position: Position) -> Fraction:
 
 
 def case_II_table(deltas: tuple[int, ...] = (4, 5, 6), bases: tuple[int, ...] = (1, 10, 40),
-                  board: int = 3, corner: bool = True) -> pd.DataFrame:  # fmt: skip
+                  board: int = 3, corner: bool = True, cells: tuple[str, str, str] | None = None) -> pd.DataFrame:  # fmt: skip
     """A (base+delta) moves to the centre, next to B (base): every B roll, every legal B reply.
 
     B sits in its corner and A two steps away on the diagonal (:func:`corner_cells`: the paper's set-up on every
-    board); ``corner=False`` puts B on c3 and A on a1 instead, which on 4x4 and 5x5 is not a corner.
+    board); ``corner=False`` puts B on c3 and A on a1 instead, which on 4x4 and 5x5 is not a corner; ``cells`` =
+    (A's cell, the cell A moves to, B's cell) sets any placement.
     One row per (delta, base, B's roll): can B win or tie at once, and the share of
     B's units A is sure to eat next turn when B does neither (worst B reply, worst A roll).
     """
-    a_cell, centre_cell, b_cell = corner_cells(board) if corner else ("a1", "b2", "c3")
+    a_cell, centre_cell, b_cell = cells or (corner_cells(board) if corner else ("a1", "b2", "c3"))
     rows = []
     for delta in deltas:
         for base in bases:
@@ -65,7 +66,8 @@ def case_II_table(deltas: tuple[int, ...] = (4, 5, 6), bases: tuple[int, ...] = 
                 results = [reply.result for reply in replies]
                 playing_on = [reply for reply in replies if not reply.is_over]
                 share = min((_best_share_eaten(reply) for reply in playing_on), default=None)
-                rows.append({"board": f"{board}x{board}", "B on": b_cell, "delta": delta, "base": base, "B roll": roll,
+                rows.append({"board": f"{board}x{board}", "A on": a_cell, "A moves to": centre_cell, "B on": b_cell,
+                             "delta": delta, "base": base, "B roll": roll,
                              "B replies": len(replies), "B can win": "B" in results, "B can tie": "tie" in results,
                              "A sure to eat (share of B)": share})  # fmt: skip
     return pd.DataFrame(rows)
@@ -73,13 +75,14 @@ def case_II_table(deltas: tuple[int, ...] = (4, 5, 6), bases: tuple[int, ...] = 
 
 def _summarise(table: pd.DataFrame) -> tuple[pd.DataFrame, bool]:
     rows, agree = [], True
-    for (board, delta, base), group in table.groupby(["board", "delta", "base"], sort=False):
+    for (board, _, _, delta, base), group in table.groupby(["board", "A on", "B on", "delta", "base"], sort=False):
         win = Fraction(int(group["B can win"].sum()), 6)
         tie_only = Fraction(int((group["B can tie"] & ~group["B can win"]).sum()), 6)
         tie_rolls = tuple(int(r) for r in group.loc[group["B can tie"], "B roll"])
         rest = group[~group["B can win"] & ~group["B can tie"]]
         share = min(rest["A sure to eat (share of B)"], default=None)
-        rows.append({"board": board, "B on": group["B on"].iloc[0], "delta": delta, "base": base,
+        rows.append({"board": board, "A on": group["A on"].iloc[0], "A moves to": group["A moves to"].iloc[0],
+                     "B on": group["B on"].iloc[0], "delta": delta, "base": base,
                      "P(B can win)": float(win),
                      "P(B can tie, not win)": float(tie_only), "P(B can end the game at once)": float(win + tie_only),
                      "exact": f"{win + tie_only}", "B ties with": tie_rolls,
@@ -92,56 +95,108 @@ def _summarise(table: pd.DataFrame) -> tuple[pd.DataFrame, bool]:
     return pd.DataFrame(rows), agree
 
 
+def placements(board: int = 3) -> list[tuple[str, str, str]]:
+    """Every placement Case II's words cover on a ``board`` x ``board`` grid with an odd side: (A's cell, the centre,
+    B's cell) with A and B not adjacent and both next to the centre, one per class of the board's symmetries.  On 3x3
+    every cell touches the centre b2, so these are all the non-adjacent pairs off the centre."""
+    from ..search import grid_symmetries
+
+    grid = Position.start(board).board
+    centre = grid.names[(len(grid) - 1) // 2]
+    around = [grid.names[j] for j in grid.neighbours[grid.index[centre]]]
+    seen: set[tuple[int, int]] = set()
+    found = []
+    for a_cell in around:
+        for b_cell in around:
+            if a_cell == b_cell or grid.are_adjacent(a_cell, b_cell):
+                continue
+            pair = (grid.index[a_cell], grid.index[b_cell])
+            images = {(m[pair[0]], m[pair[1]]) for m in grid_symmetries(grid)}
+            if not images & seen:
+                found.append((a_cell, centre, b_cell))
+            seen |= images
+    return found
+
+
+BIG_CENTRE = (5, ("b2", "c3", "d4"))
+"""The case Case II's words cover off 3x3: on 5x5 A on b2 moves to the center c3, next to B on d4 (not adjacent to
+A, not in its corner); B can step away from the center, to e5."""
+
+
 def case_II(bases: tuple[int, ...] = (1, 10, 40), boards: tuple[int, ...] = (3,)) -> Verdict:
-    """Case II: the paper's probabilities, recomputed by exhaustive search (exact, so the word cannot flip)."""
+    """Case II: the paper's probabilities, recomputed by exhaustive search (exact, so the word cannot flip).
+
+    The words ('moving to the center' with the amoebae 'not adjacent', on the paper's 'n x n Board') are read over
+    every placement: on 3x3, every pair of non-adjacent cells off the centre (every cell touches b2); on 5x5, B
+    next to the center but not in its corner, where B can step away (:data:`BIG_CENTRE`).  The paper applies Case
+    II to 3x3 (every matrix of the paper is 3x3), so a failure off 3x3 is a correction (:func:`judged`)."""
     summaries = {board: _summarise(case_II_table((4, 5, 6), bases, board)) for board in boards}
     evidence, agree = summaries[boards[0]]
     by_delta = evidence.drop_duplicates("delta").set_index("delta")["exact"]
-    changed = [f"{n}x{n}" for n in boards[1:] if not summaries[n][1]]
-    agree = agree and not changed
-    board_note = ""
-    if len(boards) > 1:
-        others = pd.concat([summaries[n][0] for n in boards[1:]], ignore_index=True)
-        names = ", ".join(f"{n}x{n}" for n in boards[1:])
-        board_note = (f" On {names} the same holds with B in its corner, as in the paper's set-up." if not changed else
-                      f" On {', '.join(changed)} it does not hold even with B in its corner.")  # fmt: skip
-        larger = max(boards)
-        away, _ = _summarise(case_II_table((4, 5, 6), (bases[0],), larger, corner=False))
-        least = away["otherwise A eats at least"].min()
-        sure = "is not sure to eat anything of B" if least == 0 else f"is sure to eat only {least:.2f} of B"
-        board_note += (f" Outside the paper's set-up, with B on c3 of the {larger}x{larger} board (not a corner), B can "
-                       f"also move away from the centre, and A {sure} next turn." if least < 0.5 else "")  # fmt: skip
-        evidence = pd.concat([evidence, others, away.assign(**{"B on": "c3 (not a corner)"})], ignore_index=True)
+    everywhere = [_summarise(case_II_table((4, 5, 6), bases[:2], 3, cells=cells)) for cells in placements(3)
+                  if cells != corner_cells(3)]  # the corner set-up is the first table
+    on_3x3 = agree and all(holds for _, holds in everywhere)
+    corner_boards = [n for n in boards[1:] if summaries[n][1]]
+    big, cells = BIG_CENTRE
+    away, away_holds = _summarise(case_II_table((4, 5, 6), (bases[0],), big, cells=cells))
+    least = away["otherwise A eats at least"].min()
+    sure = "is not sure to eat anything of B" if least == 0 else f"is sure to eat only {least:.2f} of B"
+    evidence = pd.concat([evidence, *(summaries[n][0] for n in boards[1:]), *(frame for frame, _ in everywhere),
+                          away.assign(**{"B on": f"{cells[2]} (not a corner)"})], ignore_index=True)  # fmt: skip
+    where = ", ".join(f"{a}/{b}" for a, _, b in placements(3))
+    correction = (f"on {big}x{big} (the paper's 'n x n Board'), with A on {cells[0]} moving to the center {cells[1]} "
+                  f"next to B on {cells[2]} (not adjacent, not in its corner), B can step away from the center and A "
+                  f"{sure} next turn: 'A will take at least half of B's size' needs a center that touches every "
+                  "cell B can reach, as on 3x3")  # fmt: skip
     summary = ("P(B can end the game at once, by winning or by choosing to tie) = "
                + ", ".join(f"{by_delta[d]} for delta={d}" for d in (4, 5, 6))
                + ", as the paper says (its 'at least' is right: A can still fail later); otherwise A eats at least "
-               "half of B" + (f"; the same on {', '.join(f'{n}x{n}' for n in boards[1:])} with B in its corner"
-                              if len(boards) > 1 and not changed else ""))  # fmt: skip
-    cells = [corner_cells(n) for n in boards]
-    scope = (f"{', '.join(f'{n}x{n}' for n in boards)}; B in its corner ({', '.join(c[2] for c in cells)}), A two "
-             f"steps away on the diagonal moves to the cell next to both ({', '.join(c[1] for c in cells)}): the "
-             f"paper's set-up; B sizes {', '.join(map(str, bases))}; every B roll and every legal B reply, then every "
-             "A roll and eat; exact (no sampling); the paper's advice at delta = 4 ('play as in case 1') and the "
-             "decision at delta = 5 and 6 are not tested, only the probabilities")  # fmt: skip
+               f"half of B; on 3x3 at every placement of the two amoebae ({len(placements(3))} up to symmetry, A/B: "
+               f"{where}), {'the same' if on_3x3 else 'not always'}"
+               + (f"; the same on {', '.join(f'{n}x{n}' for n in corner_boards)} with B in its corner"
+                  if corner_boards else "")
+               + (f"; correction: {correction}" if not away_holds else ""))  # fmt: skip
+    corner = [corner_cells(n) for n in boards]
+    scope = (f"{', '.join(f'{n}x{n}' for n in boards)} with B in its corner ({', '.join(c[2] for c in corner)}), A two "
+             f"steps away on the diagonal moving to the cell next to both ({', '.join(c[1] for c in corner)}); 3x3 at "
+             f"every placement of the two amoebae off the centre, not adjacent, up to symmetry (B sizes "
+             f"{', '.join(map(str, bases[:2]))}); {big}x{big} with A on {cells[0]}, B on {cells[2]}, A moving to the "
+             f"center {cells[1]} (B size {bases[0]}); B sizes {', '.join(map(str, bases))}; every B roll and every legal "
+             "B reply, then every A roll and eat; exact (no sampling); the paper's advice at delta = 4 ('play as in "
+             "case 1') and the decision at delta = 5 and 6 are not tested, only the probabilities")  # fmt: skip
     explanation = (
         "For every B roll every legal B reply was applied (no pruning), and for each reply that does not end the "
         "game every A roll and every legal A eat next turn. B wins when it rolls more than delta, ties when it "
-        "rolls exactly delta (the paper: 'B will choose to tie'), and otherwise must move (moves are compulsory); "
-        "from its corner every cell it can reach is next to the centre, so A eats at least half of B's units. "
+        "rolls exactly delta (the paper: 'B will choose to tie'), and otherwise must move (moves are compulsory). "
         "These immediate numbers are exact: 1/2, 1/3 and 1/6; the paper's 'at least' is the right word for the "
-        "game, since after the first exchange A may still fail to win." + board_note
+        "game, since after the first exchange A may still fail to win. Which placements the words cover: the paper "
+        "plays 'a n x n Board', and Case II's 'moving to the center' with the amoebae 'not adjacent' covers every "
+        "placement in which A's step to the center brings it next to B. On 3x3 the center b2 touches every cell, so "
+        "every cell B can reach is next to A's new amoeba, and A eats at least half of B's units: checked at every "
+        "placement. On a bigger board the center does not touch every cell: "
+        + correction + ". The paper applies Case II only on 3x3 (every matrix it prints is 3x3; bigger boards are "
+        "named, never played), so by the rule, the same as for the symmetry and unboundedness items (a failure in a "
+        "case the words cover, none where the paper applies them), the word is 'confirmed with a correction', the "
+        "correction: 'on 3x3, or with B in its corner'. Calling the 5x5 case 'outside the set-up' and keeping "
+        "'confirmed' would read 'the center' as '3x3 only', which the paper's 'n x n Board' does not say."
+        + (f" With B in its corner the same holds on {', '.join(f'{n}x{n}' for n in corner_boards)}."
+           if corner_boards else "")
     )
-    plain = ("Right: moving next to the opponent with a lead of 4, 5 or 6 fails at once exactly 1/2, 1/3 or 1/6 of "
-             "the time, and otherwise you eat at least half of the opponent (with the opponent in its corner, as in "
-             "the paper).")  # fmt: skip
-    verdict = judged(agree, None, evidence_bears_it=agree)  # exact over every case of the set-up
+    plain = (f"Right on 3x3: moving next to the opponent with a lead of 4, 5 or 6 fails at once exactly {by_delta[4]}, "
+             f"{by_delta[5]} or {by_delta[6]} of the time, and otherwise you eat at least half of the opponent, wherever the two amoebae stand. On a "
+             "bigger board the opponent can step away from the center, and then you may eat nothing: that is the "
+             "correction.")  # fmt: skip
+    holds_everywhere = agree and on_3x3 and away_holds
+    verdict = judged(holds_everywhere, agree and on_3x3, evidence_bears_it=agree and on_3x3)
     scope += (f"; {DELTA_SIZE}; only the immediate chances are tested; not given items, with the reason: 'A is "
               "never going to lose' at delta = 6 is a claim about the whole game after the first exchange, as "
               "case-III's 'the opponent cannot win' is (the same search question, open there); 'he will probably "
               "choose to tie because he will roll again and get an advantage' is its own item, case-II-tie")
-    brief = "stepping next to B with a lead of 4, 5 or 6 fails at once 1/2, 1/3 or 1/6 of the time."
+    brief = (f"a lead of 4-6 next to B fails at once {by_delta[4]}, {by_delta[5]}, {by_delta[6]} of the time, else A "
+             "eats half; off 3x3 B may step away.")
     return Verdict("case-II", verdict, summary, explanation, evidence, scope=scope, plain=plain, quote=QUOTE,
-                   brief=brief, reach="B's very next turn, every roll and reply; B in its corner; 3x3 and bigger")  # fmt: skip
+                   brief=brief, reach="B's very next turn, every roll and reply; 3x3 at every placement; bigger "
+                                      "boards with B in its corner, and one case off it")  # fmt: skip
 
 
 # --------------------------------------------------------------------------- "he will roll again"
@@ -332,10 +387,11 @@ def case_II_length(need: int = 1006, claimed: int = 200) -> Verdict:
     ]  # fmt: skip
     evidence = pd.DataFrame(rows)
     digits = -math.floor(math.log10(float(p_within))) if p_within else 0
-    summary = (f"exact: counting A's growth (at least 1 a turn), B needs at least {fewest_with_growth} of its own "
-               f"turns to catch up, so more than 200 surely, under both readings (B's turns, turns of the game); "
-               f"from B's rolls alone: at least {fewest_b_turns} of its turns ({fewest_game_turns} of the game), and "
-               f"P(B gains 1006 within 200 of its turns) < 1e-{digits - 1}")  # fmt: skip
+    summary = (f"exact: in turns of the game, at least {fewest_game_turns}, so more than 200 surely; in B's own turns, "
+               f"surely under the named default that A keeps its amoeba whole (growing at least 1 a turn, so B needs "
+               f"at least {fewest_with_growth} of its own turns to catch up); without that default, from B's rolls "
+               f"alone, at least {fewest_b_turns} of its turns, and almost surely more than 200: P(B gains {need} "
+               f"within {claimed} of its turns) = {float(p_within):.1e} < 1e-{digits - 1}")  # fmt: skip
     scope = ("the dice alone (any board): B's gain of 1006 units, 6 per roll at most, A's at least 1 per roll; A keeps "
              "its amoeba whole and grows it (paper silent on A's play: a default; 'until he gets 1006 more in size' "
              "counts B's growth only); exact convolution of 200 dice")  # fmt: skip
@@ -351,11 +407,14 @@ def case_II_length(need: int = 1006, claimed: int = 200) -> Verdict:
         "authors' own count)."
     )
     hitting = expected_b_turns
-    plain = (f"Right: since A keeps growing too, B needs at least {fewest_with_growth} of its own turns even rolling "
-             f"only sixes, and about {hitting:.0f} on average from its rolls alone; counted in turns of the game, it "
-             "is more still.")
-    brief = f"more than 200 turns, surely: A grows too, so B needs at least {fewest_with_growth} of its own turns."
-    # the rule: "more than 200 turns" holds surely under both readings (B's turns with A growing, turns of the game)
+    plain = (f"Right: if A keeps its amoeba whole (our default: the paper does not say), A keeps growing too, and B "
+             f"needs at least {fewest_with_growth} of its own turns even rolling only sixes; without that default B "
+             f"could do it in {fewest_b_turns} of its turns, with a chance of {float(p_within):.1e}, and needs about "
+             f"{hitting:.0f} on average; counted in turns of the game, it is surely more than 200.")
+    brief = (f"more than 200 turns: surely if A keeps its amoeba whole (a default); else almost surely (fails with "
+             f"chance {float(p_within):.1e}).")
+    # the rule: "more than 200 turns" holds surely under both readings (B's turns with A growing, turns of the game),
+    # given the named default that A keeps its amoeba whole (the paper is silent on A's play)
     surely = fewest_with_growth > claimed and fewest_game_turns > claimed
     verdict = judged(surely, surely)
     return Verdict("case-II-length", verdict, summary, explanation, evidence, scope=scope, plain=plain,

@@ -18,7 +18,7 @@ from .lines import (
     annotate_paper_turn, annotated_record, at, ends, opening_position, paper_line, paper_rule_key, piece_sizes,
     reachability,
 )  # fmt: skip
-from .verdict import WORD_RULE, Verdict, judged
+from .verdict import Verdict, judged
 
 QUOTE = ("We can show that by moving to the center with an Advantage 2 in your favor, the opponent cannot win. After "
          "your amoeba moves to the center, your opponent's amoeba grows but not by more than 6.")  # fmt: skip
@@ -530,7 +530,7 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
              "include resets)"
              + f"; which starts a game from the paper's start can reach: {reachable_text} (a start that cannot arise "
              "still shows how the plan's words play out; the neutral piece's line, neutral-twice-its-size, starts from "
-             "the paper's own start)"
+             "lesson 6's start, A 14 v B 5, whose dice sums fit a game from the paper's start)"
              + (f"; {len(unknown)} set-ups ran out of budget" if len(unknown) else "")
              + (f"; played out: 3x3, {games} seeded games per start ({', '.join(f'{a} v {b}' for a, b in game_starts)})"
                 f" against the {opponent} bot, at most {game_turns} turns each, 95% Wilson intervals"
@@ -603,70 +603,3 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
 NEUTRAL_QUOTE = ("Again your opponent's amoeba must split in half to avoid losing and it cannot eat the neutral piece "
                  "which is twice its size.")  # fmt: skip
 
-
-NEUTRAL_LINE = ("A 3 a1 a1-b1", "B 1 c3 c3-b3", "A 3 b1 b1-c1", "B 1 b3 b3-c3", "A 6 c1 c1-b2",
-                "B 1 c3 c3-c2 0,2", "A 1 b2 b2-c3 2,0", "B 2 c2 c2-c3 0,4")
-"""From the paper's start (a hostile reader's line, replayed here, never trusted): A stalls twice (Case I's stall;
-its second stall, at delta = 5, is a choice Case II leaves open), B moves, A moves to the centre (Case III), B splits
-in half, 2 + 2, A neutralises one half (Delta 9 before A's roll: above 6 however it is read), and the other half, of
-2, rolls 2 and eats the neutral (2,2), exactly twice its size."""
-
-
-def neutral_twice_its_size(sizes: tuple[int, ...] = tuple(range(1, 9))) -> Verdict:
-    """B's half of size k next to the neutral (k,k): it may eat it exactly when its roll r >= k (k + r >= 2k)."""
-    rows = []
-    for k in sizes:
-        position = Position.parse(f"(0,{k}) ({k},{k}) . / . . . / . . (20,0) B")
-        rolls = [r for r, _ in position.dice_outcomes() if any(
-            turn.dst == "b1" for turn in legal_turns(position, r) if not turn.is_pass)]  # fmt: skip
-        rows.append({"B's piece k": k, "neutral piece": f"({k},{k})", "rolls that let B eat it": tuple(rolls),
-                     "P(B can eat it)": float(Fraction(len(rolls), 6)), "exact": str(Fraction(len(rolls), 6))})  # fmt: skip
-    evidence = pd.DataFrame(rows)
-    eats = evidence[evidence["P(B can eat it)"] > 0]["B's piece k"].tolist()
-    never = evidence[evidence["P(B can eat it)"] == 0]["B's piece k"].tolist()
-    always = evidence[evidence["P(B can eat it)"] == 1]["B's piece k"].tolist()
-    start = Position.start(3)
-    record = annotated_record(start, NEUTRAL_LINE)  # raises unless every A turn is the paper's plan
-    game = Game.parse(record)
-    before, last = game.positions[-2], game.turns[-1]
-    eaten, kept = at(before, last.dst), game.position[ends(last)[0]]
-    eater = at(before, last.grow).size  # the piece before its roll
-    centre = game.positions[[i for i, turn in enumerate(game.turns) if turn.dst == "b2"][0] + 1]  # after that move
-    eaten_in_the_plan = at(game.position, last.dst).owner == "B"
-    moved = (last.a or 0) + (last.b or 0)
-    twice = eaten.is_neutral and eaten.size == 2 * eater  # the sentence's own case: the neutral is twice B's piece
-    neutralised = game.positions[[i for i, turn in enumerate(game.turns) if at(game.positions[i + 1], turn.dst)
-                                  .is_neutral and game.positions[i].to_move == "A"][0]]  # before A's neutralising turn
-    # the rule: false in some case (small pieces); the counter-line is the paper's own plan, so false as stated
-    verdict = judged(not eats, not (eaten_in_the_plan and twice))
-    summary = (f"exact: a piece of size k may eat the neutral (k,k) exactly when it rolls at least k: with probability "
-               f"(7 - k)/6 for k <= 6 (always for k = {', '.join(map(str, always))}), never for k >= {min(never)}; so "
-               f"'cannot' is false for pieces of {max(eats)} units or fewer; counter-line from the paper's start (every "
-               f"A turn the paper's plan, or at delta = 5 a stall where Case II leaves the choice open, Delta "
-               f"{centre.Delta} once A is in the centre, "
-               f"{neutralised.Delta} before A neutralises): B splits in half and its half of {eater} rolls {last.roll} "
-               f"and eats the neutral ({eaten.a},{eaten.b}), {'exactly twice' if twice else 'not twice'} its size, "
-               f"with {moved} units, keeping "
-               + (f"a piece of {kept.size}" if kept is not None else "nothing behind"))  # fmt: skip
-    scope = (f"any board: B's piece of size k = {sizes[0]}..{sizes[-1]} next to a neutral (k,k), every roll and legal "
-             f"turn, exact; counter-line on 3x3 from the paper's own start (1,0) v (0,1), so reachable in a game the "
-             f"paper describes, A's turns the paper's (Case I's stall, then Case III) but for a stall at delta = 5 that "
-             "Case II leaves open")  # fmt: skip
-    explanation = (
-        "Eating needs a size at least the target's: k + r >= 2k, that is r >= k. So the sentence is right for pieces "
-        f"of {min(never)} units or more, and false for smaller ones: a piece of 1 can always eat a neutral (1,1), a "
-        "half of 4 that rolls 4, 5 or 6 may eat a neutral (4,4). In Case III B's pieces are often small (delta > 6 "
-        "but B itself can be tiny). Eating the neutral piece gives B a piece of 3k + r units, of which it controls "
-        "2k + r, so it owns it. The counter-line plays the paper's own sequence: A to the centre, B splits in half, "
-        "A neutralises one half, and the other half eats the neutral piece twice its size. A's second turn there, a "
-        "stall at delta = 5, is a choice the paper leaves open ('The decision of moving to the center will depend on "
-        "how advanced the game is'); every other A turn is the paper's plan."
-    )
-    plain = (f"False as stated: a piece of k units can eat the neutral piece (k,k) whenever it rolls at least k, so "
-             f"pieces of {max(eats)} units or fewer sometimes can (a piece of 1 always can); from {min(never)} units "
-             "on the sentence is true.")
-    brief = (f"a piece of k units can eat the neutral (k,k) when it rolls at least k; true from {min(never)} "
-             "units on.")
-    return Verdict("neutral-twice-its-size", verdict, summary, explanation, evidence, scope=f"{scope}; {WORD_RULE}",
-                   plain=plain, counter_line=record, quote=NEUTRAL_QUOTE, brief=brief,
-                   reach="any board, exact for pieces of 1 to 8 units")  # fmt: skip
