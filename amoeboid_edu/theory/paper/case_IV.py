@@ -250,6 +250,7 @@ def case_IV_max_8(delta: int = 45, b_size: int = 16, budget: int = 400_000) -> V
     evidence = pd.DataFrame(rows)
     record = annotated_record(start, refutation, annotate=annotate_case_IV_turn) if refutation else ""
     _STEPS_LINES[delta, b_size, budget] = record  # the same search as paper_steps_line's
+    line_rows = rows[1:]
     # The word: a forced win is over every B.  Against the halving B it is proved; against a free B nothing is
     # (case-IV-forced-win), and no B is known that holds out for 8 A turns on 3x3, where the paper applies it: open,
     # the same word as case-IV-forced-win.  On the bigger boards its words cover it fails (a correction, if 3x3 holds).
