@@ -263,15 +263,17 @@ class ScoreCard(_Standings):
                        for record, side in mine)
         if timeouts:
             lines.append(f"Time per move: {timeouts:,} {'move' if timeouts == 1 else 'moves'} ran out of time (the "
-                         f"limit is {limit:g} s a move), each forfeiting its game: see the forfeits for where.")
+                         f"limit is {limit:g} s of CPU time a move), each forfeiting its game: see the forfeits for "
+                         "where.")
         elif asked:
             mean = sum(record.seconds[side] for record, side in mine) / asked
             slowest = max(record.slowest[side] for record, side in mine)
             numbers = f"{_duration(mean)} on average, {_duration(slowest)} at most"
-            lines.append(f"Time per move: {numbers} (the limit is {limit:g} s a move)." if slowest > limit / 2 else
-                         f"Time per move: every move well within the limit of {limit:g} s ({numbers})." if terminal
-                         else f"Time per move: every move well within the limit of {limit:g} s (card.timing() "
-                         "has the average and the slowest).")
+            lines.append(f"Time per move: {numbers} of CPU time (the limit is {limit:g} s a move)."
+                         if slowest > limit / 2 else
+                         f"Time per move: every move well within the limit of {limit:g} s of CPU time ({numbers})."
+                         if terminal else f"Time per move: every move well within the limit of {limit:g} s of CPU "
+                         "time (card.timing() has the average and the slowest).")
         capped: dict[str, int] = {}
         for record, side in mine:
             if record.capped:
@@ -292,7 +294,9 @@ class ScoreCard(_Standings):
         return self.plain(terminal=True)
 
     def timing(self) -> str:
-        """The time per move, measured by the strategy's worker: the average and the slowest, against the limit."""
+        """The time per move, measured by the strategy's worker: the average and the slowest, against the limit.
+
+        CPU time, as the limit counts it: the same strategy takes the same time on a busy machine as on an idle one."""
         mine = [(record, self._side(record)) for record in self.records]
         asked = sum(record.asked[side] for record, side in mine)
         if not asked:
@@ -304,7 +308,7 @@ class ScoreCard(_Standings):
         over = (f"; {stopped:,} more {'was' if stopped == 1 else 'were'} stopped at the limit (forfeits: timeout)"
                 if stopped else "")
         return (f"{_duration(mean)} on average, {_duration(slowest)} at most over {asked:,} moves that answered in "
-                f"time (the limit is {self.limits[1]:g} s a move){over}")
+                f"time, in CPU time (the limit is {self.limits[1]:g} s of CPU time a move){over}")
 
     # -- the games themselves
 

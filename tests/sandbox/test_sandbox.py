@@ -501,8 +501,8 @@ def test_a_strategy_that_dies_only_when_batched_loses_the_batching_and_then_its_
 
 
 def test_a_strategy_that_blocks_its_alarm_is_timed_by_the_harness():
-    """The game process is the student's: its own timer can be blocked (it gave the limit plus a second), so the
-    harness times each answer and one later than the limit (plus LATE_AFTER) forfeits."""
+    """The game process is the student's: its own timers can be blocked (they gave the wall-clock guard plus a
+    second), so the harness times each answer and one later than the guard (plus LATE_AFTER) forfeits."""
     position = Position.start(3)
     sandbox = _harness.Sandbox({"load": "import", "module": "hostile", "name": "blocks_the_alarm_and_thinks"}, b"",
                                position.rules)
