@@ -70,10 +70,10 @@ def test_the_terminal_card_prints_the_time_per_move_instead_of_pointing_at_card_
 
 def test_a_repeated_forfeit_names_its_game_in_the_banner_and_in_the_forfeits():
     card = score(mistakes.malformed_each_time_differently, games=8, seed=1, opponents=["greedy"], **QUIET)
-    named = re.search(r"the last one, game (\d+): ", card.stopped)
+    named = re.search(r"the last of them, game (\d+) as card.games\(\) numbers them: ", card.stopped)
     assert named is not None
     last = card.records[int(named.group(1))]  # the game the banner names is the one whose value and message it quotes
-    assert card.stopped.endswith(f"the last one, game {named.group(1)}: {last.value}: {last.message}")
+    assert card.stopped.endswith(f"game {named.group(1)} as card.games() numbers them: {last.value}: {last.message}")
     forfeits = card.forfeits()
     first = int(card.games().query("forfeit == 'you'")["game"].iloc[0])
     assert forfeits["first game"].tolist() == [first]

@@ -60,7 +60,7 @@ def test_the_leaderboard_shows_overlapping_ratings_as_a_rank_range_with_a_senten
     table = result.table().set_index("player")
     twins = table.loc["best_delta", "could_be"], table.loc["best_delta_but_rarely", "could_be"]
     assert twins[0] == twins[1] and "-" in twins[0]  # the same strategy almost: neither rank is certain
-    assert f"Ties: a rank under 'could_be' such as {twins[0]}" in str(result)
+    assert f"Could be: a rank range under 'could_be' such as {twins[0]}" in str(result)
 
 
 # --------------------------------------------------------------------------- see your games
