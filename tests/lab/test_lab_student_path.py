@@ -249,3 +249,37 @@ def test_a_notebook_whose_tagged_cell_calls_an_untagged_helper_is_told_to_tag_th
     assert name == "erin"
     assert "only its cells tagged 'strategy' are read" in error and "neutraliser" in error
     assert "tag the cell that defines it too" in error
+
+
+# --------------------------------------------------------------------------- the time estimate
+
+
+def _timed_run(seconds_per_game: list[float]) -> list[str]:
+    """What a run of ``len(seconds_per_game)`` games says when its games take these many seconds each."""
+    from amoeboid_edu.lab import estimate
+
+    said: list[str] = []
+    now = [0.0]
+    run = estimate.RunEstimate("tournament", len(seconds_per_game), estimate.tournament_advice(8, [], 1),
+                               said.append, clock=lambda: now[0])
+    for seconds in seconds_per_game:
+        now[0] += seconds
+        run.finished()
+    return said
+
+
+def test_a_run_that_looked_short_on_its_first_games_says_so_when_it_turns_out_long():
+    from amoeboid_edu.lab.estimate import duration
+
+    said = _timed_run([0.05] * 40 + [1.0] * 200)  # 2 s of quick games, then 200 s of slow ones
+    assert said and said[0].startswith("tournament: about ") and "(timed again after " in said[0], said
+    assert f"about {duration(202.0)} " in said[-1]  # the last word is right
+
+
+def test_an_estimate_that_turns_out_far_off_is_corrected_as_the_run_goes():
+    from amoeboid_edu.lab.estimate import CORRECTIONS, duration
+
+    said = _timed_run([0.5] * 60 + [2.0] * 300)  # said about 3 min at first; the games then take 4 times as long
+    assert said[0].startswith(f"tournament: about {duration(0.5 * 360)} for 360 games (timed on the first ")
+    assert 2 <= len(said) <= 1 + CORRECTIONS, said
+    assert said[-1].startswith(f"tournament: now about {duration(30 + 600)} in all, "), said
