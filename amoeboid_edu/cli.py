@@ -237,6 +237,15 @@ def _score_here(args: argparse.Namespace, out: TextIO) -> None:
         progress=not args.quiet,
     )
     print(card.terminal(), file=out)
+    if args.printed is not None:
+        try:
+            printed = card.printed(args.printed)
+        except IndexError as error:
+            raise CommandError(f"--printed {args.printed}: {error}".replace("card.games()", "the card")) from None
+        print(f"the last lines printed in game {args.printed}:" if printed else
+              f"nothing was printed in game {args.printed}", file=out)
+        if printed:
+            print(printed, file=out)
 
 
 def _tls_files(args: argparse.Namespace) -> dict[str, str] | None:
@@ -364,9 +373,13 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--opponents", default=",".join(FAST_OPPONENTS),
                        help=f"comma-separated bot names (default {','.join(FAST_OPPONENTS)}; add expectimax, a "
                             "two-turn search, for a much slower and stronger opponent)")
-    score.add_argument("--per-move-limit", type=float, default=1.0, metavar="SECONDS", help="default 1")
+    score.add_argument("--per-move-limit", type=float, default=1.0, metavar="SECONDS",
+                       help="CPU seconds a move may use (default 1); a move that waits is stopped after 10 times that")
     score.add_argument("--load-limit", type=float, default=30.0, metavar="SECONDS",
                        help="seconds to start a worker, and to import the strategy in each game process (default 30)")
+    score.add_argument("--printed", type=int, default=None, metavar="GAME",
+                       help="after the card, print the last lines the strategy printed in game GAME (hidden on the "
+                            "card; the card says which game printed first)")
     score.add_argument("--workers", type=int, default=None,
                        help="processes playing games in parallel (default: one per core, at most one per opponent "
                             "and seat)")
@@ -387,7 +400,9 @@ def build_parser() -> argparse.ArgumentParser:
     tournament.add_argument("--tls-cert", metavar="PEM", help="dask:tls://: this client's certificate")
     tournament.add_argument("--tls-key", metavar="PEM", help="dask:tls://: this client's private key")
     tournament.add_argument("--opponents", default="", help="baseline bots to add, comma-separated (default none)")
-    tournament.add_argument("--per-move-limit", type=float, default=1.0, metavar="SECONDS", help="default 1")
+    tournament.add_argument("--per-move-limit", type=float, default=1.0, metavar="SECONDS",
+                            help="CPU seconds a move may use (default 1); a move that waits is stopped after 10 times "
+                                 "that")
     tournament.add_argument("--load-limit", type=float, default=30.0, metavar="SECONDS",
                             help="seconds a strategy may take to import (default 30)")
     tournament.add_argument("--batch", type=int, default=50, metavar="SEEDS",

@@ -23,7 +23,7 @@ from ..sandbox.text import shown
 from ..sandbox.importpath import trusted_imports
 from .ledger import write_whole
 from .records import DEFAULT_PER_MOVE_LIMIT, FORFEIT_REASONS, PAIRED_DICE, GameRecord
-from .stats import html_table, pairwise_chart, pairwise_scores, paired_verdict, rank_ranges, rate_chart, rating_chart
+from .stats import html_table, pairwise_chart, pairwise_scores, paired_verdict, rate_chart, rating_chart
 from .stats import ratings, standings, tally, text_table
 
 if TYPE_CHECKING:
@@ -229,7 +229,9 @@ class ScoreCard(_Standings):
         return 0 if record.first == self.player else 1
 
     def verdicts(self) -> pd.DataFrame:
-        """Per opponent, in words: "beats greedy", "loses to paper" or "too close to call", and why.
+        """Per opponent, in words: "beats greedy", "loses to paper" or "too close to call", and why; "every game
+        forfeited" when the strategy finished no game (nothing to compare), "tied every game" when every game was a
+        tie (more games would not tell them apart either).
 
         Each dice pair's two games (same dice, seats swapped) are one comparison, so luck cancels out; the pairs
         the player won or lost go to an exact sign test (:func:`~amoeboid_edu.lab.stats.paired_verdict`).  A pair cut
@@ -238,16 +240,29 @@ class ScoreCard(_Standings):
         import pandas as pd
 
         points: dict[str, dict[int, list[float]]] = {}
+        forfeited: dict[str, int] = {}
+        capped: dict[str, int] = {}
         for record in self.records:
             side = self._side(record)
             role = ("first", "second")[side]
             opponent = (record.second, record.first)[side]
             got = 0.5 if record.winner is None else float(record.winner == role)
             points.setdefault(opponent, {}).setdefault(record.pair, []).append(got)
+            forfeited[opponent] = forfeited.get(opponent, 0) + (record.forfeit_by == role)
+            capped[opponent] = capped.get(opponent, 0) + record.capped
         rows = []
         for opponent, pairs in points.items():
             whole = [sum(games) for games in pairs.values() if len(games) == 2]
+            played = sum(len(games) for games in pairs.values())
             verdict, why = paired_verdict(whole, opponent)
+            if forfeited[opponent] == played:  # nothing was compared: the strategy never finished a game
+                verdict, why = "every game forfeited", (f"all {played} {'game was' if played == 1 else 'games were'} "
+                                                       "forfeited, so nothing says how it plays: fix the forfeits first")
+            elif all(got == 0.5 for games in pairs.values() for got in games):
+                at_cap = (f", {capped[opponent]} of them stopped at the {self.max_turns}-turn cap"
+                          if capped[opponent] else "")
+                verdict, why = "tied every game", (f"all {played} games were ties{at_cap}: more games would likely tie "
+                                                   "too; they play alike on these positions")
             rows.append({"opponent": opponent, "verdict": verdict, "why": why})
         return pd.DataFrame(rows, columns=["opponent", "verdict", "why"])
 
@@ -255,7 +270,8 @@ class ScoreCard(_Standings):
         """The verdicts, the time per move, the cap and the hidden prints in sentences; in a ``terminal`` (where there
         is no card to ask) the time per move has its numbers."""
         lines = [f"Against {row.opponent}: {row.verdict} ({row.why})." if row.verdict in ("too close to call",
-                 "not enough games") else f"{self.player} {row.verdict}: {row.why}."
+                 "not enough games", "every game forfeited", "tied every game") else f"{self.player} {row.verdict}: "
+                 f"{row.why}."
                  for row in self.verdicts().itertuples()]
         mine = [(record, self._side(record)) for record in self.records]
         asked = sum(record.asked[side] for record, side in mine)
@@ -264,15 +280,17 @@ class ScoreCard(_Standings):
                        for record, side in mine)
         if timeouts:
             lines.append(f"Time per move: {timeouts:,} {'move' if timeouts == 1 else 'moves'} ran out of time (the "
-                         f"limit is {limit:g} s a move), each forfeiting its game: see the forfeits for where.")
+                         f"limit is {limit:g} s of CPU time a move), each forfeiting its game: see the forfeits for "
+                         "where.")
         elif asked:
             mean = sum(record.seconds[side] for record, side in mine) / asked
             slowest = max(record.slowest[side] for record, side in mine)
             numbers = f"{_duration(mean)} on average, {_duration(slowest)} at most"
-            lines.append(f"Time per move: {numbers} (the limit is {limit:g} s a move)." if slowest > limit / 2 else
-                         f"Time per move: every move well within the limit of {limit:g} s ({numbers})." if terminal
-                         else f"Time per move: every move well within the limit of {limit:g} s (card.timing() "
-                         "has the average and the slowest).")
+            lines.append(f"Time per move: {numbers} of CPU time (the limit is {limit:g} s a move)."
+                         if slowest > limit / 2 else
+                         f"Time per move: every move well within the limit of {limit:g} s of CPU time ({numbers})."
+                         if terminal else f"Time per move: every move well within the limit of {limit:g} s of CPU "
+                         "time (card.timing() has the average and the slowest).")
         capped: dict[str, int] = {}
         for record, side in mine:
             if record.capped:
@@ -285,15 +303,24 @@ class ScoreCard(_Standings):
         lines_printed = sum(record.lines[side] for record, side in mine)
         if lines_printed:
             first = next(i for i, (record, side) in enumerate(mine) if record.lines[side])
-            lines.append(f"Your strategy printed {lines_printed:,} lines (hidden): card.printed({first}) shows "
-                         f"the last lines it printed in game {first}.")
+            lines.append(f"Your strategy printed {lines_printed:,} lines (hidden): "
+                         + (f"amoeboid score ... --printed {first} prints" if terminal else f"card.printed({first}) shows")
+                         + f" the last lines it printed in game {first}.")
         return lines
 
     def _terminal_plain(self) -> list[str]:
         return self.plain(terminal=True)
 
+    @_trusted
+    def terminal(self) -> str:
+        """The card as ``amoeboid score`` prints it, the early stop's "fix this first" line first, as in a notebook."""
+        warning = f"⚠ {self.stopped}\n" if self.stopped else ""
+        return warning + super().terminal()
+
     def timing(self) -> str:
-        """The time per move, measured by the strategy's worker: the average and the slowest, against the limit."""
+        """The time per move, measured by the strategy's worker: the average and the slowest, against the limit.
+
+        CPU time, as the limit counts it: the same strategy takes the same time on a busy machine as on an idle one."""
         mine = [(record, self._side(record)) for record in self.records]
         asked = sum(record.asked[side] for record, side in mine)
         if not asked:
@@ -305,7 +332,7 @@ class ScoreCard(_Standings):
         over = (f"; {stopped:,} more {'was' if stopped == 1 else 'were'} stopped at the limit (forfeits: timeout)"
                 if stopped else "")
         return (f"{_duration(mean)} on average, {_duration(slowest)} at most over {asked:,} moves that answered in "
-                f"time (the limit is {self.limits[1]:g} s a move){over}")
+                f"time, in CPU time (the limit is {self.limits[1]:g} s of CPU time a move){over}")
 
     # -- the games themselves
 
@@ -429,7 +456,7 @@ class TournamentResult(_Standings):
         table = standings(self.to_frame(), "player").merge(self.ratings, on="player")
         table = table.sort_values(["rating", "player"], ascending=[False, True], kind="stable")
         table.insert(0, "rank", range(1, len(table) + 1))
-        ranges = rank_ranges(list(table["rating_low"]), list(table["rating_high"]))
+        ranges = _rank_ranges(table)
         table.insert(1, "could_be", [str(best) if best == worst else f"{best}-{worst}" for best, worst in ranges])
         columns = ["rank", "could_be", "player", "games", "wins", "ties", "losses", "win_rate", "ci_low", "ci_high",
                    "rating", "rating_low", "rating_high", "forfeits"]  # fmt: skip
@@ -444,10 +471,10 @@ class TournamentResult(_Standings):
                     "again."]
         ranges = [value for value in self.table()["could_be"] if "-" in value]
         if not ranges:
-            return ["Every rank is clear: no two rating intervals overlap."]
-        return [f"Ties: a rank under 'could_be' such as {ranges[0]} means that player's rating interval overlaps "
-                "others', so with other dice they could have finished anywhere in that range: their order may be "
-                "luck. Play more games to separate them."]
+            return ["Every rank is clear: no two players' rating intervals or win-rate intervals overlap."]
+        return [f"Could be: a rank range under 'could_be' such as {ranges[0]} means that player's rating or win-rate "
+                "interval overlaps others', so with other dice they could have finished anywhere in that range: their "
+                "order may be luck. Play more games to separate them."]
 
     @_trusted
     def rating_chart(self) -> alt.TopLevelMixin:
@@ -489,6 +516,22 @@ class TournamentResult(_Standings):
     def __repr__(self) -> str:
         return f"<TournamentResult {self.title}>"
 
+
+
+def _rank_ranges(table: pd.DataFrame) -> list[tuple[int, int]]:
+    """Each row's possible ranks (best, worst): a player is surely above another only when both its rating interval
+    and its win-rate interval lie entirely above the other's.  Both, because with few games the bootstrap can give
+    ratings intervals that are narrow, even a single point (every refit of four games agrees), while the win rates'
+    Wilson intervals stay as wide as the sample size says."""
+    rating = list(zip(table["rating_low"], table["rating_high"]))
+    rate = list(zip(table["ci_low"], table["ci_high"]))
+
+    def above(j: int, i: int) -> bool:
+        return bool(rating[j][0] > rating[i][1] and rate[j][0] > rate[i][1])
+
+    count = len(rating)
+    return [(1 + sum(above(j, i) for j in range(count) if j != i), count - sum(above(i, j) for j in range(count) if j != i))
+            for i in range(count)]
 
 
 @_trusted

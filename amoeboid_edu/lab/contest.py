@@ -163,8 +163,13 @@ def tournament(
         place = {index: at for at, (_, index) in enumerate(blocks) if index is not None}  # a batch's block
         judged_blocks = [0]  # the blocks judged so far, in order
 
+        printed: dict[tuple[str, str, int, str], tuple[str, ...]] = {}  # a forfeit's last output: not in the file
+
         def judged(game: tuple[str, str, int, str], record: GameRecord | None) -> None:
-            added = len(ledger.add([_row(judge.judge(game, record))]))
+            kept = judge.judge(game, record)
+            if kept.output:
+                printed[_key(kept)] = kept.output
+            added = len(ledger.add([_row(kept)]))
             bar.update(added)
             if progress:
                 estimate.finished(added)
@@ -198,6 +203,7 @@ def tournament(
             warnings.warn(f"{len(ledger.conflicts)} replayed game(s) ended differently from their recorded rows (a move "
                           "near the per-move limit?); the recorded rows were kept", stacklevel=2)
         records = [_from_row(ledger.rows[key]) for key in sorted(wanted, key=_game_order(names))]
+        records = [replace(record, output=printed.get(_key(record), ())) for record in records]
         result = _without_unloaded(names, seed, records, unread, seed_label, (setup.load_limit, setup.per_move_limit))
         if page is not None:
             write_leaderboard(result, page)

@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence, Union
 
 from ..players.registry import BOTS
+from ..players.tracebacks import CALLED_FROM
+from .handin import _global_names
 from ..players.strategy import Strategy, as_function, strategy_name
 from ..sandbox.text import printable, shown
 from ..sandbox.importpath import caller_path
@@ -236,11 +238,28 @@ def _read_text(file: str) -> bytes | None:
         return None
 
 
+def _refuse_syntax_error(text: bytes, file: str, target: str) -> None:
+    """Refuse a strategy file that Python cannot compile, now and in one line (its line, its text and the error),
+    rather than play every game as a load forfeit: the text is compiled, never run."""
+    try:
+        compile(text, file, "exec", dont_inherit=True)
+    except SyntaxError as error:  # IndentationError and TabError too
+        line = (error.text or "").strip()
+        where = f"line {error.lineno}" if error.lineno else "it"
+        raise ValueError(f"strategy {shown(repr(target))}: {shown(Path(file).name)} has a {type(error).__name__} on "
+                         f"{where}" + (f" ({shown(error.msg)})" if error.msg else "")
+                         + (f": {shown(line)}" if line else "") + "; fix that line, then run this again") from None
+    except (ValueError, RecursionError, MemoryError):  # null bytes, nesting too deep: the worker says so
+        return
+
+
 def _check_defines(file: str, name: str, target: str) -> None:
     """Refuse ``FILE.py:name`` now, naming the functions the file does define, when its top level defines no
     ``name``: read as text and parsed, never run (the student's code only ever runs in a worker).  A file that
     cannot be read or parsed, or that makes names some other way (``import``, ``globals()``), is left to the worker."""
     text = _read_text(file)
+    if text is not None:
+        _refuse_syntax_error(text, file, target)
     found = None if text is None else _top_level(text)
     if found is None or name in found[0] or name in found[2]:
         return
@@ -256,6 +275,8 @@ def _pick_function(file: str, target: str) -> str:
     when there are none or several.  A file that cannot be read or parsed is left to the worker (as ``strategy``:
     its message then names the student's line)."""
     text = _read_text(file)
+    if text is not None:
+        _refuse_syntax_error(text, file, target)
     found = None if text is None else _top_level(text)
     if found is None or "strategy" in found[0] or "strategy" in found[2]:
         return "strategy"
@@ -293,6 +314,50 @@ def _missing_entry(source: StudentSource) -> str | None:
     return (f"{file} defines no 'strategy' (it defines {shown(', '.join(defined))}): name the one to play strategy, "
             f"e.g. add the line strategy = {shown(pick)} at the end of {where}, or hand it in with "
             f"lab.hand_in({shown(pick)}, \"class/NAME\")")
+
+
+_MODULE_NAMES = frozenset({"__name__", "__file__", "__doc__", "__builtins__", "__spec__", "__loader__", "__package__"})
+
+
+def _global_stores(codes: Iterable[types.CodeType]) -> set[str]:
+    """The names the functions of ``codes`` (and those nested in them) assign as globals (``global x; x = 1``)."""
+    import dis
+
+    names: set[str] = set()
+    for code in codes:
+        names.update(str(instruction.argval) for instruction in dis.get_instructions(code)
+                     if instruction.opname in ("STORE_GLOBAL", "DELETE_GLOBAL"))
+        names |= _global_stores(constant for constant in code.co_consts if isinstance(constant, types.CodeType))
+    return names
+
+
+def _untagged_helpers(source: StudentSource) -> str | None:
+    """Why a notebook hand-in would fail in every game, found by reading its tagged cells (compiled, never run): its
+    functions call names that no tagged cell defines, as when the strategy's cell is tagged and its helpers' cells
+    are not (only tagged cells are read).  None when every name is defined, or when only running it can tell."""
+    import builtins
+
+    if not source.filename.endswith(".ipynb"):
+        return None
+    found = _top_level(source.source)
+    try:
+        code = compile(source.source, source.filename, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # its worker says what is wrong
+        return None
+    if found is None:
+        return None
+    functions = [constant for constant in code.co_consts if isinstance(constant, types.CodeType)]
+    known = set(found[0]) | found[2] | set(dir(builtins)) | _MODULE_NAMES | _global_stores(functions)
+    used: dict[str, None] = {}
+    for function in functions:  # a function (or class) of the tagged cells
+        used.update(dict.fromkeys(name for name in _global_names(function) if name not in known))
+    if not used:
+        return None
+    names = shown(", ".join(used))
+    file = shown(Path(source.filename).name)
+    return (f"{file}: only its cells tagged 'strategy' are read, and they use {names}, which no tagged cell defines: "
+            f"tag the cell that defines {'it' if len(used) == 1 else 'each'} too, or hand in from the notebook with "
+            f"lab.hand_in(my_strategy, \"class/{shown(source.name)}\") (it writes the helpers into the file)")
 
 
 def entry(strategy: Strategy | str, name: str | None = None) -> Entry:
@@ -367,11 +432,12 @@ def _with_source(where: object, sources: SourceIndex) -> object:
                            and isinstance(where[2], str) and isinstance(where[3], str)) or where[3].strip():
         return where
     _, lineno, name, _ = where
-    found = [item for item in sources if item[0] == name and item[1] <= lineno <= item[2]]
+    library, _, caller = name.rpartition(CALLED_FROM)  # raised in a library: the student's line that called it
+    found = [item for item in sources if item[0] == caller and item[1] <= lineno <= item[2]]
     if not found:
         return where
     function, first, last, file, text = min(found, key=lambda item: item[2] - item[1])
-    return [file, lineno, function, text[lineno - first]]
+    return [file, lineno, f"{library}{CALLED_FROM}{function}" if library else function, text[lineno - first]]
 
 
 def _entrants(strategies: Strategies, opponents: Sequence[str],
@@ -387,7 +453,7 @@ def _entrants(strategies: Strategies, opponents: Sequence[str],
         sources, unread = read_folder(os.fspath(strategies), snapshot)
         items = []
         for source in sources:
-            missing = _missing_entry(source)
+            missing = _missing_entry(source) or _untagged_helpers(source)
             if missing:
                 unread.append((source.name, missing))
             else:

@@ -1,4 +1,4 @@
-"""How long a run of games will take, said once near its start when it is long.
+"""How long a run of games will take, said near its start when it is long, and again if it turns out longer or shorter.
 
 ``score``, ``compare`` and ``tournament`` time their first games and, when the rest would take more than
 :data:`LONG_RUN` seconds, print one line: the estimate and how to make the run shorter (fewer games, fewer
@@ -9,7 +9,9 @@ learns within seconds, not after ten minutes, that the card will take a while an
 The estimate is the rate at which games have finished since the first ones did, times the games left: the first
 games' wait (starting worker processes, importing the strategy) is a fixed cost, not a rate, and would make a
 short run look long.  It is measured over :data:`CALIBRATION_SECONDS` or :data:`CALIBRATION_GAMES` games,
-whichever comes first, and said at most once.
+whichever comes first.  The run goes on being timed: a run that looked short on its first games but turns out
+long says so then, and an estimate off by more than :data:`OFF_BY` is corrected (at most :data:`CORRECTIONS`
+times, and not in the run's last :data:`LONG_RUN` / 2 seconds, where the progress bar says the rest).
 """
 
 from __future__ import annotations
@@ -25,6 +27,14 @@ CALIBRATION_SECONDS = 3.0
 """The estimate is made once games have been finishing for this long (or :data:`CALIBRATION_GAMES` have)."""
 CALIBRATION_GAMES = 20
 """... or once this many games have finished after the first ones."""
+OFF_BY = 1.5
+"""Once said, the estimate is said again (corrected) when the run, timed again as it goes, would take more than this
+many times the duration said, or less than the duration said divided by it."""
+CORRECTIONS = 2
+"""Lines a run says at most after its first estimate: the run was timed again and turned out long, or off."""
+RETIME_SECONDS = 30.0
+"""After its first estimate, a run is timed again on the games of the last this many seconds (or the last tenth of
+its games, at least :data:`CALIBRATION_GAMES`): recent games, so that a run that slows down is seen to."""
 BURST = 0.25
 """Games that finish within this many seconds of each other's first count as one burst, timed at its end (a
 tournament's batch reports its games all at once): the rate is measured from the end of the first burst to the end
@@ -111,37 +121,67 @@ class RunEstimate:
         self.burst: float | None = None  # when the latest burst of games began to finish
         self.first: tuple[float, int] | None = None  # the time and the games done at the end of the first burst
         self.last = (self.started, 0)  # the time and the games done at the latest report
-        self.decided = False  # the estimate is made once
-        self.said: str | None = None  # the line written, if any
+        self.decided = False  # calibrated: the estimate was made (and said, if the run is long)
+        self.mark: tuple[float, int] | None = None  # the time and the games done when it was last timed
+        self.over = False  # every game has finished
+        self.told: float | None = None  # the total duration said last, if any
+        self.corrections = 0  # lines said after the first estimate
+        self.said: str | None = None  # the line written last, if any
 
     def finished(self, games: int = 1) -> None:
         """``games`` more games of the run have finished."""
-        if games <= 0 or self.decided:
+        if games <= 0 or self.over:
             return
         self.done += games
         now = self.clock()
-        if self.done >= self.total:  # over before it was calibrated: nothing to say
-            self.decided = True
+        if self.done >= self.total:  # over: nothing more to say
+            self.over = True
             return
         if self.burst is None or now - self.burst > BURST:  # a new burst: the one before it is over
             if self.burst is not None and self.first is None:
                 self.first = self.last
-            elif self.first is not None:
+            elif self.first is not None and not self.decided:
                 since, counted = self.last[0] - self.first[0], self.last[1] - self.first[1]
                 if since >= CALIBRATION_SECONDS or counted >= CALIBRATION_GAMES:
                     self._decide(now, since / counted * (self.total - self.done))
+                    self.mark = self.last
+            elif self.mark is not None:  # timed again on the games since the last time it was timed
+                since, counted = self.last[0] - self.mark[0], self.last[1] - self.mark[1]
+                if since >= RETIME_SECONDS or counted >= max(CALIBRATION_GAMES, self.total // 10):
+                    self._decide(now, since / counted * (self.total - self.done))
+                    self.mark = self.last
             self.burst = now
         self.last = (now, self.done)
 
     def _decide(self, now: float, left: float) -> None:
-        self.decided = True
-        if left <= LONG_RUN:
-            return
+        """Say the estimate once calibrated, if the run is long; then, timed again at each burst, say it again when
+        the run turns out long after all, or when the estimate said is off by more than :data:`OFF_BY`."""
         total = now - self.started + left
+        if not self.decided:
+            self.decided = True
+            if left > LONG_RUN:
+                self._say(total)
+            return
+        if self.corrections >= CORRECTIONS or left < LONG_RUN / 2:  # nearly over: the bar says the rest
+            return
+        if self.told is None:
+            if left > LONG_RUN:  # it looked short on its first games
+                self.corrections += 1
+                self._say(total, again=True)
+        elif not self.told / OFF_BY <= total <= self.told * OFF_BY:
+            self.corrections += 1
+            was = self.told
+            self.told = total
+            self.said = (f"{self.what}: now about {duration(total)} in all, {duration(left)} left (timed again after "
+                         f"{self.done:,} of {self.total:,} games; it said about {duration(was)} before).")
+            self.write(self.said)
+
+    def _say(self, total: float, again: bool = False) -> None:
         ways = self.advice(total / LONG_RUN)
         shorten = f" To make it shorter: {'; or '.join(ways)}." if ways else ""
-        self.said = (f"{self.what}: about {duration(total)} for {self.total:,} games (timed on the first "
-                     f"{self.done:,}).{shorten}")
+        timed = f"timed again after {self.done:,} games" if again else f"timed on the first {self.done:,}"
+        self.told = total
+        self.said = f"{self.what}: about {duration(total)} for {self.total:,} games ({timed}).{shorten}"
         self.write(self.said)
 
 

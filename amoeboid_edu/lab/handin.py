@@ -15,6 +15,14 @@ from typing import Any
 from ..players.strategy import Strategy, as_function
 from ..sandbox.text import shown
 
+class HandInRefused(ValueError):
+    """Why a strategy cannot be handed in, and what to change: shown in a notebook as its one line, without a
+    traceback into this module (the student's cell is the only code concerned)."""
+
+    def _render_traceback_(self) -> list[str]:  # IPython's hook for how an exception is shown
+        return [f"{type(self).__name__}: {self}"]
+
+
 _GLOBAL_LOADS = frozenset({"LOAD_GLOBAL", "LOAD_NAME", "STORE_GLOBAL", "DELETE_GLOBAL"})
 
 
@@ -71,7 +79,7 @@ class _HandIn:
                 return
         except Exception:  # noqa: BLE001 - not a plain value: said below
             pass
-        raise ValueError(f"{owner} uses {shown(name)}, a {type(value).__name__} made in the notebook, which cannot be "
+        raise HandInRefused(f"{owner} uses {shown(name)}, a {type(value).__name__} made in the notebook, which cannot be "
                          f"written into a file: define it inside {owner}, or in a function {owner} calls")
 
     def define(self, name: str, value: types.FunctionType | type) -> None:
@@ -81,14 +89,14 @@ class _HandIn:
         try:
             source = textwrap.dedent(inspect.getsource(value))
         except (OSError, TypeError):
-            raise ValueError(f"cannot find the source of {shown(name)}: run its cell again, then hand in") from None
+            raise HandInRefused(f"cannot find the source of {shown(name)}: run its cell again, then hand in") from None
         first = source.lstrip().split("(")[0].split(":")[0].split()
         defines = first[-1] if first and first[0] in ("def", "class") else None
         if not defines:  # a lambda: named by the variable it was assigned to, if any
             named = name if name.isidentifier() else next(
                 (key for key, item in self.namespace.items() if item is value and key.isidentifier()), None)
             shape = f"'def {shown(named)}(...)'" if named else "a def with a name, e.g. 'def my_strategy(...)'"
-            raise ValueError(f"{shown(named) if named else 'this strategy'} is a lambda, not defined with def or "
+            raise HandInRefused(f"{shown(named) if named else 'this strategy'} is a lambda, not defined with def or "
                              f"class: write it as {shape}")
         if defines != name:  # a function kept under another name: the file needs the name
             source = f"{source.rstrip()}\n\n{name} = {defines}\n"
@@ -114,33 +122,45 @@ class _HandIn:
         return "\n\n\n".join(part for part in parts if part) + "\n"
 
 
-def hand_in(strategy: Strategy, to: str | os.PathLike[str]) -> Path:
+def hand_in(strategy: Strategy, to: str | os.PathLike[str], name: str | None = None) -> Path:
     """Write ``strategy`` (a function of this notebook) into the file a class tournament loads: ``to`` names it
-    (``"class/nina"`` or ``"class/nina.py"`` -> ``class/nina.py``, entered as *nina*); returns its path.
+    (``"class/nina"`` or ``"class/nina.py"`` -> ``class/nina.py``, entered as *nina*); returns its path.  ``to``
+    may be a folder (``"class/"``, or one that exists) if ``name`` is given: ``hand_in(f, "class/", name="nina")``
+    writes ``class/nina.py``.
 
     The file holds the function and everything it uses from the notebook, whatever the cells: the functions and
     classes it calls (and what they use), the modules and names it imports, and plain values (numbers, text,
     lists...), with ``strategy = <its name>`` at the end.  Nothing is run: the tournament runs the file in its
-    sandbox.  ValueError, naming what to change, for what cannot be written into a file (e.g. a Position made in
-    the notebook: build it inside the function).  Handing in again replaces the file.
+    sandbox.  :class:`HandInRefused` (a ValueError), naming what to change, for what cannot be written into a
+    file (e.g. a Position made in the notebook: build it inside the function, or a lambda).  Handing in again
+    replaces the file.
     """
     if not isinstance(strategy, types.FunctionType):
-        raise ValueError(f"hand in a function (position, roll, rng) -> turn, not {shown(type(strategy).__name__)}")
+        raise HandInRefused(f"hand in a function (position, roll, rng) -> turn, not {shown(type(strategy).__name__)}")
     as_function(strategy)
-    path = Path(os.fspath(to))
+    text = os.fspath(to)
+    path = Path(text)
+    if text.endswith(("/", os.sep)) or path.is_dir():  # a folder: the file inside it is named after the student
+        if name is None:
+            raise HandInRefused(f"{shown(repr(text))} is a folder: give the file's name too, e.g. "
+                                f"hand_in({strategy.__name__}, {shown(repr(str(path / 'sam')))}), or "
+                                f"hand_in({strategy.__name__}, {shown(repr(text))}, name=\"sam\")")
+        path = path / name
+    elif name is not None:
+        raise HandInRefused(f"name={shown(repr(name))} is for a folder, and {shown(repr(text))} names a file: "
+                            f"give one of them, e.g. hand_in({strategy.__name__}, {shown(repr(text))})")
     path = path if path.suffix == ".py" else path.with_name(path.name + ".py")
     if path.stem.startswith(("_", ".")) or not path.stem or path.is_dir():
-        raise ValueError(f"hand_in(..., {shown(repr(os.fspath(to)))}): name the file after yourself, e.g. "
-                         "hand_in(my_strategy, \"class/nina\") (a name that does not start with '_' or '.')")
+        raise HandInRefused(f"hand_in(..., {shown(repr(text))}): name the file after yourself, e.g. "
+                            "hand_in(my_strategy, \"class/nina\") (a name that does not start with '_' or '.')")
     writer = _HandIn(strategy.__globals__)
     writer.seen.add(strategy.__name__)
     writer.define(strategy.__name__, strategy)
-    text = writer.text(path.stem, strategy.__name__)
-    compile(text, str(path), "exec")  # a file that would not even parse is our bug: raise here, not in the contest
+    source = writer.text(path.stem, strategy.__name__)
+    compile(source, str(path), "exec")  # a file that would not even parse is our bug: raise here, not in the contest
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    path.write_text(source, encoding="utf-8")
     return path
 
 
-
-__all__ = ["hand_in"]
+__all__ = ["HandInRefused", "hand_in"]

@@ -513,8 +513,8 @@ class _SameFailure(Exception):
     def explain(self, game: int) -> str:
         """The card's banner; ``game``: the last failure's number on the card (its message may say "this move")."""
         return (f"your strategy fails the same way every game: fix this first. {SAME_FAILURE_STOP} games in a row "
-                f"were forfeited for the same kind of mistake ({self.last.reason}); the last one, game {game}: "
-                f"{self.last.value}: {self.last.message}")
+                f"(in the order they were played) were forfeited for the same kind of mistake ({self.last.reason}); "
+                f"the last of them, game {game} as card.games() numbers them: {self.last.value}: {self.last.message}")
 
 
 Failure = tuple[Optional[str], str]

@@ -33,12 +33,14 @@ from .protocol import (
     SEAL,
     SEALED,
     TOKEN_BYTES,
+    WAIT_FACTOR,
     MessageReader,
     read_exactly,
     receive_message,
     send_message,
     untrusted_answer,
     untrusted_object,
+    wait_limit,
 )
 from .text import LINE_WIDTH, shown
 
@@ -60,11 +62,23 @@ def portable_start() -> bool:
 NO_HOME = "/nonexistent/amoeboid-strategy"
 """``HOME`` and ``TMPDIR`` of a worker: a fixed path that does not exist (a game process may write nothing)."""
 MOVE_GRACE = 1.0
-"""Seconds a game process has to answer once its move was interrupted at the per-move limit; then it is killed."""
+"""Seconds a game process has to answer once its move was interrupted at the wall-clock guard
+(:func:`.protocol.wait_limit`); then it is killed."""
 LATE_AFTER = 0.25
-"""Seconds past the per-move limit after which an answer is late by the harness's own clock and forfeits.  The game
-process's alarm is a courtesy to honest strategies; a hostile one can block or rewrite it in its own process (and
-think for the limit plus ``MOVE_GRACE`` that way), so the harness times every answer."""
+"""Seconds past the wall-clock guard after which an answer is late by the harness's own clock and forfeits.  The
+game process's timers are a courtesy to honest strategies; a hostile one can block or rewrite them in its own
+process (and think for the guard plus ``MOVE_GRACE`` that way), so the harness times every answer."""
+
+
+def _timed_out(limit: float) -> str:
+    """A timeout's value: what the per-move limit counts."""
+    return f"no answer within {limit:g} s of CPU time (the per-move limit)"
+
+
+def _waited(limit: float) -> str:
+    """The value of a move stopped by the wall-clock guard: it waited, or did not stop when interrupted."""
+    return (f"the move waited {wait_limit(limit):g} s without using the CPU (a sleep, input() or a read?); "
+            f"a move may wait {WAIT_FACTOR:g} times its limit of {limit:g} s of CPU time")
 
 
 class Forfeit(Exception):
@@ -388,10 +402,12 @@ class Sandbox:
         """
         assert self.game is not None and self.answers is not None
         try:
-            answer = untrusted_answer(self.answers.next(time.monotonic() + limit + MOVE_GRACE, MAX_ANSWER))
+            deadline = time.monotonic() + wait_limit(limit) + MOVE_GRACE
+            answer = untrusted_answer(self.answers.next(deadline, MAX_ANSWER))
         except (socket.timeout, TimeoutError):
             self._end_game()
-            raise Forfeit("timeout", f"no answer within {limit:g} s (the per-move limit)",
+            raise Forfeit("timeout", f"no answer within {wait_limit(limit):g} s (the per-move limit is {limit:g} s "
+                          "of CPU time)",
                           "the move did not stop when interrupted: its game process was stopped") from None
         except (EOFError, ConnectionError):
             self._end_game()
@@ -403,12 +419,13 @@ class Sandbox:
         if self.answers.waited:  # an answer that came in with the one before took no time of its own
             arrived = time.monotonic()
             gap, self.heard = arrived - self.heard, arrived
-        late = gap > limit + LATE_AFTER
+        late = gap > wait_limit(limit) + LATE_AFTER
         if answer.get("kind") == "timeout" or late:  # the harness's own words; only the printed output is the worker's
             message = ("the move was interrupted; its game process and import were kept" if not late else
                        f"the answer came {gap:.2f} s after the one before, by the harness's clock (the game "
                        "process did not stop the move itself)")
-            return {"kind": "timeout", "value": f"no answer within {limit:g} s (the per-move limit)",
+            waited = late or answer.get("value") == "waited"
+            return {"kind": "timeout", "value": _waited(limit) if waited else _timed_out(limit),
                     "message": message, **{key: answer[key] for key in ("output", "printed", "lines") if key in answer},
                     **({"where": answer["where"]} if "where" in answer and not late else {})}
         return answer
@@ -436,13 +453,13 @@ class Sandbox:
         round_ = [f"{float(limit)!r} {careful:d}"] + [f"{seed} {roll} {position}" for seed, roll, position in moves]
         self._signal_game(_SIGCONT)
         try:  # one message for the round: on a busy or single core, a message per move costs a context switch each
-            game.settimeout(limit + MOVE_GRACE)  # a game process that stops reading must not block the harness
+            game.settimeout(wait_limit(limit) + MOVE_GRACE)  # one that stops reading must not block the harness
             send_message(game, "\n".join(round_).encode())  # (it could freeze the run for good)
             game.settimeout(None)
         except (socket.timeout, TimeoutError):
             self._end_game()
-            return [Forfeit("timeout", f"no answer within {limit:g} s (the per-move limit)",
-                            "the game process stopped reading its moves: it was stopped")] + [None] * (len(moves) - 1)
+            return [Forfeit("timeout", _waited(limit), "the game process stopped reading its moves: it was stopped")
+                    ] + [None] * (len(moves) - 1)
         except OSError:  # the game process died between two moves
             self._end_game()
             return [Forfeit("crash", "the worker exited (its game process died)")] + [None] * (len(moves) - 1)

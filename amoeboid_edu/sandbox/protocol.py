@@ -38,6 +38,17 @@ ANSWER_KEYS = {"kind": str, "value": str, "output": list, "printed": int, "lines
 """What the harness keeps of an answer; anything else a worker sends is dropped at once."""
 LOAD_LIMIT = 30.0
 """Seconds a worker may take to start, put its walls up and import the strategy."""
+WAIT_FACTOR = 10.0
+"""The per-move limit counts the CPU time a move uses, so that a card does not change with the machine's load; a
+move that waits (a sleep, ``input()``, a blocking read) uses none, so it is stopped after this many times the
+limit by the clock on the wall instead: a move that computes reaches it only on a machine ten times overloaded."""
+
+
+def wait_limit(limit: float) -> float:
+    """Seconds on the wall clock a move of per-move limit ``limit`` (CPU seconds) may take before it is stopped."""
+    return WAIT_FACTOR * limit
+
+
 SEED_BITS = 64
 """A per-move seed is a whole number below 2**SEED_BITS."""
 HEADER = struct.Struct("!I")

@@ -139,7 +139,7 @@ _GAME_SYSCALLS = (
     "mmap", "mprotect", "munmap", "mremap", "brk",
     # what the interpreter does for itself in its one thread
     "futex", "set_robust_list", "rseq", "set_tid_address", "arch_prctl", "restart_syscall", "exit", "exit_group",
-    # its own signal mask and timers (rt_sigaction below: SIGALRM's handler is the lab's)
+    # its own signal mask and timers (rt_sigaction below: SIGALRM's and SIGPROF's handlers are the lab's)
     "rt_sigprocmask", "rt_sigreturn", "rt_sigpending", "sigaltstack", "setitimer", "getitimer",
     # the clock
     "clock_gettime", "clock_getres", "gettimeofday", "time", "nanosleep", "clock_nanosleep",
@@ -169,6 +169,7 @@ _SOCKET_OPTIONS = (7, 8, 18, 19, 20, 21, 66, 67)
 """SOL_SOCKET options it may set: buffer sizes within the system's maximum, low-water marks and timeouts
 (never SO_SNDBUFFORCE/SO_RCVBUFFORCE, which root could use to pin memory)."""
 _SIGALRM = 14
+_SIGPROF = 27
 _FD_CEILING = 1 << 16
 """Above every descriptor a game process can hold (it may open ``OPEN_FILES``; the harness's are lower)."""
 _SECCOMP_SET_MODE_FILTER = 1
@@ -206,7 +207,8 @@ def _game_rules(seccomp: Any, pid: int, own_seal: bool = True) -> list[tuple[str
     rules += [("kill", (int_is(0, who),)) for who in yourself]
     rules += [(name, (int_is(0, who),)) for name in ("sched_getaffinity", "getpgid", "getsid") for who in yourself]
     rules += [("prlimit64", (int_is(0, who), null(2))) for who in yourself]  # a getter on itself
-    rules += [("rt_sigaction", (int_is(0, signum),)) for signum in range(1, 65) if signum != _SIGALRM]
+    rules += [("rt_sigaction", (int_is(0, signum),)) for signum in range(1, 65)
+              if signum not in (_SIGALRM, _SIGPROF)]
     rules += [("fcntl", (int_is(1, command),)) for command in _FCNTL_COMMANDS]
     rules += [("ioctl", (int_is(1, request),)) for request in ioctls]
     rules += [("prctl", (int_is(0, option),)) for option in _PRCTL_OPTIONS]

@@ -15,8 +15,8 @@ one strategy::
 No student code runs outside a game process, behind all its walls: an import in the template could rewrite the
 code that puts up the game's own wall.  A game process writes nothing (Landlock grants no write right, its
 filter opens files read-only), so there is no private folder to fill or to leave behind.  A move that reaches
-the per-move limit is interrupted inside the game process (SIGALRM, whose handler the strategy may not change)
-and forfeits; the process and its import stay.  Elsewhere (no ``/proc``, no ``prctl``) the supervisor, template
+the per-move limit of CPU time is interrupted inside the game process (SIGPROF; SIGALRM for a move that waits
+too long) and forfeits; the process and its import stay.  Elsewhere (no ``/proc``, no ``prctl``) the supervisor, template
 and game are one process, restarted after a kill: "process only".
 
 How it is started: on Linux and macOS the harness (:mod:`.harness`) hands it one end of a socket pair
@@ -50,7 +50,8 @@ from ..players.strategy import StrategyFunction, as_function
 from ..players.tracebacks import student_frame
 from .importpath import hold_out_missing
 from .processes import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, die_with, prctl, sweep
-from .protocol import GAME, HEADER, LOAD_LIMIT, SEAL, SEALED, SEED_BITS, receive_message, send_message
+from .protocol import (GAME, HEADER, LOAD_LIMIT, SEAL, SEALED, SEED_BITS, receive_message, send_message,
+                       wait_limit)
 from .seal import GAME_FD, Sealer, load_seal, seal_available, seal_program
 from .text import LINE_WIDTH, OutputTail, cut
 from .walls import OPEN_FILES, limit_resources, load_seccomp, put_up_walls, seal
@@ -186,36 +187,51 @@ def _where(tb: TracebackType | None) -> list[Any] | None:
 
 
 class MoveInterrupted(BaseException):
-    """Raised inside a strategy whose move reached the per-move limit (SIGALRM); not an ``Exception``, so that
-    ``except Exception`` in a strategy does not swallow it."""
+    """Raised inside a strategy whose move reached the per-move limit (SIGPROF: its CPU time) or waited too long
+    (SIGALRM); not an ``Exception``, so that ``except Exception`` in a strategy does not swallow it."""
 
 
 @dataclass
 class _MoveClock:
-    """The per-move timer of a game process: SIGALRM at the limit interrupts the move, which then forfeits.
+    """The per-move timers of a game process: the move is interrupted, and forfeits, when it has used ``limit``
+    seconds of CPU time (ITIMER_PROF, SIGPROF), or when it has waited (a sleep, a blocking read) for
+    :func:`.protocol.wait_limit` seconds on the wall clock (ITIMER_REAL, SIGALRM).
 
-    One syscall a move: each move's ``setitimer`` replaces the previous one's timer, which is never disarmed; an
-    alarm that still arrives from an earlier move (or between moves) is told apart by the current deadline.
+    CPU time, because it is what the strategy itself spends: the same move takes the same CPU time on an idle
+    machine and on one at load 7, where it takes several times as long on the wall clock.  Two syscalls a move:
+    each move's ``setitimer`` calls replace the previous one's timers, which are never disarmed; an alarm that
+    still arrives from an earlier move (or between moves) is told apart by the current deadlines.
     """
 
     running: bool = False
     rang: bool = False
+    waited: bool = False
     deadline: float = 0.0
+    wall_deadline: float = 0.0
     outbox: _Outbox | None = None
 
     def ring(self, signum: int, frame: object) -> None:
-        if self.running and time.monotonic() >= self.deadline:
-            self.rang, self.running = True, False  # once: a strategy that catches it and goes on is killed
+        if not self.running:
+            return
+        left = self.deadline - time.process_time()
+        if signum == signal.SIGPROF and left > 0:  # the kernel's CPU count ran ahead of process_time's: wait on
+            signal.setitimer(signal.ITIMER_PROF, max(left, 0.001))
+            return
+        used_up = left <= 0
+        if used_up or (signum == signal.SIGALRM and time.monotonic() >= self.wall_deadline):
+            self.rang, self.waited, self.running = True, not used_up, False  # once: one that goes on is killed
             if self.outbox is not None:  # the answers before this move reach the harness, whatever it does next
                 self.outbox.flush()
             raise MoveInterrupted("the move reached the per-move limit")
 
     def call(self, choose: StrategyFunction, position: Position, roll: int, rng: random.Random, limit: float) -> object:
-        self.rang = False
+        self.rang = self.waited = False
         if not hasattr(signal, "setitimer"):
             return choose(position, roll, rng)
-        self.deadline = time.monotonic() + limit
-        signal.setitimer(signal.ITIMER_REAL, limit)
+        self.deadline = time.process_time() + limit
+        self.wall_deadline = time.monotonic() + wait_limit(limit)
+        signal.setitimer(signal.ITIMER_PROF, limit)
+        signal.setitimer(signal.ITIMER_REAL, wait_limit(limit))
         self.running = True
         try:
             return choose(position, roll, rng)
@@ -226,20 +242,25 @@ class _MoveClock:
 _clock = _MoveClock()
 
 
+def _waited() -> dict[str, str]:
+    """How a timeout answer says the move waited rather than computed (the harness words the message)."""
+    return {"value": "waited"} if _clock.waited else {}
+
+
 def _answer(choose: StrategyFunction, position: Position, roll: int, rng: random.Random,
             limit: float) -> dict[str, Any]:
     try:
         value = _clock.call(choose, position, roll, rng, limit)
     except BaseException as error:  # noqa: BLE001 - SystemExit and KeyboardInterrupt forfeit too
         if _clock.rang:  # where the move was when the limit stopped it: the student's line, to say where it was stuck
-            return {"kind": "timeout", "where": _where(error.__traceback__)}
+            return {"kind": "timeout", "where": _where(error.__traceback__), **_waited()}
         try:
             message = f"{type(error).__name__}: {error}"
         except BaseException:  # noqa: BLE001
             message = type(error).__name__
         return {"kind": "error", "value": cut(message), "where": _where(error.__traceback__)}
     if _clock.rang:  # interrupted, and the strategy caught it: the move is lost all the same
-        return {"kind": "timeout"}
+        return {"kind": "timeout", **_waited()}
     if isinstance(value, Turn):
         try:
             return {"kind": "turn", "value": cut(Turn.__str__(value))}
@@ -323,12 +344,12 @@ def _play(sock: socket.socket, choose: StrategyFunction, rules: Rules, tail: Out
         outbox.flush()  # starts the clock of the round
         for move in moves:
             seed, roll, text = move.split(" ", 2)
-            began = time.monotonic()
+            began, cpu = time.monotonic(), time.process_time()
             tail.reset()
             _seed_globals(int(seed))
             answer = _answer(choose, position_from_harness(text, rules), int(roll), random.Random(int(seed)),
                              float(limit))
-            answer["took"] = time.monotonic() - began
+            answer["took"] = time.process_time() - cpu  # the CPU time the limit counts
             if tail.printed:
                 answer["output"] = tail.tail()
                 answer["printed"] = tail.printed
@@ -338,14 +359,15 @@ def _play(sock: socket.socket, choose: StrategyFunction, rules: Rules, tail: Out
 
 
 def _game_walls(walls: Sequence[str], sealing: tuple[bytes, socket.socket] | None = None) -> None:
-    """A game process's own walls, before any student code: the move timer's handler, the seal's filter (its
+    """A game process's own walls, before any student code: the move timers' handler, the seal's filter (its
     listener handed to the template over ``sealing``'s socket, :mod:`.seal`), then its allow-list.
 
-    The allow-list refuses changing SIGALRM's handler afterwards; if a filter cannot be loaded where the card says
+    The allow-list refuses changing SIGALRM's and SIGPROF's handlers afterwards; if a filter cannot be loaded where the card says
     "seccomp" or "seal", the process exits rather than play without it.
     """
     if hasattr(signal, "setitimer"):
         signal.signal(signal.SIGALRM, _clock.ring)
+        signal.signal(signal.SIGPROF, _clock.ring)
     if sealing is not None:
         program, report = sealing
         try:

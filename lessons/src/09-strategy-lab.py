@@ -227,8 +227,9 @@ buggy_card
 # ## A tournament of the steps
 #
 # Every pair of strategies plays the same number of paired games; the table ranks them by rating (a Bradley–Terry
-# fit of every result, on the Elo scale), and shows each win rate with its interval too. When two ratings' intervals
-# overlap, the column `could_be` shows the ranks each could have had (say `2-4`): their order may be luck.
+# fit of every result, on the Elo scale), and shows each win rate with its interval too. When two players' rating
+# intervals or win-rate intervals overlap, the column `could_be` shows the ranks each could have had (say `2-4`):
+# their order may be luck.
 
 # %% tags=["nbval-ignore-output"]
 # (a progress bar shows while the games are played, so this cell's output depends on the machine)

@@ -262,7 +262,9 @@ def test_cli_scores_a_file_and_lists_forfeits_with_exit_status_0():
     assert "exception x4: ValueError: no idea what to do with a" in done.stdout
     assert "| thinking about (1,0) . . / . . . / . . (0,1) A" in done.stdout
     broken = run_cli(f"{STRATEGIES / 'broken.py'}:broken", "--games", "2", "--opponents", "random", "-q")
-    assert broken.returncode == 0 and "load x2: SyntaxError" in broken.stdout
+    assert broken.returncode == 2 and broken.stdout == ""  # refused before any game, in one line
+    assert broken.stderr.startswith("error: ") and broken.stderr.count("\n") == 1
+    assert "broken.py has a SyntaxError on line 1" in broken.stderr
 
 
 def test_cli_imports_module_targets_in_the_worker():

@@ -40,7 +40,7 @@ def test_a_card_whose_every_move_ran_out_of_time_says_how_many_did():
     assert timeouts == len(card.records)
     text = str(card)
     assert "well within" not in text and "well within" not in card._repr_html_()
-    assert f"Time per move: {timeouts} moves ran out of time (the limit is 0.2 s a move)" in text
+    assert f"Time per move: {timeouts} moves ran out of time (the limit is 0.2 s of CPU time a move)" in text
 
 
 def test_games_stopped_at_the_turn_cap_are_named_on_the_card():
@@ -64,16 +64,16 @@ def test_the_terminal_card_prints_the_time_per_move_instead_of_pointing_at_card_
     assert cli.main(["score", str(path), "--games", "2", "--opponents", "greedy", "--per-move-limit", "5", "-q"]) == 0
     out = capsys.readouterr().out
     assert "card.timing()" not in out
-    assert re.search(r"Time per move: every move well within the limit of 5 s \([\d.]+ ms on average, [\d.]+ ms at "
-                     r"most\)", out)
+    assert re.search(r"Time per move: every move well within the limit of 5 s of CPU time \([\d.]+ ms on average, "
+                     r"[\d.]+ ms at most\)", out)
 
 
 def test_a_repeated_forfeit_names_its_game_in_the_banner_and_in_the_forfeits():
     card = score(mistakes.malformed_each_time_differently, games=8, seed=1, opponents=["greedy"], **QUIET)
-    named = re.search(r"the last one, game (\d+): ", card.stopped)
+    named = re.search(r"the last of them, game (\d+) as card.games\(\) numbers them: ", card.stopped)
     assert named is not None
     last = card.records[int(named.group(1))]  # the game the banner names is the one whose value and message it quotes
-    assert card.stopped.endswith(f"the last one, game {named.group(1)}: {last.value}: {last.message}")
+    assert card.stopped.endswith(f"game {named.group(1)} as card.games() numbers them: {last.value}: {last.message}")
     forfeits = card.forfeits()
     first = int(card.games().query("forfeit == 'you'")["game"].iloc[0])
     assert forfeits["first game"].tolist() == [first]

@@ -60,7 +60,7 @@ def test_the_leaderboard_shows_overlapping_ratings_as_a_rank_range_with_a_senten
     table = result.table().set_index("player")
     twins = table.loc["best_delta", "could_be"], table.loc["best_delta_but_rarely", "could_be"]
     assert twins[0] == twins[1] and "-" in twins[0]  # the same strategy almost: neither rank is certain
-    assert f"Ties: a rank under 'could_be' such as {twins[0]}" in str(result)
+    assert f"Could be: a rank range under 'could_be' such as {twins[0]}" in str(result)
 
 
 # --------------------------------------------------------------------------- see your games
@@ -107,7 +107,7 @@ def test_the_card_says_time_per_move_and_hidden_prints_and_folds_the_jargon():
     card = score(mistakes.prints_a_little, games=2, seed=1, opponents=["greedy"], **QUIET)
     text = str(card)
     assert "Time per move: every move well within the limit of 5 s" in text
-    assert "(the limit is 5 s a move)" in card.timing() and " ms at most over " in card.timing()
+    assert "(the limit is 5 s of CPU time a move)" in card.timing() and " ms at most over " in card.timing()
     printed = sum(record.lines[0] for record in card.records)
     assert printed > 0 and f"Your strategy printed {printed:,} lines (hidden): card.printed(0)" in text
     assert card.printed(0).splitlines()[-1].startswith("my roll is ")

@@ -502,8 +502,8 @@ def test_a_strategy_that_dies_only_when_batched_loses_the_batching_and_then_its_
 
 
 def test_a_strategy_that_blocks_its_alarm_is_timed_by_the_harness():
-    """The game process is the student's: its own timer can be blocked (it gave the limit plus a second), so the
-    harness times each answer and one later than the limit (plus LATE_AFTER) forfeits."""
+    """The game process is the student's: its own timers can be blocked (they gave the wall-clock guard plus a
+    second), so the harness times each answer and one later than the guard (plus LATE_AFTER) forfeits."""
     position = Position.start(3)
     sandbox = _harness.Sandbox({"load": "import", "module": "hostile", "name": "blocks_the_alarm_and_thinks"}, b"",
                                position.rules)
@@ -709,6 +709,7 @@ if victim == 0:
 victim_file = os.path.join(scratch, "victim.txt")
 open(victim_file, "w").write("x")
 signal.signal(signal.SIGALRM, lambda *_: None)  # as a game process does before its filter
+signal.signal(signal.SIGPROF, lambda *_: None)
 assert _walls.load_seccomp(game=(kind == "game")), "seccomp is not available"
 
 def raw(number, *args):
@@ -777,6 +778,7 @@ if kind == "game":
         "getrandom": lambda: raw(318, ctypes.addressof(ctypes.create_string_buffer(8)), 8, 0),
         "SIGALRM's handler": lambda: call(lambda: signal.signal(signal.SIGALRM, signal.SIG_IGN)),
         "SIGALRM's handler as 1<<32 | 14": lambda: sigaction_of_sigalrm((1 << 32) | 14),
+        "SIGPROF's handler (the CPU-time move timer)": lambda: call(lambda: signal.signal(signal.SIGPROF, signal.SIG_IGN)),
         "setsockopt SO_RCVBUFFORCE": lambda: call(
             lambda: socket.socketpair()[0].setsockopt(socket.SOL_SOCKET, 33, 1 << 30)),
         "prlimit64 setting its own limit": lambda: raw(302, 0, 7, ctypes.addressof((ctypes.c_ulong * 2)(64, 64)), 0),
@@ -821,6 +823,7 @@ GAME_REFUSES = ["fcntl F_SETOWN", "fcntl F_SETSIG", "fcntl F_SETOWN_EX", "fcntl 
                 "sched_setaffinity another process", "sched_setscheduler another process",
                 "setpriority another process", "sethostname (the same name)", "sendto a named socket",
                 "bind a named socket", "getrandom", "SIGALRM's handler", "SIGALRM's handler as 1<<32 | 14",
+                "SIGPROF's handler (the CPU-time move timer)",
                 "setsockopt SO_RCVBUFFORCE", "prlimit64 setting its own limit", "prctl(1<<32 | PR_SET_PDEATHSIG, 0)"]
 
 

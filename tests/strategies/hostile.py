@@ -483,9 +483,10 @@ def _worker_module():
 
 
 def blocks_the_alarm_and_thinks(position, roll, rng):
-    """Blocks SIGALRM, then thinks 0.6 s: the game process's own timer cannot stop it, the harness's clock must."""
-    signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGALRM])
-    time.sleep(0.6)
+    """Blocks both move timers' signals, then waits 2.4 s: past the wall-clock guard at a 0.2 s limit (2 s), but
+    before the harness's kill (3 s); the game process's own timers cannot stop it, the harness's clock must."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGALRM, signal.SIGPROF])
+    time.sleep(2.4)
     return wander(position, roll, rng)
 
 
