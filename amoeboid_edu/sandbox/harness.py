@@ -133,6 +133,11 @@ def _pidfd(pid: int) -> int | None:
         raise
 
 
+LOAD_ERRORS = (socket.timeout, TimeoutError, EOFError, OSError, ValueError, UnicodeDecodeError)
+"""How loading a strategy can fail on the harness's side: no answer in time, a closed or broken connection, a
+malformed answer."""
+
+
 @dataclass(eq=False)
 class _Worker:
     """One strategy's worker as the harness holds it: the supervisor's process, the template's pid, the control
@@ -268,10 +273,8 @@ class Sandbox:
             return  # the template is gone: ask() meets it again and says so
         try:  # read at once: the template's pids come in the order the games were asked for
             self._read_pid()
-        except (socket.timeout, TimeoutError):
-            self.broken = f"no answer within {self.load_limit:g} s while loading the strategy (the load limit)"
-        except (EOFError, OSError, ValueError, UnicodeDecodeError) as error:
-            self.broken = shown(f"the worker failed while loading the strategy ({error})")
+        except LOAD_ERRORS as error:
+            self.broken = self._load_failed(error)
         if self.broken is not None:
             mine.close()
             self._end_game()
@@ -356,16 +359,20 @@ class Sandbox:
                 send_message(self.worker.control, str(self.game_pid).encode())
                 if receive_message(self.worker.control, time.monotonic() + self.load_limit, 32) != SEALED:
                     self.broken = "the game process could not be sealed (docs/threat-model.md)"
-        except (socket.timeout, TimeoutError):
-            self.broken = f"no answer within {self.load_limit:g} s while loading the strategy (the load limit)"
-        except (EOFError, OSError, ValueError, UnicodeDecodeError) as error:
-            self.broken = shown(f"the worker failed while loading the strategy ({error})")
+        except LOAD_ERRORS as error:
+            self.broken = self._load_failed(error)
         if self.broken is not None:
             mine.close()
             self._end_game()  # the lanes' other game processes and the template stay
             return None
         self.game, self.answers = mine, MessageReader(mine)
         return mine
+
+    def _load_failed(self, error: BaseException) -> str:
+        """What ``broken`` says when loading the strategy ended in ``error`` (one of ``LOAD_ERRORS``)."""
+        if isinstance(error, (socket.timeout, TimeoutError)):
+            return f"no answer within {self.load_limit:g} s while loading the strategy (the load limit)"
+        return shown(f"the worker failed while loading the strategy ({error})")
 
     def _send_game(self) -> socket.socket:
         """Send the worker a fresh socket for a game process (a fork server forks one at once); OSError if the

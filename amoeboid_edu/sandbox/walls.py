@@ -17,7 +17,7 @@ import errno
 import os
 import signal
 import sys
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 from .processes import PR_SET_PDEATHSIG
 
@@ -356,6 +356,18 @@ def _remember_sources(skip: Sequence[str]) -> None:
         linecache.cache[file] = (len(lines), None, lines, file)
 
 
+def close_all_but(keep: Iterable[int]) -> None:
+    """Close every descriptor below ``OPEN_FILES`` but ``keep``, one ``close`` each (no ``close_range``, which the
+    template's seal refuses: it could close the game socket)."""
+    kept = set(keep)
+    for fd in range(OPEN_FILES):
+        if fd not in kept:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
 def seal(keep: Sequence[int], walls: Sequence[str]) -> bool:
     """Seal a game process once its strategy is loaded, before it sees a roll; False if the filter failed to load.
 
@@ -372,12 +384,7 @@ def seal(keep: Sequence[int], walls: Sequence[str]) -> bool:
     """
     _remember_sources([sys.prefix, sys.base_prefix, sys.exec_prefix, _PACKAGE])
     if "seal" in walls:  # the template's seal refuses close_range (which could close the game socket): one by one
-        for fd in range(OPEN_FILES):
-            if fd not in keep:
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
+        close_all_but(keep)
     else:
         low = 0
         for fd in sorted(set(keep)):

@@ -54,7 +54,7 @@ from .protocol import (GAME, HEADER, LOAD_LIMIT, SEAL, SEALED, SEED_BITS, receiv
                        wait_limit)
 from .seal import GAME_FD, Sealer, load_seal, seal_available, seal_program
 from .text import LINE_WIDTH, OutputTail, cut
-from .walls import OPEN_FILES, limit_resources, load_seccomp, put_up_walls, seal
+from .walls import close_all_but, limit_resources, load_seccomp, put_up_walls, seal
 
 FLUSH_AFTER = 0.01
 """Seconds a game process may hold a round's answers before sending what it has: a round's answers go back in
@@ -388,13 +388,7 @@ def _only_the_game(game: socket.socket, keep: socket.socket) -> socket.socket:
     if keep.fileno() == GAME_FD:  # the template holds all but one of its descriptors: no room for a game
         os._exit(1)
     os.dup2(fd, GAME_FD, inheritable=False)
-    kept = {0, 1, 2, GAME_FD, keep.fileno()}
-    for other in range(OPEN_FILES):
-        if other not in kept:
-            try:
-                os.close(other)
-            except OSError:
-                pass
+    close_all_but({0, 1, 2, GAME_FD, keep.fileno()})
     return socket.socket(fileno=GAME_FD)
 
 
