@@ -153,6 +153,14 @@ def _pieces(text: str | bytes) -> int:
     return kinds.count(b".") + kinds.count(b" a") + kinds.count(b".a") + kinds.startswith(b"a")
 
 
+def _within_parse_bound(text: str | bytes) -> bool:
+    """Whether ``text`` has at most :data:`PARSE_PIECES` words and symbols, so that parsing or compiling it here
+    costs a bounded memory (counted by :func:`_pieces`, two copies of the text)."""
+    if len(text) > PIECE_CHARACTERS * PARSE_PIECES:
+        return False
+    return len(text) <= PARSE_PIECES or _pieces(text) <= PARSE_PIECES
+
+
 def parse_student_text(text: str | bytes, filename: str = "<hand-in>") -> ast.Module | str:
     """A student's source parsed (never run) in this process, at a bounded cost: the tree, or why not, one escaped
     line: ``SyntaxError line N: ...`` (also for a text Python refuses to decode), or that it has more than
@@ -161,13 +169,7 @@ def parse_student_text(text: str | bytes, filename: str = "<hand-in>") -> ast.Mo
     The one place the trusted side parses student text (names for a hand-in's entry function, syntax before a game):
     its pieces are counted first (:func:`_pieces`: memory, two copies of the text), and only a text within the bound
     reaches :func:`ast.parse`."""
-    if len(text) > PIECE_CHARACTERS * PARSE_PIECES:
-        pieces = PARSE_PIECES + 1
-    elif len(text) <= PARSE_PIECES:
-        pieces = len(text)
-    else:
-        pieces = _pieces(text)
-    if pieces > PARSE_PIECES:
+    if not _within_parse_bound(text):
         return (f"too big to check here (over {PARSE_PIECES:,} words and symbols): "
                 "its worker reads it, under the sandbox's limits")
     try:
@@ -240,7 +242,10 @@ def _read_text(file: str) -> bytes | None:
 
 def _refuse_syntax_error(text: bytes, file: str, target: str) -> None:
     """Refuse a strategy file that Python cannot compile, now and in one line (its line, its text and the error),
-    rather than play every game as a load forfeit: the text is compiled, never run."""
+    rather than play every game as a load forfeit: the text is compiled, never run, and only within the bound of
+    :func:`parse_student_text` (a bigger text is left to its worker)."""
+    if not _within_parse_bound(text):
+        return
     try:
         compile(text, file, "exec", dont_inherit=True)
     except SyntaxError as error:  # IndentationError and TabError too
@@ -339,12 +344,12 @@ def _untagged_helpers(source: StudentSource) -> str | None:
 
     if not source.filename.endswith(".ipynb"):
         return None
-    found = _top_level(source.source)
+    found = _top_level(source.source)  # None beyond parse_student_text's bound: nothing is compiled here then
+    if found is None:
+        return None
     try:
         code = compile(source.source, source.filename, "exec", dont_inherit=True)
     except (SyntaxError, ValueError, RecursionError, MemoryError):  # its worker says what is wrong
-        return None
-    if found is None:
         return None
     functions = [constant for constant in code.co_consts if isinstance(constant, types.CodeType)]
     known = set(found[0]) | found[2] | set(dir(builtins)) | _MODULE_NAMES | _global_stores(functions)

@@ -45,6 +45,21 @@ def test_a_costly_hand_in_is_not_parsed_in_the_teachers_process(tmp_path):
     assert peak < 20, peak
 
 
+def test_a_costly_notebook_hand_in_is_neither_parsed_nor_compiled_here(tmp_path):
+    """Its tagged cell is read for untagged helpers only within the parser's bound: compiling it would cost as much
+    as parsing it."""
+    import nbformat
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "alice.py").write_text(GOOD)
+    cell = nbformat.v4.new_code_cell(COSTLY.replace("def play", "def strategy"), metadata={"tags": ["strategy"]})
+    nbformat.write(nbformat.v4.new_notebook(cells=[cell]), folder / "mallory.ipynb")
+    entries: dict = {}
+    peak = peak_megabytes(lambda: entries.update(_entrants(str(folder), [])[0]))
+    assert sorted(entries) == ["alice", "mallory"] and peak < 20, peak
+
+
 def test_a_costly_file_given_to_score_is_not_parsed_here(tmp_path):
     file = tmp_path / "mallory.py"
     file.write_text(COSTLY)
