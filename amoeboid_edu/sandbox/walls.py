@@ -128,7 +128,7 @@ def _landlock(readable: Sequence[str]) -> str | None:
 
 _GAME_SYSCALLS = (
     # files Landlock lets it open (open and openat are allowed read-only, below), and the descriptors it holds
-    "read", "pread64", "readv", "preadv", "preadv2", "write", "writev", "close", "close_range", "lseek",
+    "read", "pread64", "readv", "preadv", "write", "writev", "close", "close_range", "lseek",
     "fstat", "stat", "lstat", "newfstatat", "statx", "statfs", "fstatfs", "getdents64", "readlink", "readlinkat",
     "getcwd", "access", "faccessat", "faccessat2", "dup", "dup2", "dup3", "pipe", "pipe2",
     "poll", "ppoll", "select", "pselect6", "epoll_create", "epoll_create1", "epoll_ctl", "epoll_wait",
@@ -201,6 +201,9 @@ def _game_rules(seccomp: Any, pid: int, own_seal: bool = True) -> list[tuple[str
         ("tkill", (int_is(0, pid),)),
         ("tgkill", (int_is(0, pid), int_is(1, pid))),
         ("rt_sigaction", (null(1),)),  # reading any disposition
+        # without flags: RWF_NOWAIT answers whether a page is in the page cache, with no timing, so a strategy of
+        # an earlier run could leave its rolls there (reading chosen pages of a mapped file) for this one to read
+        ("preadv2", (int_is(5, 0),)),
     ]
     if own_seal:  # one more filter on itself, no flags (no listener, no other threads): :func:`seal` adds its layer
         rules.append(("seccomp", (int_is(0, _SECCOMP_SET_MODE_FILTER), int_is(1, 0))))

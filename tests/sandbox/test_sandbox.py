@@ -712,6 +712,13 @@ signal.signal(signal.SIGALRM, lambda *_: None)  # as a game process does before 
 signal.signal(signal.SIGPROF, lambda *_: None)
 assert _walls.load_seccomp(game=(kind == "game")), "seccomp is not available"
 
+def preadv2(flags):
+    buffer = ctypes.create_string_buffer(8)
+    vector = (ctypes.c_void_p * 2)(ctypes.addressof(buffer), 8)  # one struct iovec
+    with open(victim_file, "rb") as file:
+        return raw(327, file.fileno(), ctypes.addressof(vector), 1, 0, 0, flags)
+
+
 def raw(number, *args):
     args = [ctypes.c_ulong(a) if isinstance(a, int) else a for a in args]
     result = libc.syscall(number, *args)
@@ -776,6 +783,7 @@ if kind == "game":
         "sendto a named socket": lambda: datagram_to(os.path.join(scratch, "relay.sock")),
         "bind a named socket": lambda: bind_in(os.path.join(scratch, "in.sock")),
         "getrandom": lambda: raw(318, ctypes.addressof(ctypes.create_string_buffer(8)), 8, 0),
+        "preadv2 RWF_NOWAIT (is a page cached?)": lambda: preadv2(os.RWF_NOWAIT),
         "SIGALRM's handler": lambda: call(lambda: signal.signal(signal.SIGALRM, signal.SIG_IGN)),
         "SIGALRM's handler as 1<<32 | 14": lambda: sigaction_of_sigalrm((1 << 32) | 14),
         "SIGPROF's handler (the CPU-time move timer)": lambda: call(lambda: signal.signal(signal.SIGPROF, signal.SIG_IGN)),
@@ -786,6 +794,7 @@ if kind == "game":
     # and what a strategy needs must still work
     fine = {
         "read a file": lambda: call(lambda: open(victim_file).read()),
+        "preadv2 without flags": lambda: preadv2(0),
         "list a folder": lambda: call(lambda: os.listdir(scratch)),
         "stat": lambda: call(lambda: os.stat(victim_file)),
         "a socketpair, both ways": lambda: call(lambda: (lambda a, b: (a.sendall(b"x"), b.recv(1)))(*socket.socketpair())),
@@ -823,7 +832,7 @@ GAME_REFUSES = ["fcntl F_SETOWN", "fcntl F_SETSIG", "fcntl F_SETOWN_EX", "fcntl 
                 "sched_setaffinity another process", "sched_setscheduler another process",
                 "setpriority another process", "sethostname (the same name)", "sendto a named socket",
                 "bind a named socket", "getrandom", "SIGALRM's handler", "SIGALRM's handler as 1<<32 | 14",
-                "SIGPROF's handler (the CPU-time move timer)",
+                "SIGPROF's handler (the CPU-time move timer)", "preadv2 RWF_NOWAIT (is a page cached?)",
                 "setsockopt SO_RCVBUFFORCE", "prlimit64 setting its own limit", "prctl(1<<32 | PR_SET_PDEATHSIG, 0)"]
 
 
