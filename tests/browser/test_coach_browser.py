@@ -186,7 +186,7 @@ def test_the_board_answers_clicks_and_cancel_while_the_review_runs_and_the_revie
     # Review, then a click on the board while the review runs: the board answers (a refusal: the game is over).
     root.locator("[data-action='coach-review']").click()
     root.locator(".amb-review-progress").wait_for(timeout=60_000)
-    total = read()["review_progress"]["total"]
+    total = wait_for(read, lambda s: s["review_progress"])["review_progress"]["total"]  # never read mid-write
     root.locator(".amb-svg [data-cell='a1']").first.click()
     state = wait_for(read, lambda s: s["error"], timeout=30)
     assert state["review_progress"], "the click was answered only after the review"
