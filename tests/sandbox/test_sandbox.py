@@ -203,17 +203,28 @@ def test_what_a_worker_says_of_where_it_raised_is_escaped_and_cut():
 
 
 def test_the_worker_dies_with_a_killed_scorer():
+    """The run's processes are found by a mark in the scorer's environment and the harness the lab names in its
+    sandboxes' (:func:`ours`), not as this process's descendants: under xdist, another test's server may start a
+    process here at the same time."""
+    mark = f"amoeboid-test-{os.getpid()}-{time.monotonic_ns()}"
     process = subprocess.Popen([sys.executable, "-m", "amoeboid_edu", "score", "hostile:loops_forever", "--games",
                                 "2", "--opponents", "random", "--per-move-limit", "60", "-q"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=STRATEGIES)
-    end = time.monotonic() + 30
-    while len(living_descendants(process.pid)) < 3 and time.monotonic() < end:  # supervisor, template, game
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=STRATEGIES,
+                               env=dict(os.environ, AMOEBOID_TEST_MARK=mark))
+    end = time.monotonic() + 60
+    while len([pid for pid, what in ours(mark).items() if what.startswith(b"sandbox")]) < 3:  # supervisor,
+        assert time.monotonic() < end and process.poll() is None, "the worker never started"  # template, game
         time.sleep(0.05)
-    assert living_descendants(process.pid), "the worker never started"
     time.sleep(0.5)  # the game process is in its endless loop
     process.kill()
     process.wait()
-    assert settled() == []
+    end = time.monotonic() + 30
+    while ours(mark) and time.monotonic() < end:
+        time.sleep(0.05)
+    left = ours(mark)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert left == {}, left
 
 
 # --------------------------------------------------------------------------- secrets
