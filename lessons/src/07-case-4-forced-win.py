@@ -203,9 +203,11 @@ lost = [int(d) for d, w in zip(searched["delta"], searched[forced_column]) if w 
 steps_column = next(column for column in table.columns if column.startswith("paper's steps win within 9"))
 steps_fail = [int(d) for d, w in zip(table["delta"], table[steps_column]) if w == False]  # noqa: E712
 turns = forced_column.split("within ")[1].split(" A turns")[0]
+below = [d for d in won if d <= 44]
+also = f", and so {'is' if len(below) == 1 else 'are'} δ = {', '.join(map(str, below))} below it" if below else ""
 Markdown(f"Against a halving B, A forces a win within {turns} of its turns at δ = {', '.join(map(str, won))} "
          + (f"(none within {turns} turns at δ = {', '.join(map(str, lost))})" if lost else "")
-         + f": for B's 16 units of the paper's example, 44 is enough at every δ searched, and more than needed. "
+         + f": for B's 16 units of the paper's example, every δ searched above 44 is enough{also}. "
          f"Where 44 comes from: with exactly the rolls of the paper's example, the paper's own steps win within 8 of "
          f"A's turns after the centre move from δ = {max(steps_fail) + 1} on.")
 
@@ -218,6 +220,7 @@ Markdown(f"Against a halving B, A forces a win within {turns} of its turns at δ
 # - "A can win within 8 turns" is **open**: against a B that always halves (the paper's assumption, "not supported"
 #   by split-in-half), A can force a win, though the paper's own steps are not how; against a B free to play any
 #   legal turn nobody knows. The cards say how far each search reached.
-# - δ > 44 is **open** too: against a halving B, A wins at every δ the card searched above 44, and below 44 as well,
-#   so a lead of 44 is more than A needs against that B; a free B was not tested.
+# - δ > 44 is **open** too: against a halving B, A forces a win at every δ the card searched above 44, and at some
+#   below it (the sentence under the card lists which), so a lead of 44 is more than A needs against that B; a free B
+#   was not tested.
 #   Next: [lesson 8](08-example-game.ipynb), a whole game of the authors, replayed.

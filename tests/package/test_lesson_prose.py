@@ -77,6 +77,7 @@ def markdown_text(number: str) -> str:
     ("05", r"moving next to B is a mistake"),  # case-I computes only B's next turn after that step
     ("05", r"the paper says\s+#?\s*B splits in half"),  # Case II's words: "A eating half of B's size"
     ("06", r"win when the board is full"),     # the lesson's line ends with empty cells left
+    ("07", r"below 44 as well"),               # the card finds no forced win at 15 and 16: which δ below 44 it is
     ("07", r"once the board is full"),         # the steps line leaves a cell empty: B's piece has no empty neighbour
     ("07", r"within 4 of its turns"),          # the forced-win search's depth is the card's
     ("07", r"δ = 17 too|15 and 16|from δ = 43 on"),  # the leads are case-IV-threshold's
