@@ -153,8 +153,8 @@ def case_II(bases: tuple[int, ...] = (1, 10, 40), boards: tuple[int, ...] = (3,)
                + ", as the paper says (its 'at least' is right: A can still fail later); otherwise A eats at least "
                f"half of B; on 3x3 at every placement of the two amoebae ({len(placements(3))} up to symmetry, A/B: "
                f"{where}), {'the same' if on_3x3 else 'not always'}"
-               + (f"; the same on {', '.join(f'{n}x{n}' for n in corner_boards)} with B in its corner"
-                  if corner_boards else "")
+               + (f"; the same on {', '.join(f'{n}x{n}' for n in corner_boards)} with B in its corner and A moving "
+                  "to the cell next to both (there not the center)" if corner_boards else "")
                + (f"; correction: {correction}" if not away_holds else ""))  # fmt: skip
     corner = [corner_cells(n) for n in boards]
     scope = (f"{', '.join(f'{n}x{n}' for n in boards)} with B in its corner ({', '.join(c[2] for c in corner)}), A two "
@@ -177,10 +177,10 @@ def case_II(bases: tuple[int, ...] = (1, 10, 40), boards: tuple[int, ...] = (3,)
         + correction + ". The paper applies Case II only on 3x3 (every matrix it prints is 3x3; bigger boards are "
         "named, never played), so by the rule, the same as for the symmetry and unboundedness items (a failure in a "
         "case the words cover, none where the paper applies them), the word is 'confirmed with a correction', the "
-        "correction: 'on 3x3, or with B in its corner'. Calling the 5x5 case 'outside the set-up' and keeping "
+        "correction: 'where the cell A moves to touches every cell B can reach (on 3x3, the center)'. Calling the 5x5 case 'outside the set-up' and keeping "
         "'confirmed' would read 'the center' as '3x3 only', which the paper's 'n x n Board' does not say."
-        + (f" With B in its corner the same holds on {', '.join(f'{n}x{n}' for n in corner_boards)}."
-           if corner_boards else "")
+        + (f" With B in its corner and A moving to the cell next to both (which there is not the center) the same "
+           f"holds on {', '.join(f'{n}x{n}' for n in corner_boards)}." if corner_boards else "")
     )
     plain = (f"Right on 3x3: moving next to the opponent with a lead of 4, 5 or 6 fails at once exactly {by_delta[4]}, "
              f"{by_delta[5]} or {by_delta[6]} of the time, and otherwise you eat at least half of the opponent, wherever the two amoebae stand. On a "
