@@ -203,4 +203,5 @@ def test_the_board_answers_clicks_and_cancel_while_the_review_runs_and_the_revie
     state = wait_for(read, lambda s: s["review_view"] and not s["review_progress"], timeout=300)
     assert len(state["review_view"]["rows"]) == total
     wait_for(read, lambda s: str(s["version"]) == root.get_attribute("data-version"))
+    root.locator(".amb-review-turn").nth(total - 1).wait_for(state="attached", timeout=60_000)  # drawn after it
     assert root.locator(".amb-review-turn").count() == total
