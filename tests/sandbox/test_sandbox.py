@@ -218,13 +218,7 @@ def test_the_worker_dies_with_a_killed_scorer():
     time.sleep(0.5)  # the game process is in its endless loop
     process.kill()
     process.wait()
-    end = time.monotonic() + 30
-    while ours(mark) and time.monotonic() < end:
-        time.sleep(0.05)
-    left = ours(mark)
-    for pid in left:
-        os.kill(pid, signal.SIGKILL)
-    assert left == {}, left
+    assert left_of_run(mark, 30) == {}
 
 
 # --------------------------------------------------------------------------- secrets
@@ -1015,13 +1009,19 @@ def test_a_scorer_killed_in_a_parallel_run_leaves_no_process(tmp_path, command):
     finally:
         scorer.kill()
         scorer.wait()
-    end = time.monotonic() + 20  # the dead scorer's helpers would otherwise wait for the move at least 40 s more
+    assert left_of_run(mark, 20) == {}  # the dead scorer's helpers would otherwise wait for the move 40 s more
+
+
+def left_of_run(mark: str, deadline: float) -> dict[int, bytes]:
+    """The processes of the run marked ``mark`` (:func:`ours`) still alive after ``deadline`` seconds; they are
+    killed, so that a failing test leaves none behind."""
+    end = time.monotonic() + deadline
     while ours(mark) and time.monotonic() < end:
         time.sleep(0.05)
     left = ours(mark)
     for pid in left:
         os.kill(pid, signal.SIGKILL)
-    assert left == {}, left
+    return left
 
 
 HELPERS_SEEN: dict[str, set[int]] = {}
