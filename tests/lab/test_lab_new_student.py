@@ -58,11 +58,15 @@ def test_the_cards_frame_numbers_its_games_as_games_does():
     assert list(frame["opponent"]) == list(games["opponent"]) and list(frame["result"]) == list(games["result"])
 
 
+def terminal_card(file, source: str, capsys, *options: str) -> str:
+    """What ``amoeboid score FILE --games 2 -q OPTIONS`` prints for a strategy file of ``source`` (it must exit 0)."""
+    file.write_text(source)
+    assert cli.main(["score", str(file), "--games", "2", "-q", *options]) == 0
+    return capsys.readouterr().out
+
+
 def test_the_terminal_card_prints_the_time_per_move_instead_of_pointing_at_card_timing(tmp_path, capsys):
-    path = tmp_path / "bob.py"
-    path.write_text(GOOD)
-    assert cli.main(["score", str(path), "--games", "2", "--opponents", "greedy", "--per-move-limit", "5", "-q"]) == 0
-    out = capsys.readouterr().out
+    out = terminal_card(tmp_path / "bob.py", GOOD, capsys, "--opponents", "greedy", "--per-move-limit", "5")
     assert "card.timing()" not in out
     assert re.search(r"Time per move: every move well within the limit of 5 s of CPU time \([\d.]+ ms on average, "
                      r"[\d.]+ ms at most\)", out)

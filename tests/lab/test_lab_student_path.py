@@ -17,6 +17,7 @@ from amoeboid_edu.lab import compare, hand_in, score, tournament
 from amoeboid_edu.lab.cards import TournamentResult
 from amoeboid_edu.lab.handin import HandInRefused
 from amoeboid_edu.lab.records import GameRecord
+from test_lab_new_student import terminal_card
 
 QUIET = dict(progress=False, per_move_limit=5.0)
 FIRST = "from amoeboid_edu import legal_turns\n\n\ndef strategy(position, roll, rng):\n" \
@@ -216,10 +217,7 @@ PRINTS = FIRST.replace("    return next", "    print('considering', roll)\n    r
 
 
 def test_the_terminal_card_says_how_to_see_the_hidden_prints_with_the_command(tmp_path, capsys):
-    path = tmp_path / "sam.py"
-    path.write_text(PRINTS)
-    assert cli.main(["score", str(path), "--games", "2", "--opponents", "random", "-q", "--printed", "0"]) == 0
-    out = capsys.readouterr().out
+    out = terminal_card(tmp_path / "sam.py", PRINTS, capsys, "--opponents", "random", "--printed", "0")
     assert "card.printed(" not in out
     assert "amoeboid score ... --printed 0 prints the last lines it printed in game 0" in out
     assert "the last lines printed in game 0:\nconsidering " in out
