@@ -40,7 +40,7 @@ import socket
 import struct
 from typing import Any
 
-from .walls import OPEN_FILES, _SEALED
+from .walls import OPEN_FILES, _SEALED, int_argument
 
 GAME_FD = OPEN_FILES - 1
 """The descriptor a sealed game process's socket is moved to (the highest it may hold): fixed, so the filter is
@@ -58,7 +58,6 @@ _CONTINUE = 1
 """SECCOMP_USER_NOTIF_FLAG_CONTINUE (Linux 5.5)."""
 _READS = ("read", "pread64", "readv", "preadv", "preadv2", "getdents64")
 _MAP_ANONYMOUS = 0x20
-_INT = 0xFFFF_FFFF
 
 
 def _seccomp_call(operation: int, flags: int, argument: Any) -> int:
@@ -102,7 +101,7 @@ def seal_program() -> bytes | None:
         return None
 
     def int_is(arg: int, value: int) -> Any:
-        return seccomp.Arg(arg, seccomp.MASKED_EQ, _INT, value)
+        return int_argument(seccomp, arg, value)
 
     arch = seccomp.system_arch()
     keep_the_socket = seccomp.ERRNO(errno.EBADF)

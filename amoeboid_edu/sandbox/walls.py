@@ -168,6 +168,12 @@ _MADVICE = (0, 1, 2, 3, 4, 8, 10, 11, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 25
 _SOCKET_OPTIONS = (7, 8, 18, 19, 20, 21, 66, 67)
 """SOL_SOCKET options it may set: buffer sizes within the system's maximum, low-water marks and timeouts
 (never SO_SNDBUFFORCE/SO_RCVBUFFORCE, which root could use to pin memory)."""
+def int_argument(seccomp: Any, arg: int, value: int, mask: int = _INT) -> Any:
+    """A seccomp rule's condition "argument ``arg`` is ``value``", an ``int`` compared on its low 32 bits
+    (``mask``): the kernel passes an int's upper half as garbage, so a full compare could be dodged or fail."""
+    return seccomp.Arg(arg, seccomp.MASKED_EQ, mask, value & mask)
+
+
 _SIGALRM = 14
 _SIGPROF = 27
 _FD_CEILING = 1 << 16
@@ -185,7 +191,7 @@ def _game_rules(seccomp: Any, pid: int, own_seal: bool = True) -> list[tuple[str
     import termios
 
     def int_is(arg: int, value: int, mask: int = _INT) -> Any:
-        return seccomp.Arg(arg, seccomp.MASKED_EQ, mask, value & mask)
+        return int_argument(seccomp, arg, value, mask)
 
     def null(arg: int) -> Any:
         return seccomp.Arg(arg, seccomp.EQ, 0)
@@ -244,7 +250,7 @@ def load_seccomp(game: bool, own_seal: bool = True) -> bool:
             syscalls = seccomp.SyscallFilter(seccomp.ALLOW)
 
             def int_is(arg: int, value: int) -> Any:
-                return seccomp.Arg(arg, seccomp.MASKED_EQ, _INT, value)
+                return int_argument(seccomp, arg, value)
 
             actions = [
                 (refuse, "setpgid", (seccomp.Arg(1, seccomp.NE, 0),)),  # may lead a new group, not join another
