@@ -142,9 +142,23 @@ def test_press_hint_play_hints_then_review(lab, browser):
 
 
 LONG_GAME_NOTEBOOK = """\
-import json, pathlib
+import json, pathlib, threading, time
 from amoeboid_edu import Game, random_turn, seeded_rng
+from amoeboid_edu.theory import coach
 from amoeboid_edu.ui.widget import Board
+
+# The first review is paced (a quarter second a turn), so that it is still running when the test clicks and
+# cancels, however fast the machine and however much of it the board computed ahead while the game was stepped.
+paced, review_turn = [], coach.review_turn
+
+def pace_the_first_review(*args, **kwargs):
+    thread = threading.current_thread()
+    if thread.name == "amoeboid-review" and paced in ([], [thread.ident]):
+        paced[:] = [thread.ident]
+        time.sleep(0.25)
+    return review_turn(*args, **kwargs)
+
+coach.review_turn = pace_the_first_review
 
 game = Game(seed=30)  # an 86-turn seeded game of the random player, stepped through on the board as a scripted line
 while not game.is_over:
