@@ -138,7 +138,7 @@ _GAME_SYSCALLS = (
     # memory (madvise below)
     "mmap", "mprotect", "munmap", "mremap", "brk",
     # what the interpreter does for itself in its one thread
-    "futex", "set_robust_list", "rseq", "set_tid_address", "arch_prctl", "restart_syscall", "exit", "exit_group",
+    "set_robust_list", "rseq", "set_tid_address", "arch_prctl", "restart_syscall", "exit", "exit_group",
     # its own signal mask and timers (rt_sigaction below: SIGALRM's and SIGPROF's handlers are the lab's)
     "rt_sigprocmask", "rt_sigreturn", "rt_sigpending", "sigaltstack", "setitimer", "getitimer",
     # the clock
@@ -179,6 +179,7 @@ _SIGPROF = 27
 _FD_CEILING = 1 << 16
 """Above every descriptor a game process can hold (it may open ``OPEN_FILES``; the harness's are lower)."""
 _SECCOMP_SET_MODE_FILTER = 1
+_FUTEX_PRIVATE_FLAG = 128
 
 
 def _game_rules(seccomp: Any, pid: int, own_seal: bool = True) -> list[tuple[str, tuple[Any, ...]]]:
@@ -210,6 +211,10 @@ def _game_rules(seccomp: Any, pid: int, own_seal: bool = True) -> list[tuple[str
         # without flags: RWF_NOWAIT answers whether a page is in the page cache, with no timing, so a strategy of
         # an earlier run could leave its rolls there (reading chosen pages of a mapped file) for this one to read
         ("preadv2", (int_is(5, 0),)),
+        # its own locks only (FUTEX_PRIVATE_FLAG, as glibc's and CPython's are): a futex on a file's page without it
+        # is keyed by the file, so a process of another run (or any process on the machine) mapping that file could
+        # wait and be woken by this one, a channel out for the rolls it has seen
+        ("futex", (seccomp.Arg(1, seccomp.MASKED_EQ, _FUTEX_PRIVATE_FLAG, _FUTEX_PRIVATE_FLAG),)),
     ]
     if own_seal:  # one more filter on itself, no flags (no listener, no other threads): :func:`seal` adds its layer
         rules.append(("seccomp", (int_is(0, _SECCOMP_SET_MODE_FILTER), int_is(1, 0))))

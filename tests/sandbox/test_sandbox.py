@@ -724,6 +724,15 @@ def preadv2(flags):
         return raw(327, file.fileno(), ctypes.addressof(vector), 1, 0, 0, flags)
 
 
+def shared_page():
+    """A read-only shared mapping of a file every Python process may map: its futex key is the file's page."""
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+    with open(os.__file__, "rb") as file:
+        address = libc.mmap(None, 4096, 1, 1, file.fileno(), 0)  # PROT_READ, MAP_SHARED
+    assert address not in (None, ctypes.c_void_p(-1).value)
+    return address
+
 def raw(number, *args):
     args = [ctypes.c_ulong(a) if isinstance(a, int) else a for a in args]
     result = libc.syscall(number, *args)
@@ -795,6 +804,9 @@ if kind == "game":
         "setsockopt SO_RCVBUFFORCE": lambda: call(
             lambda: socket.socketpair()[0].setsockopt(socket.SOL_SOCKET, 33, 1 << 30)),
         "prlimit64 setting its own limit": lambda: raw(302, 0, 7, ctypes.addressof((ctypes.c_ulong * 2)(64, 64)), 0),
+        "futex FUTEX_WAKE on a file's page (a channel to any process mapping it)": lambda: raw(202, shared_page(), 1, 1),
+        "futex FUTEX_WAIT on a file's page": lambda: raw(202, shared_page(), 0, 0, 0),
+        "futex_wake, the newer call, on a file's page": lambda: raw(454, shared_page(), 1, 1, 2),
     })
     # and what a strategy needs must still work
     fine = {
@@ -812,6 +824,10 @@ if kind == "game":
                                                         os.sched_getaffinity(0))),
         "non-blocking sockets": lambda: call(lambda: socket.socketpair()[0].settimeout(0.5)),
         "a per-move timer": lambda: call(lambda: signal.setitimer(signal.ITIMER_REAL, 0)),
+        "a futex of its own (FUTEX_WAKE | FUTEX_PRIVATE_FLAG)": lambda: raw(202, shared_page(), 1 | 128, 1),
+        "a lock and a condition, as threading's": lambda: call(lambda: (lambda c: (c.acquire(), c.notify_all(),
+                                                                                    c.wait(0.001), c.release()))(
+            __import__("threading").Condition())),
     }
     probes.update({"FINE " + name: probe for name, probe in fine.items()})
 print(json.dumps({name: probe() for name, probe in probes.items()}))
@@ -838,7 +854,9 @@ GAME_REFUSES = ["fcntl F_SETOWN", "fcntl F_SETSIG", "fcntl F_SETOWN_EX", "fcntl 
                 "setpriority another process", "sethostname (the same name)", "sendto a named socket",
                 "bind a named socket", "getrandom", "SIGALRM's handler", "SIGALRM's handler as 1<<32 | 14",
                 "SIGPROF's handler (the CPU-time move timer)", "preadv2 RWF_NOWAIT (is a page cached?)",
-                "setsockopt SO_RCVBUFFORCE", "prlimit64 setting its own limit", "prctl(1<<32 | PR_SET_PDEATHSIG, 0)"]
+                "setsockopt SO_RCVBUFFORCE", "prlimit64 setting its own limit", "prctl(1<<32 | PR_SET_PDEATHSIG, 0)",
+                "futex FUTEX_WAKE on a file's page (a channel to any process mapping it)",
+                "futex FUTEX_WAIT on a file's page", "futex_wake, the newer call, on a file's page"]
 
 
 @pytest.mark.skipif(os.uname().machine != "x86_64", reason="raw syscall numbers of x86_64")
