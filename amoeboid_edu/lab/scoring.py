@@ -66,7 +66,7 @@ from ..engine.seeding import seeded_rng
 from ..players.registry import BOTS
 from ..players.strategy import Strategy
 from ..players.tracebacks import cached_cell_line, describe
-from ..sandbox.harness import Forfeit, Sandbox
+from ..sandbox.harness import OWN_MEASURE, Forfeit, Sandbox
 from ..sandbox.protocol import LOAD_LIMIT, SEED_BITS
 from ..sandbox.text import KEEP_LINES, LINE_WIDTH, shown
 from ..sandbox.defaults import DEFAULT_GAMES, FAST_OPPONENTS
@@ -440,7 +440,8 @@ def _play_pairing(entries: dict[str, Entry], games: Sequence[tuple[str, str, int
                 answers = sandbox.ask([game.move_request() for game in games_asking], setup.per_move_limit)
                 for game, answer in zip(games_asking, answers):
                     if answer is not None:  # None: its worker was killed first; asked again next round
-                        game.isolation[seat] = sandbox.worker.isolation or "unknown"
+                        walls = sandbox.worker.isolation or "unknown"
+                        game.isolation[seat] = walls if sandbox.timed_by != "worker" else f"{walls} ({OWN_MEASURE})"
                         game.receive(answer)
     finally:
         for sandbox in sandboxes.values():

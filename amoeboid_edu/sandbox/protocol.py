@@ -152,7 +152,7 @@ def untrusted_answer(data: bytes) -> dict[str, Any]:
     for key in ("printed", "lines"):
         if key in answer:
             answer[key] = min(max(answer[key], 0), 1 << 40)
-    if "took" in answer:  # the worker's own clock: shown on the card, never used to judge a move
+    if "took" in answer:  # the worker's own clock: never used to judge a move (see Sandbox._settle_times)
         took = answer["took"]
         answer["took"] = min(max(took, 0.0), 1e6) if took == took else 0.0
     return answer
