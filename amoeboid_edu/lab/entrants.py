@@ -633,7 +633,10 @@ def scored_entry(item: Entry, target: str, snapshot: str) -> Entry:
                 f"save it as {shown(os.path.join(folder, STUDENT_FOLDER_FILE))} and score the folder, amoeboid score "
                 f"{shown(folder.rstrip(os.sep) + os.sep)} (score(\"{shown(folder.rstrip(os.sep) + os.sep)}\") in Python), to "
                 "bring the files beside it (a folder of your own: all of it is read)")
-    return _source_entry(source)
+    # its text, run by the worker itself (load "source"): a game process then imports nothing of the lab's
+    load = {"load": "source", "name": source.function or "strategy", "filename": source.filename,
+            **({"file": source.filename} if source.folder else {})}
+    return Entry(item.name, load=load, payload=source.source.encode("utf-8"), code=_digest(source.source))
 
 
 def _digest(data: bytes | str) -> str:

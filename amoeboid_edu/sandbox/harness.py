@@ -362,7 +362,7 @@ class Sandbox:
             if self.fork_server:
                 self.worker.template = int(self._line_from_supervisor(deadline))
             send_message(mine, json.dumps(request).encode())
-            if request["load"] == "pickle":
+            if request["load"] in ("pickle", "source"):  # the cloudpickle bytes, or a file's text
                 send_message(mine, self.payload)
             walls = untrusted_object(receive_message(mine, deadline, MAX_MESSAGE))["isolation"]
             self.worker.isolation = " + ".join(str(wall) for wall in walls)

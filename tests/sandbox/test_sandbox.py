@@ -940,10 +940,10 @@ def strategy(position, roll, rng):
 
 
 def test_a_legitimate_strategy_with_numpy_the_standard_library_and_a_helper_module_plays(tmp_path):
+    """A helper module comes with its strategy in a folder of the student's own (a single file is played alone)."""
     (tmp_path / "helper.py").write_text("def weight(text):\n    return sum(map(ord, text)) % 17 / 17\n")
-    (tmp_path / "library_user.py").write_text(LIBRARY_USER)
-    card = score(f"{tmp_path / 'library_user.py'}:strategy", games=4, seed=1, opponents=["random", "greedy"],
-                 progress=False)
+    (tmp_path / "strategy.py").write_text(LIBRARY_USER)
+    card = score(f"{tmp_path}/", games=4, seed=1, opponents=["random", "greedy"], progress=False)
     assert card.forfeits().empty, card.forfeits()
     assert WALLS in str(card) and len(card.records) == 8
     assert settled() == []
