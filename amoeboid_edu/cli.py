@@ -357,11 +357,14 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--seed", default="0")
     bench.set_defaults(run=_bench)
 
-    score = commands.add_parser("score", help="score a strategy (FILE.py, FILE.py:FUNCTION or MODULE:FUNCTION) against "
-                                "the bots; a run longer than about 30 s says so at its start, with ways to shorten it")
+    score = commands.add_parser("score", help="score a strategy (FILE.py, FILE.py:FUNCTION, FOLDER/ or MODULE:FUNCTION) "
+                                "against the bots; a run longer than about 30 s says so at its start, with ways to "
+                                "shorten it")
     score.add_argument("target", help="the strategy: path/to/file.py:FUNCTION or MODULE:FUNCTION; path/to/file.py "
                                       "alone plays its function strategy, else its one function taking "
-                                      "(position, roll, rng)")
+                                      "(position, roll, rng); a file is read once and played without the files "
+                                      "beside it; a folder of your own, FOLDER/, plays FOLDER/strategy.py with its "
+                                      "helper modules beside it")
     from .sandbox.defaults import DEFAULT_GAMES, FAST_OPPONENTS  # the API's defaults: score() and `amoeboid score` agree
 
     score.add_argument("--games", type=int, default=DEFAULT_GAMES,

@@ -1,7 +1,7 @@
 """How fast the lab scores a student's strategy, and how long expectimax thinks (prints figures, asserts nothing).
 
     .venv/bin/python bench/scoring.py [--games 1000] [--seed 0] [--workers 1] [--all] [--repeat N]
-        [--strategy first_eater] [--breakdown] [--only-score]
+        [--strategy first_eater] [--breakdown] [--only-score] [--clock]
 
 The targets (issue 3): scoring a simple strategy over 1,000 games against each of
 random, greedy and paper in under 10 s wall on one core, and isolation costing at
@@ -216,6 +216,52 @@ def breakdown(strategy, games: int, seed) -> None:
     print(f"    {'the rest (dice, seeding, the loop)':<36} {rest:7.2f} s  {rest / total:5.1%}")
 
 
+def time_clock(strategy, games: int, seed, repeat: int = 1) -> None:
+    """What the harness's own measure of the time per move costs (issue 23): readings of the game processes' CPU
+    clocks per move of the strategy, the cost of one reading, and a serial card's CPU time in this process with
+    the readings and without them (the worker's own measure, as off Linux)."""
+    from amoeboid_edu.sandbox import harness
+
+    position = Position.start(3)
+    sandbox = harness.Sandbox({"load": "pickle"}, cloudpickle.dumps(strategy), position.rules)
+    try:
+        sandbox.ask([(1, 3, position)], 5.0)
+        calls = 20_000
+        began = time.perf_counter()
+        for _ in range(calls):
+            sandbox._cpu_now()
+        reading = (time.perf_counter() - began) / calls
+    finally:
+        sandbox.close()
+    reads = [0]
+    original, clock = harness.Sandbox._cpu_now, harness.cpu_clock
+
+    def counted(self):
+        reads[0] += 1
+        return original(self)
+
+    figures = {}
+    try:
+        harness.Sandbox._cpu_now = counted
+        for label, clock_of in (("harness's clock", clock), ("worker's own measure", lambda pid: None)):
+            harness.cpu_clock = clock_of
+            cpus = []
+            for _ in range(repeat):
+                reads[0] = 0
+                cpu = time.process_time()
+                card = score(strategy, games=games, seed=seed, opponents=list(OPPONENTS), workers=1, progress=False)
+                cpus.append(time.process_time() - cpu)
+            moves = sum(record.asked[0 if record.first == card.player else 1] for record in card.records)
+            figures[label] = (min(cpus), moves, reads[0])
+    finally:
+        harness.Sandbox._cpu_now, harness.cpu_clock = original, clock
+    (with_cpu, moves, count), (without_cpu, _, _) = figures["harness's clock"], figures["worker's own measure"]
+    print(f"the harness's clock: {count / moves:.2f} readings per move of {strategy.__name__}, "
+          f"{reading * 1e6:.2f} us each: {count / moves * reading * 1e6:.2f} us a move; a serial card ({moves} moves) "
+          f"{with_cpu:.2f} s CPU here with it, {without_cpu:.2f} s without "
+          f"({(with_cpu - without_cpu) / moves * 1e6:+.1f} us a move), load {os.getloadavg()[0]:.1f}")
+
+
 def time_expectimax(turns: int, seed) -> None:
     """Per-turn time of the expectimax bot on positions from seeded random games."""
     samples = []
@@ -246,6 +292,8 @@ def main() -> None:
                         help="the strategy timed (first_eater: issue 25's legal_turns walker)")
     parser.add_argument("--breakdown", action="store_true", help="also profile where the in-process time goes")
     parser.add_argument("--only-score", action="store_true", help="time the isolated card only (no references)")
+    parser.add_argument("--clock", action="store_true",
+                        help="also what the harness's reading of the game processes' CPU clocks costs a move")
     args = parser.parse_args()
     chosen = {"wander": wander, "first_eater": first_eater}[args.strategy]
     for strategy in (wander, random_candidate, eat_or_wander) if args.all else (chosen,):
@@ -253,6 +301,8 @@ def main() -> None:
             breakdown(strategy, args.games, args.seed)
         if args.breakdown:
             time_isolation(strategy)
+        if args.clock:
+            time_clock(strategy, args.games, args.seed, repeat=args.repeat)
         isolated = time_score(strategy, args.games, args.seed, args.workers, repeat=args.repeat)
         if args.only_score:
             continue

@@ -62,7 +62,15 @@ def _parse_target(target: str) -> dict[str, Any]:
 
     A module is looked for on the caller's import path (:func:`~amoeboid_edu.sandbox.importpath.caller_path`, without
     importing anything); the folder it lies in (``root``) is given to that worker only, never to this process.
+    A folder is a student folder, as in a class folder: its ``strategy.py`` is played, its other files are its
+    helper modules (:func:`_file_entry`).
     """
+    if os.path.isdir(target):
+        inside = os.path.join(target, STUDENT_FOLDER_FILE)
+        if not os.path.isfile(inside):
+            raise ValueError(f"strategy {shown(repr(target))}: a folder is played as a student folder is, its strategy "
+                             f"in {shown(inside)} (there is none) and its helper modules beside it")
+        return {"load": "file", "file": os.path.abspath(inside), "name": _pick_function(inside, target)}
     if target.endswith(".py") and os.path.isfile(target):  # no ':function': the file says which (_pick_function)
         return {"load": "file", "file": os.path.abspath(target), "name": _pick_function(target, target)}
     where, colon, name = target.rpartition(":")
@@ -521,12 +529,11 @@ def _source_entry(source: StudentSource) -> Entry:
                  file=printable(file.replace("\\", "\\\\")))
 
 
-def _file_entry(item: Entry, snapshot: str | None = None) -> tuple[Entry, str]:
-    """A tournament's ``path.py:function`` entrant as a :func:`_source_entry`: its worker reads no folder, so the
-    classmates' files beside it stay private (``NAME/strategy.py`` is a student folder, readable to its worker).
-    The file is read here once, through one descriptor that never blocks; with ``snapshot`` (the run's own folder)
-    a student folder is copied there now and its worker reads the copy, so a folder swapped for a link later (to
-    reach the seed file) changes nothing.  The reason it cannot be read, if so."""
+def _file_source(item: Entry, snapshot: str | None = None) -> tuple[StudentSource | None, str]:
+    """The source of a ``path.py:function`` entrant, read here once through one descriptor that never blocks, or
+    None and the reason it cannot be read.  ``NAME/strategy.py`` is a student folder: with ``snapshot`` (the run's
+    own folder) the folder is copied there now and its worker reads the copy, so a folder swapped for a link
+    later (to reach the seed file) changes nothing."""
     path = Path(os.path.realpath(item.load["file"]))
     folder = path.name == STUDENT_FOLDER_FILE
     try:
@@ -536,13 +543,100 @@ def _file_entry(item: Entry, snapshot: str | None = None) -> tuple[Entry, str]:
             path = copy / STUDENT_FOLDER_FILE
         text = _read_bytes(path, SOURCE_LIMIT, follow=not folder).decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        return item, f"not UTF-8 text (bad byte at offset {error.start})"
+        return None, f"not UTF-8 text (bad byte at offset {error.start})"
     except DidNotLoad as error:
-        return item, shown(error)
+        return None, shown(error)
     except (OSError, RecursionError, MemoryError) as error:
-        return item, shown(f"not read ({getattr(error, 'strerror', None) or error})")
-    source = StudentSource(item.name, str(path), text, item.load["name"], folder)
-    return _source_entry(source), ""
+        return None, shown(f"not read ({getattr(error, 'strerror', None) or error})")
+    return StudentSource(item.name, str(path), text, item.load["name"], folder), ""
+
+
+def _file_entry(item: Entry, snapshot: str | None = None) -> tuple[Entry, str]:
+    """A tournament's ``path.py:function`` entrant as a :func:`_source_entry`: its worker reads no folder, so the
+    classmates' files beside it stay private (``NAME/strategy.py`` is a student folder, readable to its worker,
+    see :func:`_file_source`).  The reason it cannot be read, if so."""
+    source, reason = _file_source(item, snapshot)
+    return (item, reason) if source is None else (_source_entry(source), "")
+
+
+def _unguarded_imports(tree: ast.Module) -> list[str]:
+    """The top-level modules ``tree`` imports (``import x.y``, ``from x import y``, at any depth) outside every
+    ``try`` block: an import in a ``try`` may be meant to fail (``try: import sympy except ImportError: ...``)."""
+    tries = tuple(kind for kind in (getattr(ast, "Try", None), getattr(ast, "TryStar", None)) if kind is not None)
+    names: dict[str, None] = {}
+    stack: list[tuple[ast.AST, bool]] = [(tree, False)]
+    while stack:  # a list, not recursion: the text may nest deeply
+        node, guarded = stack.pop()
+        if isinstance(node, ast.Import) and not guarded:
+            names.update(dict.fromkeys(alias.name.split(".")[0] for alias in node.names))
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and not guarded:
+            names[node.module.split(".")[0]] = None
+        if isinstance(node, tries):
+            body = {id(child) for child in getattr(node, "body", [])}
+            stack += [(child, guarded or id(child) in body) for child in ast.iter_child_nodes(node)]
+        else:
+            stack += [(child, guarded) for child in ast.iter_child_nodes(node)]
+    return sorted(names)
+
+
+def _helpers_beside(file: str, text: str) -> list[str]:
+    """The modules the text of ``file`` imports outside a ``try`` (:func:`_unguarded_imports`) that only its folder
+    holds: an ``x.py`` or a folder ``x`` beside it, and no module ``x`` on this process's import path without that
+    folder (found without importing anything).  Each as its file's name (``helpers.py``, ``helpers/``).  Empty
+    when the text does not parse within :func:`parse_student_text`'s bound."""
+    from importlib.machinery import FrozenImporter, PathFinder
+
+    tree = parse_student_text(text)
+    if isinstance(tree, str):
+        return []
+    names = _unguarded_imports(tree)
+    folder = os.path.dirname(os.path.realpath(file))
+    elsewhere = [entry for entry in sys.path if entry and os.path.realpath(entry) != folder]
+    found = []
+    for name in names:
+        beside = ((f"{name}.py", os.path.isfile(os.path.join(folder, f"{name}.py"))),
+                  (f"{name}/", os.path.isdir(os.path.join(folder, name))))
+        shown_as = next((label for label, there in beside if there), None)
+        if shown_as is None or name in sys.builtin_module_names:
+            continue
+        try:
+            if FrozenImporter.find_spec(name) is not None or PathFinder.find_spec(name, elsewhere) is not None:
+                continue
+        except (ImportError, ValueError, OSError):
+            continue
+        found.append(shown_as)
+    return found
+
+
+def scored_entry(item: Entry, target: str, snapshot: str) -> Entry:
+    """How :func:`~amoeboid_edu.lab.scoring.score` plays a file (``target`` as given): as a tournament plays a
+    single file or a student folder.  The text is read now, once (:func:`_file_source`): a single file's worker
+    reads no folder, so a classmate's module beside it never stands in for one it imports, and a file changed
+    during the run changes nothing; a student folder (``NAME/strategy.py``, or ``NAME/`` given) is copied into the
+    run's ``snapshot`` and its worker reads the copy.  Other entries are returned as they are.
+
+    ValueError, one line, when the file cannot be read, or when a single file imports a module that only its folder
+    holds (:func:`_helpers_beside`): it would fail in every game, and the line says how to bring the helpers."""
+    if item.load.get("load") != "file":
+        return item
+    source, reason = _file_source(item, snapshot)
+    if source is None:
+        raise ValueError(f"strategy {shown(repr(target))}: {reason}")
+    if not source.folder:
+        helpers = _helpers_beside(item.load["file"], source.source)
+        if helpers:
+            file = Path(item.load["file"])
+            folder = os.path.dirname(target.rpartition(":")[0] if not target.endswith(".py") else target) or "."
+            raise ValueError(
+                f"{shown(file.name)} imports {shown(', '.join(helpers))} from its folder, and a single file is played "
+                f"without the files beside it (a classmate's module there must never stand in for one it imports): "
+                f"save it as {shown(os.path.join(folder, STUDENT_FOLDER_FILE))} and score the folder, amoeboid score "
+                f"{shown(folder.rstrip(os.sep) + os.sep)} (score(\"{shown(folder.rstrip(os.sep) + os.sep)}\") in Python), to "
+                "bring the files beside it (a folder of your own: all of it is read)")
+    # its text, run by the worker itself (load "source"): a game process then imports nothing of the lab's
+    load = {"load": "source", "name": source.function or "strategy", "filename": source.filename,
+            **({"file": source.filename} if source.folder else {})}
+    return Entry(item.name, load=load, payload=source.source.encode("utf-8"), code=_digest(source.source))
 
 
 def _digest(data: bytes | str) -> str:
@@ -637,9 +731,11 @@ def _target_folders(strategies: Strategies) -> list[str]:
     path)."""
     if isinstance(strategies, (str, os.PathLike)):
         return [os.fspath(strategies)] if os.path.isdir(strategies) else []
-    targets = strategies.values() if isinstance(strategies, Mapping) else strategies
-    files = [target.rpartition(":")[0] for target in targets if isinstance(target, str)]
-    return [os.path.dirname(os.path.abspath(file)) for file in files if file.endswith(".py")]
+    targets = [target for target in (strategies.values() if isinstance(strategies, Mapping) else strategies)
+               if isinstance(target, str)]
+    files = [target if target.endswith(".py") else target.rpartition(":")[0] for target in targets]
+    return ([os.path.dirname(os.path.abspath(file)) for file in files if file.endswith(".py")]
+            + [os.path.abspath(target) for target in targets if os.path.isdir(target)])
 
 
 

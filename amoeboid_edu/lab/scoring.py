@@ -38,9 +38,11 @@ to the worker serves many moves; a strategy should therefore not keep state
 between calls (its ``rng`` is fresh for every move, seeded per game and turn).
 
 A strategy written in a notebook cell travels to the worker with cloudpickle
-(by value: its code and the globals it uses).  ``"module:function"`` and
-``"path/to/file.py:function"`` are loaded by the worker itself, so nothing of
-the student's code ever runs in this process.
+(by value: its code and the globals it uses).  ``"module:function"`` is
+imported by the worker itself; ``"path/to/file.py:function"`` is read here
+once, as text, and run by the worker with no folder on its import path (a
+folder ``"mywork/"`` plays ``mywork/strategy.py`` with the files beside it, from
+a copy), so nothing of the student's code ever runs in this process.
 
 This module is the game driver (a game against its workers, the twin games of a
 pair in lockstep, the early stop), ``score`` and ``compare``, and the unit of
@@ -66,17 +68,18 @@ from ..engine.seeding import seeded_rng
 from ..players.registry import BOTS
 from ..players.strategy import Strategy
 from ..players.tracebacks import cached_cell_line, describe
-from ..sandbox.harness import Forfeit, Sandbox
+from ..sandbox.harness import OWN_MEASURE, Forfeit, Sandbox
 from ..sandbox.protocol import LOAD_LIMIT, SEED_BITS
 from ..sandbox.text import KEEP_LINES, LINE_WIDTH, shown
 from ..sandbox.defaults import DEFAULT_GAMES, FAST_OPPONENTS
 from ..sandbox.importpath import trusted_imports
 from .cards import ScoreCard
 from .estimate import RunEstimate, score_advice
-from .entrants import Entry, SourceIndex, _target_folders, _with_source, entry
+from .entrants import Entry, SourceIndex, _target_folders, _with_source, entry, scored_entry
 from .records import DEFAULT_PER_MOVE_LIMIT, MOVES_JOIN, GameRecord
 from . import executors
 from .executors import Executor, map_unordered
+from .roster import hand_in_snapshots
 from .seedfile import _seed_from_file
 
 SAME_FAILURE_STOP = 5
@@ -440,7 +443,8 @@ def _play_pairing(entries: dict[str, Entry], games: Sequence[tuple[str, str, int
                 answers = sandbox.ask([game.move_request() for game in games_asking], setup.per_move_limit)
                 for game, answer in zip(games_asking, answers):
                     if answer is not None:  # None: its worker was killed first; asked again next round
-                        game.isolation[seat] = sandbox.worker.isolation or "unknown"
+                        walls = sandbox.worker.isolation or "unknown"
+                        game.isolation[seat] = walls if sandbox.timed_by != "worker" else f"{walls} ({OWN_MEASURE})"
                         game.receive(answer)
     finally:
         for sandbox in sandboxes.values():
@@ -667,7 +671,10 @@ def score(
     ``games / 2`` dice seeds, each played twice with the seats swapped.  ``strategy`` is a function
     ``(position, roll, rng)``, an object with ``choose``, a name from ``BOTS``, or
     ``"module:function"`` / ``"path/to/file.py:function"`` (``"path/to/file.py"`` alone plays its ``strategy``,
-    else its one function taking ``(position, roll, rng)``).  Untrusted strategies
+    else its one function taking ``(position, roll, rng)``), or a folder of the student's own, ``"mywork/"``
+    (its ``strategy.py``, with its helper modules beside it).  A file is played as a tournament plays a single
+    hand-in: read once, before any game, with nothing beside it importable; one that imports a module only its
+    folder holds is refused with a line saying to score the folder.  Untrusted strategies
     run in a worker process; a move slower than ``per_move_limit`` seconds, an
     exception, an illegal or malformed turn forfeits that game; a worker that
     takes longer than ``load_limit`` seconds to import the strategy forfeits every
@@ -686,16 +693,18 @@ def score(
     strategy forfeits :data:`SAME_FAILURE_STOP` games in a row the same way,
     scoring stops there and the card says what to fix first.
     """
-    with trusted_imports(_target_folders([strategy, *(opponents or ())])):  # no hand-in is ever imported here
+    # no hand-in is ever imported here; a file is read once, into the run's own snapshot (scored_entry)
+    with trusted_imports(_target_folders([strategy, *(opponents or ())])), hand_in_snapshots() as snapshot:
         given = list(FAST_OPPONENTS) if opponents is None else list(opponents)
-        unknown = [o for o in given if isinstance(o, str) and o not in BOTS and ":" not in o]
+        unknown = [o for o in given if isinstance(o, str) and o not in BOTS and ":" not in o
+                   and not o.endswith(".py") and not os.path.isdir(o)]
         if unknown or not given:
             raise ValueError(f"opponents are bot names from {sorted(BOTS)} or strategies (functions, or "
                              f"FILE.py:FUNCTION), not {shown(unknown or given)}")
-        subject = entry(strategy, name)
+        targets = [(entry(strategy, name), str(strategy)), *((entry(opponent), str(opponent)) for opponent in given)]
+        subject, *others = [scored_entry(item, target, snapshot) for item, target in targets]
         rivals: dict[str, Entry] = {}
-        for opponent in given:
-            item = entry(opponent)
+        for item in others:
             label, number = item.name, 2
             while label in rivals:
                 label, number = f"{item.name} {number}", number + 1
@@ -703,9 +712,11 @@ def score(
         if subject.name in rivals:
             subject = replace(subject, name=f"{subject.name} (player)")
         entries = {subject.name: subject, **rivals}
-        # every folder any strategy of the run may read: an opponent's file's folder as much as the subject's
-        seed, seed_label = _seed_from_file(seed, seed_file, [e.load.get("file") for e in entries.values()],
-                                           f"from {os.fspath(seed_file or '')} (secret)", seed_label)
+        # every folder any strategy of the run may read (an opponent's as much as the subject's), and each file's
+        # own folder, which a student folder's copy holds all of
+        files = [*(item.load.get("file") for item, _ in targets), *(e.load.get("file") for e in entries.values())]
+        seed, seed_label = _seed_from_file(seed, seed_file, files, f"from {os.fspath(seed_file or '')} (secret)",
+                                           seed_label)
         setup = _Setup(seed, float(per_move_limit), max_turns, board, float(load_limit))
         matches = [(subject.name, rival) for rival in rivals]
         try:

@@ -68,6 +68,36 @@ LATE_AFTER = 0.25
 """Seconds past the wall-clock guard after which an answer is late by the harness's own clock and forfeits.  The
 game process's timers are a courtesy to honest strategies; a hostile one can block or rewrite them in its own
 process (and think for the guard plus ``MOVE_GRACE`` that way), so the harness times every answer."""
+HARNESS_CLOCK = sys.platform == "linux" and hasattr(time, "clock_gettime")
+"""Whether the harness reads a game process's CPU time itself (:func:`cpu_clock`): Linux's per-process CPU clocks."""
+OWN_MEASURE = "time per move: the strategy's own measure"
+"""What a card's details line adds where the harness cannot read the game process's CPU time (other systems): the
+time per move is then what the game process reports, which a strategy can rewrite."""
+CPU_CHECK = 0.01
+"""Seconds the harness waits at least between two readings of a game process's CPU clock while it waits for an
+answer."""
+
+
+def cpu_clock(pid: int) -> int | None:
+    """The clock id of process ``pid``'s CPU time (user and system, all its threads) for :func:`time.clock_gettime`,
+    or None where there is none (not Linux, or the process is gone).
+
+    Linux names a process's CPU clock ``((~pid) << 3) | 2`` (CPUCLOCK_SCHED); any process may read it, and a reading
+    costs a system call (about 2 µs).  The harness reads it from outside, so a strategy cannot rewrite what it says
+    (the game process's own ``time.process_time`` is its to replace).
+    """
+    if not HARNESS_CLOCK:
+        return None
+    clock = ((~pid) << 3) | 2
+    try:
+        time.clock_gettime(clock)
+    except (OSError, OverflowError):
+        return None
+    return clock
+
+
+class _Overspent(Exception):
+    """A move's CPU time, read by the harness, passed the per-move limit plus ``MOVE_GRACE`` with no answer."""
 
 
 def _timed_out(limit: float) -> str:
@@ -196,6 +226,18 @@ class Sandbox:
     imports: int = 0
     """Games sockets handed to the worker: each is a game process that imports the strategy (a plain worker imports
     once per process).  A move interrupted at its limit keeps its process, and so the count."""
+    cpu: int | None = field(default=None, repr=False)
+    """The clock id of the playing process's CPU time (:func:`cpu_clock`), or None: the time per move is then the
+    game process's own measure."""
+    timed_by: str = ""
+    """Who measured the last game process's time per move: ``"harness"`` (its CPU clock, read from outside) or
+    ``"worker"`` (the game process itself: :data:`OWN_MEASURE`); empty before the first game process."""
+    cpu_mark: float = 0.0
+    """The playing process's CPU time at the last answer heard (or before its round was sent)."""
+    cpu_marked_at: float = 0.0
+    """When ``cpu_mark`` was read (the monotonic clock)."""
+    chunks: list[tuple[float, list[dict[str, Any]]]] = field(default_factory=list, repr=False)
+    """This round's answers by the read that brought them, each with the CPU time spent since the read before."""
 
     def __post_init__(self) -> None:
         if self.portable:
@@ -320,7 +362,7 @@ class Sandbox:
             if self.fork_server:
                 self.worker.template = int(self._line_from_supervisor(deadline))
             send_message(mine, json.dumps(request).encode())
-            if request["load"] == "pickle":
+            if request["load"] in ("pickle", "source"):  # the cloudpickle bytes, or a file's text
                 send_message(mine, self.payload)
             walls = untrusted_object(receive_message(mine, deadline, MAX_MESSAGE))["isolation"]
             self.worker.isolation = " + ".join(str(wall) for wall in walls)
@@ -366,6 +408,9 @@ class Sandbox:
             self._end_game()  # the lanes' other game processes and the template stay
             return None
         self.game, self.answers = mine, MessageReader(mine)
+        player = self.game_pid if self.fork_server else self.worker.process.pid if self.worker.process else None
+        self.cpu = None if player is None else cpu_clock(player)
+        self.timed_by = "harness" if self.cpu is not None else "worker"
         return mine
 
     def _load_failed(self, error: BaseException) -> str:
@@ -400,17 +445,70 @@ class Sandbox:
         self._forget_game_process()
         self.game_pidfd, self.game_pid = _pidfd(pid), pid
 
+    def _cpu_now(self) -> float | None:
+        """The playing process's CPU time, read by the harness; None without its clock (or once it is gone)."""
+        if self.cpu is None:
+            return None
+        try:
+            return time.clock_gettime(self.cpu)
+        except OSError:
+            return None
+
+    def _mark_cpu(self) -> float:
+        """Read the playing process's CPU clock as the new mark; the CPU time spent since the previous mark."""
+        now, before = self._cpu_now(), self.cpu_mark
+        if now is None:
+            return 0.0
+        self.cpu_mark, self.cpu_marked_at = now, time.monotonic()
+        return max(now - before, 0.0)
+
+    def _next_message(self, limit: float, deadline: float) -> bytes:
+        """The next answer's bytes by ``deadline`` (the wall-clock guard); with the game process's CPU clock, also
+        :class:`_Overspent` once it has used ``limit`` plus ``MOVE_GRACE`` seconds of CPU time since the last answer
+        heard without sending the next.
+
+        The clock is read only when that could have happened: a process of one thread (the game's filter refuses
+        threads) uses at most a second of CPU time a second, so the first reading waits for the whole budget.
+        Answers the game process holds back (:data:`.worker.FLUSH_AFTER`, under a hundredth of a second of moves)
+        count in the same budget."""
+        assert self.answers is not None and self.game is not None
+        if self.cpu is None:
+            return self.answers.next(deadline, MAX_ANSWER)
+        budget = limit + MOVE_GRACE
+        wake = self.cpu_marked_at + budget
+        while True:
+            try:
+                return self.answers.next(min(deadline, max(wake, time.monotonic() + CPU_CHECK)), MAX_ANSWER)
+            except (socket.timeout, TimeoutError):
+                if time.monotonic() >= deadline:
+                    raise
+            now = self._cpu_now()
+            if now is None:  # it is gone: the connection says so
+                wake = deadline
+                continue
+            used = now - self.cpu_mark
+            if used > budget and not select.select([self.game], [], [], 0)[0]:  # read, then nothing sent since
+                raise _Overspent
+            wake = time.monotonic() + max(budget - used, 0.0)
+
     def _receive(self, limit: float) -> dict[str, Any]:
         """The game's next answer within ``limit`` seconds plus ``MOVE_GRACE``, or a forfeit (the game process is killed).
 
         The game process interrupts a move itself at ``limit`` and answers ``{"kind": "timeout"}`` (it keeps its
         import); the grace is for a move that does not stop when interrupted (it caught the exception, blocked
-        the signal, or runs in C).
+        the signal, or runs in C).  Where the harness reads the game process's CPU clock (Linux), a move is also
+        stopped once it has used ``limit`` plus ``MOVE_GRACE`` of CPU time, and its time (``took``) is the
+        harness's figure (:meth:`_settle_times`).
         """
         assert self.game is not None and self.answers is not None
         try:
             deadline = time.monotonic() + wait_limit(limit) + MOVE_GRACE
-            answer = untrusted_answer(self.answers.next(deadline, MAX_ANSWER))
+            answer = untrusted_answer(self._next_message(limit, deadline))
+        except _Overspent:
+            self._end_game()
+            raise Forfeit("timeout", f"no answer within {limit + MOVE_GRACE:g} s of CPU time, by the harness's "
+                          f"measure (the per-move limit is {limit:g} s of CPU time)",
+                          "the move did not stop when interrupted: its game process was stopped") from None
         except (socket.timeout, TimeoutError):
             self._end_game()
             raise Forfeit("timeout", f"no answer within {wait_limit(limit):g} s (the per-move limit is {limit:g} s "
@@ -422,20 +520,42 @@ class Sandbox:
         except (OSError, ValueError, UnicodeDecodeError) as error:
             self._end_game()
             raise Forfeit("malformed", "an unreadable answer from the worker", shown(error, LINE_WIDTH)) from None
-        gap = 0.0
+        gap = spent = 0.0
         if self.answers.waited:  # an answer that came in with the one before took no time of its own
             arrived = time.monotonic()
             gap, self.heard = arrived - self.heard, arrived
+        if self.cpu is not None and (self.answers.waited or not self.chunks):
+            spent = self._mark_cpu()
+            self.chunks.append((spent, []))
         late = gap > wait_limit(limit) + LATE_AFTER
-        if answer.get("kind") == "timeout" or late:  # the harness's own words; only the printed output is the worker's
-            message = ("the move was interrupted; its game process and import were kept" if not late else
-                       f"the answer came {gap:.2f} s after the one before, by the harness's clock (the game "
-                       "process did not stop the move itself)")
+        overspent = spent > limit + MOVE_GRACE
+        if answer.get("kind") == "timeout" or late or overspent:  # the harness's words; only the output is the worker's
+            message = ("the move was interrupted; its game process and import were kept" if not (late or overspent)
+                       else f"the answer came {gap:.2f} s after the one before, by the harness's clock (the game "
+                       "process did not stop the move itself)" if late else
+                       f"the answer came after more than {limit + MOVE_GRACE:g} s of CPU time, by the harness's "
+                       "measure (the game process did not stop the move itself)")
             waited = late or answer.get("value") == "waited"
-            return {"kind": "timeout", "value": _waited(limit) if waited else _timed_out(limit),
-                    "message": message, **{key: answer[key] for key in ("output", "printed", "lines") if key in answer},
-                    **({"where": answer["where"]} if "where" in answer and not late else {})}
+            answer = {"kind": "timeout", "value": _waited(limit) if waited else _timed_out(limit),
+                      "message": message,
+                      **{key: answer[key] for key in ("output", "printed", "lines", "took") if key in answer},
+                      **({"where": answer["where"]} if "where" in answer and not (late or overspent) else {})}
+        if self.chunks:
+            self.chunks[-1][1].append(answer)
         return answer
+
+    def _settle_times(self) -> None:
+        """Each of this round's answers gets its time (``took``) from the harness's readings of the CPU clock: the
+        CPU time between two reads is shared by the answers the later read brought, in proportion to the times the
+        game process reports for them (its word decides only that split; evenly if it reports none).  So the
+        mean over a round is the harness's figure whatever the strategy does, and an honest card's slowest move is
+        its own, not that of the answers sent with it."""
+        for spent, answers in self.chunks:
+            claims = [answer.get("took", 0.0) for answer in answers]
+            total = sum(claims)
+            for answer, claim in zip(answers, claims):
+                answer["took"] = spent * claim / total if total > 0 else spent / len(answers)
+        self.chunks = []
 
     def ask(self, moves: Sequence[tuple[int, int, Position]], limit: float) -> list[dict[str, Any] | Forfeit | None]:
         """Answers for several ``(seed, roll, position)`` moves, each within ``limit`` seconds of the previous one.
@@ -458,6 +578,8 @@ class Sandbox:
             return [Forfeit("load", str(self.broken), "the strategy could not be loaded")] * len(moves)
         careful, self.careful = self.careful or self.one_by_one, False
         round_ = [f"{float(limit)!r} {careful:d}"] + [f"{seed} {roll} {position}" for seed, roll, position in moves]
+        self.chunks = []
+        self._mark_cpu()  # before it runs again: stopped (or waiting for its round) since its last answer
         self._signal_game(_SIGCONT)
         try:  # one message for the round: on a busy or single core, a message per move costs a context switch each
             game.settimeout(wait_limit(limit) + MOVE_GRACE)  # one that stops reading must not block the harness
@@ -483,6 +605,7 @@ class Sandbox:
                     break
                 answers.append(forfeit)
                 break
+        self._settle_times()
         if careful and not self.one_by_one and not any(isinstance(answer, Forfeit) for answer in answers):
             self.one_by_one = True
         self._signal_game(_SIGSTOP)  # no CPU between its rounds (it could spin while others move)
@@ -543,7 +666,7 @@ class Sandbox:
             self.worker.process = None
 
     def _forget_game_process(self) -> None:
-        self.game_pid = None
+        self.game_pid = self.cpu = None
         if self.game_pidfd is not None:
             os.close(self.game_pidfd)
             self.game_pidfd = None

@@ -3,7 +3,8 @@
 Messages are ``HEADER`` (a 4-byte length) then the bytes:
 
 - harness -> template, once: the load request (JSON: ``load``, ``path``, ``name``..., ``adjacency``,
-  ``die_sides``, ``import_seed``) and, for ``load == "pickle"``, the cloudpickle bytes;
+  ``die_sides``, ``import_seed``) and, for ``load == "pickle"``, the cloudpickle bytes (for ``load == "source"``,
+  a file's text read by the lab, UTF-8);
   template -> harness: ``{"isolation": [...]}`` (the walls that went up, sent before any student code runs).
 - harness -> template, per generation: the byte ``GAME`` with one socket passed along (SCM_RIGHTS; a portable
   start sends ``GAME`` alone on its control connection); the game process imports the strategy, says
@@ -152,7 +153,7 @@ def untrusted_answer(data: bytes) -> dict[str, Any]:
     for key in ("printed", "lines"):
         if key in answer:
             answer[key] = min(max(answer[key], 0), 1 << 40)
-    if "took" in answer:  # the worker's own clock: shown on the card, never used to judge a move
+    if "took" in answer:  # the worker's own clock: never used to judge a move (see Sandbox._settle_times)
         took = answer["took"]
         answer["took"] = min(max(took, 0.0), 1e6) if took == took else 0.0
     return answer

@@ -369,6 +369,80 @@ def test_a_classmates_module_in_a_shared_folder_does_not_replace_a_library_modul
     assert card.forfeits().empty, card.forfeits()
 
 
+MAYBE_CAS = """
+try:
+    import amoeboid_test_cas  # a package alice uses where it is installed; it is not, here
+except ImportError:
+    amoeboid_test_cas = None
+from amoeboid_edu import legal_turns
+
+
+def strategy(position, roll, rng):
+    return next(legal_turns(position, roll))
+"""
+
+
+def test_scoring_a_file_never_imports_a_classmates_module_beside_it(tmp_path):
+    """`amoeboid score class/alice.py` put class/ on alice's import path: a classmate's module there stood in for a
+    package alice imports where it is missing (the third red team's sympy.py).  A file is scored as a tournament
+    plays a single file: its text, and no folder."""
+    (tmp_path / "amoeboid_test_cas.py").write_text("raise SystemExit('the classmate ran')\n")
+    (tmp_path / "alice.py").write_text(MAYBE_CAS)
+    card = lab.score(str(tmp_path / "alice.py"), games=2, opponents=["random"], progress=False)
+    assert card.forfeits().empty, card.forfeits()
+
+
+def test_a_file_changed_during_scoring_changes_nothing(tmp_path, monkeypatch):
+    """The file is read once, before any game: a file rewritten between two batches (a classmate with write access,
+    or an editor saving) plays on as it was read."""
+    from amoeboid_edu.lab import scoring
+
+    alice = tmp_path / "alice.py"
+    alice.write_text(GOOD)
+    played, play = [], scoring.play_batch
+
+    def play_then_rewrite(batch, finished=None):
+        records = play(batch, finished)
+        played.append(batch)
+        alice.write_text("raise SystemExit('rewritten during the run')\n")
+        return records
+
+    monkeypatch.setattr(scoring, "play_batch", play_then_rewrite)
+    card = lab.score(str(alice), games=2, opponents=["random", "greedy"], progress=False, workers=1)
+    assert len(played) == 2 and card.forfeits().empty, card.forfeits()
+
+
+HELPED = """
+from amoeboid_edu import legal_turns
+from alices_helpers import first
+
+
+def strategy(position, roll, rng):
+    return first(legal_turns(position, roll))
+"""
+
+
+def test_a_file_that_imports_a_helper_beside_it_is_told_to_score_its_folder(tmp_path, capsys):
+    """A single file is played without its folder, so a helper module beside it cannot be imported: one line says
+    so and how to bring it (score the folder, which is played as a student folder of a class is)."""
+    from amoeboid_edu.cli import main
+
+    mywork = tmp_path / "mywork"
+    mywork.mkdir()
+    (mywork / "alice.py").write_text(HELPED)
+    (mywork / "alices_helpers.py").write_text("def first(turns):\n    return next(turns)\n")
+    with pytest.raises(ValueError, match=r"^alice.py imports alices_helpers.py from its folder, .*save it as "
+                                         rf"{re.escape(str(mywork / 'strategy.py'))} and score the folder, "
+                                         rf"amoeboid score {re.escape(str(mywork))}/"):
+        lab.score(str(mywork / "alice.py"), games=2, opponents=["random"], progress=False)
+    assert main(["score", str(mywork / "alice.py"), "--games", "2", "--opponents", "random", "-q"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "imports alices_helpers.py from its folder" in error
+    (mywork / "alice.py").rename(mywork / "strategy.py")
+    card = lab.score(f"{mywork}/", games=2, opponents=["random"], progress=False)
+    assert card.player == "mywork" and card.forfeits().empty, card.forfeits()
+
+
 def test_a_student_folder_imports_its_own_helpers(tmp_path):
     folder = tmp_path / "class"
     (folder / "nina").mkdir(parents=True)

@@ -521,6 +521,54 @@ def test_a_strategy_that_blocks_its_alarm_is_timed_by_the_harness():
     assert settled() == []
 
 
+def test_the_time_per_move_is_the_harness_s_measure_not_the_strategy_s():
+    """The game process's own clock is the strategy's to rewrite: a card said "0.0 ms on average" for moves of
+    0.15 s (the fifth red team).  The harness reads the game process's CPU clock from outside."""
+    position = Position.start(3)
+    sandbox = _harness.Sandbox({"load": "import", "module": "hostile", "name": "lies_about_its_time"}, b"",
+                               position.rules)
+    try:
+        answers = sandbox.ask([(seed, 3, position) for seed in range(3)], 5.0)
+        assert [answer["kind"] for answer in answers] == ["text"] * 3
+        # each move spent at least 0.15 s of CPU time between the harness's first reading and its last
+        assert sum(answer["took"] for answer in answers) >= 3 * 0.15, answers
+        assert sandbox.timed_by == "harness"
+    finally:
+        sandbox.close()
+    assert settled() == []
+
+
+def test_a_move_that_blocks_its_timers_is_stopped_by_its_cpu_time_read_from_outside():
+    """A strategy may block its game process's SIGPROF: the per-move limit then held only through the harness's
+    wall-clock guard, ten times the limit.  The harness stops the move once the game process's CPU clock, read
+    from outside, passes the limit plus MOVE_GRACE."""
+    position = Position.start(3)
+    sandbox = _harness.Sandbox({"load": "import", "module": "hostile", "name": "blocks_its_timers_and_computes"},
+                               b"", position.rules)
+    try:
+        answer = sandbox.ask([(1, 3, position)], 1.0)[0]
+        assert isinstance(answer, _harness.Forfeit) and answer.reason == "timeout", answer
+        assert "by the harness's measure" in answer.value and "was stopped" in answer.message, answer.value
+        assert sandbox.game is None  # its game process was killed: the next move imports again
+    finally:
+        sandbox.close()
+    assert settled() == []
+
+
+def test_a_card_s_time_per_move_is_the_harness_s_and_says_so_where_it_cannot_be(monkeypatch):
+    """The card's mean time per move comes from the harness's readings; where the game process's CPU clock cannot
+    be read from outside (not Linux), the card's details line says the time is the strategy's own measure."""
+    card = score("hostile:lies_about_its_time", **dict(QUICK, workers=1))
+    mine = [(record, 0 if record.first == card.player else 1) for record in card.records]
+    asked = sum(record.asked[side] for record, side in mine)
+    assert asked and sum(record.seconds[side] for record, side in mine) / asked >= 0.15
+    assert _harness.OWN_MEASURE not in card.terminal()
+    monkeypatch.setattr(_harness, "cpu_clock", lambda pid: None)
+    elsewhere = score("hostile:plays_fair", **dict(QUICK, workers=1))
+    assert f"({_harness.OWN_MEASURE})" in elsewhere.terminal()
+    assert settled() == []
+
+
 def test_a_game_process_that_stops_reading_cannot_freeze_the_harness():
     """A strategy that stops its worker reading: the harness's send of a large round would wait for ever
     (a frozen run, found by the red team); it gives up at the limit plus the grace and the move forfeits."""
@@ -910,10 +958,10 @@ def strategy(position, roll, rng):
 
 
 def test_a_legitimate_strategy_with_numpy_the_standard_library_and_a_helper_module_plays(tmp_path):
+    """A helper module comes with its strategy in a folder of the student's own (a single file is played alone)."""
     (tmp_path / "helper.py").write_text("def weight(text):\n    return sum(map(ord, text)) % 17 / 17\n")
-    (tmp_path / "library_user.py").write_text(LIBRARY_USER)
-    card = score(f"{tmp_path / 'library_user.py'}:strategy", games=4, seed=1, opponents=["random", "greedy"],
-                 progress=False)
+    (tmp_path / "strategy.py").write_text(LIBRARY_USER)
+    card = score(f"{tmp_path}/", games=4, seed=1, opponents=["random", "greedy"], progress=False)
     assert card.forfeits().empty, card.forfeits()
     assert WALLS in str(card) and len(card.records) == 8
     assert settled() == []

@@ -205,18 +205,20 @@ def _queues_left(libc: ctypes.CDLL) -> list[int]:
 
 
 @pytest.mark.parametrize("disarm", DISARMS)
-def test_a_strategy_that_disarms_its_own_process_at_import_still_leaves_no_mark(tmp_path, disarm):
+def test_a_strategy_that_disarms_its_own_process_at_import_still_leaves_no_mark(tmp_path, disarm, monkeypatch):
     """The seal is kept by the template: nothing the strategy's import changes in the game process takes it down.
 
     Each way of disarming the seal the third red team found, then after every roll seen: read a never-read file,
     read and map files opened during the import, list a never-read folder, follow a link, make a message queue.
+    The strategy is a module on the caller's import path, so its folder (and the marks in it) is readable to it.
     """
+    monkeypatch.syspath_prepend(str(tmp_path))
     marks = tmp_path / "marks"
     _never_read_marks(marks)
     libc = ctypes.CDLL(None, use_errno=True)
     _queues_left(libc)
     (tmp_path / "disarms.py").write_text(DISARMER.format(marks=str(marks), key=KEY, disarm=DISARMS[disarm]))
-    card = score(f"{tmp_path / 'disarms.py'}:strategy", **QUICK)
+    card = score("disarms:strategy", **QUICK)
     touched = [name.name for name in sorted(marks.iterdir())
                if name.name != "target" and name.lstat().st_atime != OLD[0]]
     assert touched == [], f"marks left during the games: {touched}"

@@ -523,3 +523,26 @@ def spins_between_its_moves(position, roll, rng):
         worker.receive_message_original = worker.receive_message
         worker.receive_message = _spinning_read
     return wander(position, roll, rng)
+
+
+# ---- the time per move, measured from outside (issue 23)
+
+_CPU_NOW = time.process_time  # the real clock, kept before the strategy replaces the game process's
+
+
+def lies_about_its_time(position, roll, rng):
+    """Replaces the game process's ``time.process_time`` with a clock that stands still, then thinks for 0.15 s
+    of CPU time a move: its own measure said "0.0 ms on average" (the fifth red team)."""
+    time.process_time = lambda: 0.0
+    began = _CPU_NOW()
+    while _CPU_NOW() - began < 0.15:
+        pass
+    return wander(position, roll, rng)
+
+
+def blocks_its_timers_and_computes(position, roll, rng):
+    """Blocks both move timers' signals, then computes for ever: only a clock outside its process can stop it, and
+    the harness's wall-clock guard alone let it use ten times the per-move limit."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGALRM, signal.SIGPROF])
+    while True:
+        pass
