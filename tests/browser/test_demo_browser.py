@@ -162,6 +162,7 @@ def assert_hidden_then_revealed(page, demo, lab, turn: str, hidden: str) -> None
     assert turn not in demo.locator(".amoeboid-board").inner_text()
     held = press(page, demo, lab, "reveal")
     assert held["view"]["next_turn"] == turn and turn in message.inner_text()
+    assert next_button.inner_text().strip() == "Next"  # as TEACHERS.md says: the message line shows the turn
     assert demo.locator('.amoeboid-board [data-action="reveal"]').count() == 0 and next_button.is_visible()
 
 
