@@ -343,7 +343,7 @@ def review_chart_svg(rows: Sequence[Mapping[str, Any]], picked: int = -1, *, tit
     parts = [
         line("amb-review-half", left, y(0.5), width - 12, y(0.5)),
         *(text(left - 6, y(p) + 5, f"{p:.0%}", "end") for p in (1.0, 0.5, 0.0)),
-        text(left - 6, below, "turn", "end"),
+        text(left - 12, below, "turn", "end"),  # clear of the first turn's label, centred on the axis's start
     ]
     for turn in review_ticks(len(rows), width - left - 12):  # at the start of each labelled turn
         parts += [f'<line class="amb-review-tick" x1="{x(turn - 1):.1f}" y1="{y(0.0) + 2:.1f}" x2="{x(turn - 1):.1f}" '
