@@ -36,6 +36,8 @@ at 150% zoom (x0.55, at 1.5 device pixels each): 22 keeps every text at 16 scree
 
 
 PRESENTER_WIDTH = 340
+LABEL_SEPARATION_PX = 6
+"""The least gap between two axis labels (chart pixels); closer labels are thinned out."""
 
 
 def chart_config(size: str = "normal", ink: str = "currentColor") -> dict:
@@ -53,7 +55,10 @@ def chart_config(size: str = "normal", ink: str = "currentColor") -> dict:
         "font": "sans-serif",
         "title": {"fontSize": text + 2, "subtitleFontSize": text, "color": ink, "subtitleColor": ink,
                   "anchor": "start"},
-        "axis": {**labels, "domainColor": ink, "tickColor": ink, "gridColor": ink, "gridOpacity": 0.18},
+        # labels closer than labelSeparation count as overlapping and every other one is dropped: the last label,
+        # flush with the axis's end, would otherwise run into its neighbour ("16" "18" read as "1618")
+        "axis": {**labels, "domainColor": ink, "tickColor": ink, "gridColor": ink, "gridOpacity": 0.18,
+                 "labelOverlap": True, "labelSeparation": LABEL_SEPARATION_PX},
         "legend": {**labels, "symbolSize": 12 * text, "symbolStrokeWidth": 3},
         "text": {"fontSize": text, "fill": ink},
         "view": {"stroke": None},

@@ -294,6 +294,21 @@ _REVIEW_STYLE = {
 the same classes for the page's theme (a style sheet wins over these attributes)."""
 
 
+REVIEW_TICK_PX = 30
+"""The least room, in the review chart's pixels, between two turn labels of its axis (two digits at 14 px)."""
+
+
+def review_ticks(turns: int, room: float) -> list[int]:
+    """The turns a review chart of ``turns`` turns, ``room`` pixels wide, labels on its axis: every turn when there
+    is room, else every 2nd, 5th, 10th, 20th... (the labelled turns 2, 4, 6... or 5, 10, 15...), so that a class can
+    find any turn by counting from a label."""
+    if turns < 1:
+        return []
+    step = next(step for scale in (1, 10, 100, 1000) for step in (scale, 2 * scale, 5 * scale)
+                if room / turns * step >= REVIEW_TICK_PX or step >= turns)
+    return list(range(step if step > 1 else 1, turns + 1, step))
+
+
 def review_chart_svg(rows: Sequence[Mapping[str, Any]], picked: int = -1, *, title: str = "",
                      legend: bool = False) -> Svg:
     """A review's win-chance chart, the one drawing of it: A's win chance at the start of every turn, each step
@@ -324,11 +339,15 @@ def review_chart_svg(rows: Sequence[Mapping[str, Any]], picked: int = -1, *, tit
         return (f'<text class="{cls}" x="{x:.0f}" y="{y:.1f}" text-anchor="{anchor}" font-size="14" '
                 f'fill="{_palette.NEUTRAL}">{escape(words)}</text>')
 
+    below = y(0.0) + 20  # the turn labels' baseline
     parts = [
         line("amb-review-half", left, y(0.5), width - 12, y(0.5)),
         *(text(left - 6, y(p) + 5, f"{p:.0%}", "end") for p in (1.0, 0.5, 0.0)),
-        text(width - 12, top - 12 + plot - 4, f"turn {len(rows)}", "end"),
+        text(left - 12, below, "turn", "end"),  # clear of the first turn's label, centred on the axis's start
     ]
+    for turn in review_ticks(len(rows), width - left - 12):  # at the start of each labelled turn
+        parts += [f'<line class="amb-review-tick" x1="{x(turn - 1):.1f}" y1="{y(0.0) + 2:.1f}" x2="{x(turn - 1):.1f}" '
+                  f'y2="{y(0.0) + 6:.1f}" stroke="{_palette.NEUTRAL}"/>', text(x(turn - 1), below, str(turn), "middle")]
     if title:
         parts.append(f'<text class="amb-review-heading" x="{left}" y="20" font-size="16" font-weight="bold" '
                      f'fill="{_palette.NEUTRAL}">{escape(title)}</text>')
@@ -365,4 +384,4 @@ def review_chart_svg(rows: Sequence[Mapping[str, Any]], picked: int = -1, *, tit
     )
 
 
-__all__ = ["Svg", "board_svg", "position_svg", "review_chart_svg"]
+__all__ = ["Svg", "board_svg", "position_svg", "review_chart_svg", "review_ticks"]

@@ -750,10 +750,10 @@ class Board(_Coaching, _BoardWidget):
         opponents = [seat for seat in "AB" if self._strategies[seat] is not None]
         for seat in opponents:
             if not accepts_draw(game.position, seat, len(game)):
-                ahead = game.position.Delta if seat == "A" else -game.position.Delta
-                raise Refused(f"{self.players[seat]} ({seat}) declines the draw: it is ahead in size by "
-                                   f"Δ = {ahead}. A bot accepts when it is not ahead, or after {TURN_CAP // 2} "
-                                   f"turns; this is turn {len(game) + 1}")
+                delta = game.position.Delta  # A's size minus B's, signed as the status line shows it
+                raise Refused(f"{self.players[seat]} ({seat}) declines the draw: {seat} is ahead in size, "
+                              f"Δ {delta:+d}. A bot accepts when it is not ahead, or after {TURN_CAP // 2} "
+                              f"turns; this is turn {len(game) + 1}")
         game.agree_draw()
         self._begin_turn()
 
@@ -957,7 +957,35 @@ class Replay(_BoardWidget):
         return f"Replay(turn {self.ply} of {len(self._turns)}: {self._shown_position()})"
 
 
-def explore(review) -> widgets.VBox:
+class Column(widgets.VBox):
+    """Widgets one above the other, around one board: ``Column([replay, caption])``.
+
+    A notebook shows a committed widget output as its text until the cell is run (untrusted, or with no kernel),
+    and a plain ``VBox``'s text is its repr, ``VBox(children=(Dropdown(...``.  A column shows what its board
+    shows instead: the board's "run this cell" placeholder and its static picture.
+    """
+
+    def __init__(self, children: Iterable[widgets.Widget], **kwargs: Any) -> None:
+        children = list(children)
+        boards = [child for child in children if isinstance(child, _BoardWidget)]
+        if not boards:
+            raise ValueError("a Column needs a Board or Replay among its widgets: its placeholder is the board's")
+        super().__init__(children, **kwargs)
+        self.board = boards[0]
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        """The live widgets in a frontend; the board's placeholder text and static picture elsewhere."""
+        data = super()._repr_mimebundle_(**kwargs)
+        data = data[0] if isinstance(data, tuple) else data
+        data["text/plain"] = self.board.placeholder()
+        data["image/svg+xml"] = position_svg(self.board._shown_position())
+        return data
+
+    def __repr__(self) -> str:
+        return f"Column({self.board!r})"
+
+
+def explore(review: Any) -> Column:
     """A turn picker above a :class:`Replay` of a reviewed game (:func:`amoeboid_edu.theory.coach.review`).
 
     Picking a turn jumps the board to the position after it (the start is turn 0).  The review's chart is a
@@ -970,7 +998,7 @@ def explore(review) -> widgets.VBox:
     ]
     picker = widgets.Dropdown(options=options, value=0, description="turn")
     picker.observe(lambda change: board.seek(change["new"]), names="value")
-    return widgets.VBox([picker, board])
+    return Column([picker, board])
 
 
-__all__ = ["Board", "Replay", "explore", "play", "resolve_opponent"]
+__all__ = ["Board", "Column", "Replay", "explore", "play", "resolve_opponent"]

@@ -102,9 +102,14 @@ both.head(8)
 results = paper.final_results(5_000, 30, seed=3)
 results.groupby("result")["delta"].agg(["count", "min", "max"])
 
+# %%
+from amoeboid_edu.engine.game import CAPPED, TURN_CAP
+
+Markdown(f"(A `{CAPPED}` game was still going after {TURN_CAP} turns, the turn limit: it stops there and counts as a "
+         f"tie, so it can end with any δ.)")
+
 # %% [markdown]
-# Every game won by A ends with δ ≥ 1, every game won by B with δ ≤ −1, every tie with δ = 0. (An `ongoing` game hit
-# the turn limit.) The verdict card says it in one sentence, with its scope; open "For the curious" for the details.
+# Every game won by A ends with δ ≥ 1, every game won by B with δ ≤ −1, every tie with δ = 0. The verdict card says it in one sentence, with its scope; open "For the curious" for the details.
 # (The verdict cards come from the package that checks the paper, which spells δ as `delta` and σ_A as `sigma_A`.)
 
 # %%

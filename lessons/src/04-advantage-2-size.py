@@ -123,19 +123,14 @@ finals.groupby("result")[["delta", "Delta"]].agg(["min", "max"])
 # %% [markdown]
 # ## Your own game, charted live
 #
-# Play against the random bot on the board below (you are A). The chart under it redraws after every turn, yours and
+# Play against the random bot on the board below (you are A). The chart beside it redraws after every turn, yours and
 # the bot's: watch Δ jump when someone eats, while δ only follows the dice. Try to eat, then try to neutralise.
 
 # %%
-from IPython.display import display
-
-from amoeboid_edu.ui.course import LiveChart
 from amoeboid_edu.ui.widget import play
 
 board = play("random", seed=44)
-live_chart = LiveChart(board, lambda game: analysis.delta_chart(analysis.game_frame(game, start=True),
-                                                                title="δ and Δ, your game"))
-display(board, live_chart)
+board.with_chart(lambda game: analysis.delta_chart(analysis.game_frame(game, start=True), title="δ and Δ, your game"))
 
 # %% [markdown]
 # ## Summary

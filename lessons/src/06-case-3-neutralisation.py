@@ -19,6 +19,7 @@ import pandas as pd
 from IPython.display import Markdown
 
 from amoeboid_edu import Game, Position, apply, legal_turns
+from amoeboid_edu.engine.game import CAPPED
 from amoeboid_edu.theory import analysis, paper
 from amoeboid_edu.players.registry import BOTS
 from amoeboid_edu.players.bots import paper as paper_bot
@@ -204,7 +205,7 @@ rows = []
 for name in ["random", "greedy", "paper", "expectimax"]:
     results = [game.result for game in analysis.play_games(paper_bot, BOTS[name], 16, seed=6, start=start)]
     rows.append({"B plays": name, "games": len(results), "A wins": results.count("A"), "B wins": results.count("B"),
-                 "ties": results.count("tie")})
+                 "ties": results.count("tie"), CAPPED: results.count(CAPPED)})  # capped: stopped at the turn limit
 pd.DataFrame(rows)
 
 # %% [markdown]

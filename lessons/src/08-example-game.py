@@ -15,7 +15,7 @@
 import altair as alt
 import ipywidgets as widgets
 import pandas as pd
-from IPython.display import Markdown, display
+from IPython.display import Markdown
 
 from amoeboid_edu.theory import analysis, paper
 from amoeboid_edu import seeded_rng
@@ -23,7 +23,7 @@ from amoeboid_edu.players.bots import expectimax
 from amoeboid_edu.engine.examples import PAPER_EXAMPLE_MATRICES, PAPER_EXAMPLE_RECORD
 from amoeboid_edu.ui.exercises import check
 from amoeboid_edu.players.strategy import advantage_after
-from amoeboid_edu.ui.widget import Replay, explore
+from amoeboid_edu.ui.widget import Column, Replay, explore
 
 # Charts are drawn as SVG in the kernel where vl-convert is installed (offline, exact), else by vega-embed in the page.
 _ = alt.renderers.enable("amoeboid")  # charts drawn in the kernel as SVG: offline, reproducible, light and dark
@@ -57,7 +57,7 @@ def show_paper_matrix(_change=None):
 
 replay.observe(show_paper_matrix, names="view")
 show_paper_matrix()
-display(replay, paper_matrix)
+Column([replay, paper_matrix])  # the board with the matrix under it
 
 # %% [markdown]
 # From code, `replay.seek(n)` shows the position after turn n. Every printed matrix equals the replayed position:

@@ -143,8 +143,9 @@ def my_strategy(position, roll, rng):
     return neutraliser(position, roll, rng)
 
 # %% [markdown]
-# **Exercise.** Lesson 5 showed that with δ = 6 after your roll, moving to the centre never loses (B can at best tie,
-# with a 6) and otherwise wins half of B. Steps 2 and 3 only take the centre with δ > 6. Make `my_strategy` take the
+# **Exercise.** Lesson 5 showed that with δ = 6 after your roll, after moving to the centre A cannot lose on B's next
+# turn (B can at best tie, with a 6) and gains at least half of B's units with probability 5/6 (the paper's "A is never
+# going to lose", about the whole game, is not tested). Steps 2 and 3 only take the centre with δ > 6. Make `my_strategy` take the
 # centre with δ = 6 too, then run the check below. It says "✎ your turn" until `my_strategy` plays differently from
 # step 3 here, and if your code raises, it shows the line.
 
@@ -203,7 +204,7 @@ worst = int(card.worst_losses(1)["game"].iloc[0]) if len(card.worst_losses(1)) e
 Replay(card.game(worst))
 
 # %%
-coach.review(card.game(worst), seed=9, rollouts=8).summary()
+print(coach.review(card.game(worst), seed=9).summary())  # the coach's own rollouts: classes that hold (lesson 8)
 
 # %% [markdown]
 # ### When your strategy has a bug

@@ -15,6 +15,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from jupyter_harness import jupyterlab, start_kernel
+from test_demo_browser import SMALLEST_TEXT
 
 from amoeboid_edu import Game, Position
 from amoeboid_edu.theory import coach
@@ -134,6 +135,8 @@ def test_press_hint_play_hints_then_review(lab, browser):
         assert caption.startswith(f"After turn 1: A played {rows[0]['played']}")
         root.locator(".amb-review-position").scroll_into_view_if_needed()
         page.screenshot(path=ARTIFACTS / "coach-review-light.png")
+        smallest = root.locator(".amb-review").evaluate(SMALLEST_TEXT)  # title, chart, turns, the picked board
+        assert smallest[0][0] >= 14, f"the review's smallest texts: {smallest}"
         page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
         page.wait_for_timeout(1500)
         page.screenshot(path=ARTIFACTS / "coach-review-dark.png")

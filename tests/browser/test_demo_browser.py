@@ -162,6 +162,7 @@ def assert_hidden_then_revealed(page, demo, lab, turn: str, hidden: str) -> None
     assert turn not in demo.locator(".amoeboid-board").inner_text()
     held = press(page, demo, lab, "reveal")
     assert held["view"]["next_turn"] == turn and turn in message.inner_text()
+    assert next_button.inner_text().strip() == "Next"  # as TEACHERS.md says: the message line shows the turn
     assert demo.locator('.amoeboid-board [data-action="reveal"]').count() == 0 and next_button.is_visible()
 
 
@@ -253,6 +254,113 @@ def test_the_demo_fits_one_screen_and_walks_the_line_both_ways(browser, lab, scr
         chart = page.locator(".jp-CodeCell").nth(3).locator(".jp-Cell-outputWrapper")
         chart.scroll_into_view_if_needed()
         chart.screenshot(path=str(ARTIFACTS / "static-chart-dark.png"))
+    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
+    page.wait_for_selector("body[data-jp-theme-light='true']", state="attached")
+    page.close()
+
+
+SMALLEST_TEXT = """root => {
+    // every visible text in root with its size in CSS pixels as drawn: an SVG's text scaled as its picture is
+    const sizes = [], walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+        const node = walker.currentNode, element = node.parentElement, words = node.textContent.trim();
+        const box = element.getBoundingClientRect();
+        if (!words || box.width === 0 || box.height === 0) continue;  // hidden (a <title>, a folded part)
+        let px = parseFloat(getComputedStyle(element).fontSize);
+        const svg = element.closest('svg');
+        if (svg && svg.viewBox.baseVal && svg.viewBox.baseVal.width)
+            px *= svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        sizes.push([Math.round(px * 10) / 10, words.slice(0, 40)]);
+    }
+    return sizes.sort((a, b) => a[0] - b[0]).slice(0, 3);
+}"""
+"""The three smallest texts of an element, ``[[px, text], ...]``: what a class at the back of the room must read."""
+
+SIZES = """\
+import pandas as pd
+from amoeboid_edu import Game, random_turn, seeded_rng
+from amoeboid_edu.theory import analysis, coach
+from amoeboid_edu.ui.widget import Board, play
+
+lesson_4 = play("random", seed=44)  # lesson 4's board and live chart, as the lesson builds them
+lesson_4.with_chart(lambda game: analysis.delta_chart(analysis.game_frame(game, start=True), title="δ and Δ, your game"))
+"""
+
+REVIEWED = """\
+game = Game(seed=30)  # a long seeded game of the random player, reviewed with few rollouts (the sizes are the point)
+while not game.is_over:
+    game.play(random_turn(game.position, game.roll(), seeded_rng(30, "browser", len(game))))
+reviewed = Board(seed=30, opponent="greedy")
+reviewed.queue(game.turns)
+for _ in game.turns:
+    reviewed.next()
+result = coach.review(game, seed=0, rollouts=8)
+reviewed._show_review(game, result)
+reviewed._publish()
+reviewed
+"""
+
+REVIEWED_PRESENTER = """\
+on_projector = Board(seed=30, opponent="greedy")  # the same review on lesson 4's presenter board, beside its chart
+on_projector.queue(game.turns)
+for _ in game.turns:
+    on_projector.next()
+on_projector._show_review(game, result)
+on_projector._publish()
+on_projector.with_chart(lambda game: analysis.delta_chart(analysis.game_frame(game, start=True), title="δ and Δ"))
+"""
+
+
+def test_lesson_4s_board_and_a_long_review_have_text_of_14px_or_more(browser, lab):
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+    notebook.cells = [nbformat.v4.new_code_cell(code) for code in (SIZES, REVIEWED, REVIEWED_PRESENTER)]
+    nbformat.write(notebook, lab["root"] / "sizes.ipynb")
+    page = open_notebook(browser, lab["url"].replace("demo.ipynb", "sizes.ipynb"), "1280x720")
+    page.evaluate("""() => { window.sizesRun = 'running';
+        window.jupyterapp.commands.execute('notebook:run-all-cells').then(() => window.sizesRun = 'done'); }""")
+    page.wait_for_function("() => window.sizesRun === 'done'", timeout=180_000)
+    ARTIFACTS.mkdir(exist_ok=True)
+
+    demo = page.locator(".amb-demo").first  # lesson 4: the board in presenter size, its chart beside it
+    demo.locator(".amoeboid-board[data-version]").wait_for(timeout=30_000)
+    on_board = demo.locator(".amoeboid-board").element_handle()
+    page.wait_for_function("b => b.dataset.phase === 'source'", arg=on_board, timeout=120_000)
+    demo.locator('.amb-svg [data-cell="a1"]').click()  # A's amoeba, then the centre: the chart appears
+    page.wait_for_function("b => b.dataset.phase === 'destination'", arg=on_board, timeout=120_000)
+    demo.locator('.amb-svg [data-cell="b2"]').click()
+    # (a hang guard: the reviewed boards below value their turns ahead on threads, which slows the kernel down)
+    demo.locator(".amb-demo-chart svg").wait_for(timeout=180_000)
+    page.wait_for_function("d => !d.querySelector('.amb-animating')", arg=demo.element_handle())
+    bring_to_top(page, demo)
+    page.screenshot(path=str(ARTIFACTS / "sizes-lesson-4-light.png"))
+    for name, part in {"board": demo.locator(".amb-svg"), "chart": demo.locator(".amb-demo-chart svg"),
+                       "status": demo.locator(".amb-status"), "message": demo.locator(".amb-message")}.items():
+        assert outside_viewport(page, part) == [], name  # board and chart on one screen
+    smallest = demo.evaluate(SMALLEST_TEXT)
+    assert smallest[0][0] >= 14, f"lesson 4's board or chart: {smallest}"
+
+    for where in ("normal", "presenter"):  # the reviewed game: title, chart, turn list
+        board = page.locator(".amoeboid-board").nth(1 if where == "normal" else 2)
+        board.locator(".amb-review-turn").last.wait_for(state="attached", timeout=60_000)
+        review = board.locator(".amb-review")
+        review.evaluate("el => el.scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(ARTIFACTS / f"sizes-review-{where}-light.png"))
+        smallest = review.evaluate(SMALLEST_TEXT)
+        assert smallest[0][0] >= 14, f"the review on a {where} board: {smallest}"
+        turns = board.locator(".amb-review-turns")
+        height, scrolled = turns.evaluate("el => [el.getBoundingClientRect().height, el.scrollHeight]")
+        assert board.locator(".amb-review-turn").count() > 40 and height <= 0.4 * 720 < scrolled, (height, scrolled)
+        chart_turns = board.locator(".amb-review-chart text").all_text_contents()
+        assert {"10", "20", "30"} <= set(chart_turns), chart_turns  # turns a class can count from
+
+    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
+    page.wait_for_selector("body[data-jp-theme-light='false']", state="attached")
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(ARTIFACTS / "sizes-review-presenter-dark.png"))
+    bring_to_top(page, demo)
+    page.screenshot(path=str(ARTIFACTS / "sizes-lesson-4-dark.png"))
     page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
     page.wait_for_selector("body[data-jp-theme-light='true']", state="attached")
     page.close()

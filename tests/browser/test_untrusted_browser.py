@@ -21,7 +21,8 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-LESSONS = ["01-start-here.ipynb", "03-advantage-1-delta.ipynb", "06-case-3-neutralisation.ipynb"]
+LESSONS = ["01-start-here.ipynb", "03-advantage-1-delta.ipynb", "06-case-3-neutralisation.ipynb",
+           "08-example-game.ipynb"]
 SHOWN = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 
 
@@ -82,6 +83,10 @@ def test_an_untrusted_lesson_shows_its_pictures_and_stays_unmodified(lab, browse
         "outs => outs.map(o => o.innerText).filter(t => t.includes('source: exact') || t.includes('probability:'))"
     )
     assert walls == []  # no chart shown as its text and tooltips
+    reprs = page.locator(f"{SHOWN} .jp-OutputArea-output").evaluate_all(
+        r"outs => outs.map(o => o.innerText).filter(t => /\b(VBox|HBox|Box|Label|Dropdown|HTML)\(/.test(t))"
+    )
+    assert reprs == []  # a widget shows its "run this cell" placeholder, not VBox(children=(Dropdown(...
     page.wait_for_timeout(2000)  # the kernel's info arrives after it starts: that is when a lesson used to turn dirty
     dirty = page.evaluate("() => window.jupyterapp.shell.currentWidget.model.dirty")
     ARTIFACTS.mkdir(exist_ok=True)

@@ -81,6 +81,9 @@ def markdown_text(number: str) -> str:
     ("07", r"once the board is full"),         # the steps line leaves a cell empty: B's piece has no empty neighbour
     ("07", r"within 4 of its turns"),          # the forced-win search's depth is the card's
     ("07", r"δ = 17 too|15 and 16|from δ = 43 on"),  # the leads are case-IV-threshold's
+    ("03", r"`ongoing` game hit"),             # the engine names a game stopped at the turn cap: game.CAPPED
+    ("09", r"centre never loses"),             # lesson 5: only B's next turn is computed
+    ("09", r"otherwise wins half of B"),       # lesson 5: "gains at least half of B's units"
 ])  # fmt: skip
 def test_no_hand_typed_figure_that_a_card_computes(number, typed):
     assert not re.search(typed, markdown_text(number)), typed
@@ -258,3 +261,49 @@ def test_lesson_7_exercise_2_answer_comes_from_the_line():
     cells = [cell.source for cell in lesson("07") if cell.cell_type == "code"]
     (exercise,) = [cell for cell in cells if "my_answer" in cell and "8 turns" in cell]
     assert 'check(my_answer, broken' in exercise and 'end.result' in exercise
+
+
+def test_lesson_3_names_a_capped_game_as_the_engine_does():
+    from amoeboid_edu.engine.game import CAPPED, TURN_CAP
+
+    text = run_cell(prose_cell("03", "CAPPED"), {})
+    assert f"`{CAPPED}`" in text and f"{TURN_CAP} turns" in text
+
+
+def test_lesson_6_other_opponents_table_accounts_for_every_game():
+    """Every game of the table is in one of its columns: a game stopped at the turn cap has a column of its own."""
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    from amoeboid_edu.engine.game import CAPPED
+
+    (cell,) = [cell.source for cell in lesson("06") if cell.cell_type == "code" and "B plays" in cell.source]
+    outcomes = ["A", "B", "tie", CAPPED, "A"]
+
+    def play_games(first, second, games, seed, start):
+        return [SimpleNamespace(result=outcomes[k % len(outcomes)]) for k in range(games)]
+
+    namespace = {"analysis": SimpleNamespace(play_games=play_games), "paper_bot": None, "start": None, "pd": pd,
+                 "BOTS": {name: None for name in ("random", "greedy", "paper", "expectimax")}, "CAPPED": CAPPED}
+    tree = ast.parse(cell)
+    last = tree.body.pop()
+    exec(compile(tree, "<cell>", "exec"), namespace)  # noqa: S102 - the lesson's own cell
+    table = eval(compile(ast.Expression(last.value), "<cell>", "eval"), namespace)  # noqa: S307
+    counted = table.drop(columns=["B plays", "games"]).sum(axis=1)
+    assert (counted == table["games"]).all(), table
+
+
+def test_lesson_9_quotes_lesson_5_on_the_centre_with_delta_6():
+    five, nine = " ".join(markdown_text("05").split()), " ".join(markdown_text("09").split())
+    for claim in ("A cannot lose on B's next turn", "gains at least half of B's units with probability 5/6"):
+        assert claim in five and claim in nine, claim
+    assert "not tested" in nine  # the paper's "A is never going to lose" is about the whole game
+
+
+def test_lesson_9_prints_the_review_with_the_coachs_stable_classes():
+    """``summary()`` is text: printed, not shown as a quoted string with ``\\n``; and the review uses the coach's
+    own rollouts (refined near a class line), not a handful that make "mistake" and "blunder" noise."""
+    (cell,) = [cell.source for cell in lesson("09") if cell.cell_type == "code" and "coach.review(" in cell.source]
+    assert "print(" in cell and ".summary()" in cell
+    assert "rollouts=" not in cell

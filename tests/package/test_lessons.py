@@ -27,6 +27,24 @@ _spec.loader.exec_module(build)
 SOURCES = build.sources()
 
 
+def widget_repr_pattern() -> re.Pattern[str]:
+    """A widget's repr as text: the name of any widget class the course can show (ipywidgets', the boards', the
+    charts'), then ``(``."""
+    import ipywidgets
+
+    import amoeboid_edu.namesakes.widget  # noqa: F401 - their boards are widgets too
+    import amoeboid_edu.ui.course  # noqa: F401
+    import amoeboid_edu.ui.widget  # noqa: F401
+
+    names, todo = set(), [ipywidgets.Widget]
+    while todo:
+        kind = todo.pop()
+        names.add(kind.__name__)
+        todo.extend(kind.__subclasses__())
+    names = {name for name in names if not name.startswith("_") and len(name) > 2}
+    return re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, names), key=len, reverse=True)) + r")\(")
+
+
 def test_the_course_starts_where_the_readme_says():
     assert (LESSONS / "01-start-here.ipynb").exists(), "./dev.sh course opens lessons/01-start-here.ipynb"
 
@@ -61,6 +79,19 @@ class TestCommittedLesson:
                 assert output.output_type != "error", f"{cell.source}\n{output.get('evalue')}"
                 assert "application/vnd.jupyter.widget-state+json" not in output.get("data", {})
                 assert build.WIDGET_VIEW not in output.get("data", {}), "a stale widget model id: rebuild the lesson"
+
+    def test_shows_no_widget_repr_as_text(self, source):
+        """A widget's committed output shows a "run this cell" placeholder until the cell is run (untrusted, or no
+        kernel yet), never its repr: ``VBox(children=(Dropdown(...`` or ``Label(value=...)``, in either edition."""
+        reprs = widget_repr_pattern()
+        editions = [build.notebook_path(source)] + ([build.solutions_path(source)] if build.has_solutions(source) else [])
+        for path in editions:
+            for cell in nbformat.read(path, as_version=4).cells:
+                for output in cell.get("outputs", []):
+                    texts = [output.get("text", "")] + [value for kind, value in output.get("data", {}).items()
+                                                         if kind == "text/plain"]  # fmt: skip
+                    shown = [found.group(0) for text in texts for found in [reprs.search(text)] if found]
+                    assert not shown, f"{path.name}: {shown[0]}... shows as text in:\n{cell.source}"
 
     def test_keeps_no_machine_dependent_output(self, source):
         for cell in self.notebook(source).cells:

@@ -77,6 +77,22 @@ def test_a_reviews_chart_in_a_notebook_is_the_boards_drawing_with_a_title_and_a_
         assert all("fill=" in dot for dot in re.findall(r"<circle [^>]*>", svg))
 
 
+def test_a_reviews_chart_labels_turns_a_class_can_find_at_each_turns_start():
+    """Lesson 8 asks for the start of B's turns 8, 10, 12 and 14 on its 17-turn review chart."""
+    rows = [{"turn": k, "player": "AB"[(k - 1) % 2], "played": f"turn {k}", "best": "", "class": "best",
+             "A_before": 0.5, "A_after_roll": 0.5, "A_after": 0.5, "A_next": 0.5} for k in range(1, 18)]
+    svg = render.review_chart_svg(rows, title="17 turns", legend=True)
+    labels = {words: float(x) for x, words in re.findall(r'<text class="amb-review-axis" x="([\d.]+)"[^>]*>(\d+)</text>', svg)}
+    assert {"8", "10", "12", "14"} <= set(labels), labels
+    dots = {int(ply): float(cx) for ply, cx in re.findall(r'data-ply="(\d+)" cx="([\d.]+)"', svg)}
+    for turn in (8, 10, 12, 14):  # a label sits where its turn starts: at the dot after the turn before
+        assert abs(labels[str(turn)] - dots[turn - 1]) < 1
+    shown = sorted(int(words) for words in labels)
+    steps = {b - a for a, b in zip(shown, shown[1:])}
+    assert len(steps) == 1 and (560 - 64) / 17 * steps.pop() >= render.REVIEW_TICK_PX  # evenly, never crowded
+    assert render.review_ticks(100, 496)[:2] == [10, 20] and render.review_ticks(5, 496) == [1, 2, 3, 4, 5]
+
+
 def test_every_board_speaks_through_the_one_intent_channel():
     boards = [Board(), NakajimaBoard(), OosterwalBoard()]
     for board in boards:

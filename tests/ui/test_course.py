@@ -1,5 +1,7 @@
 """The lessons' live chart follows the board: it redraws after every turn and undo, and never captures output."""
 
+import re
+
 import pytest
 
 pytest.importorskip("amoeboid_edu.ui.widget")
@@ -124,3 +126,33 @@ def test_a_chart_drawn_in_the_page_keeps_its_script_whole_whatever_its_data_hold
     assert not set("<>&\u2028") & set(body) and html.count("<script") == 1
     spec = json.loads(body[body.index("{"):body.rindex(', {"actions"')])
     assert [row["player"] for row in next(iter(spec["datasets"].values()))] == names
+
+
+def visible_x_labels(svg: str) -> list[tuple[float, float, str]]:
+    """The x axis's shown labels as ``(left, right, text)`` in chart pixels (a digit is about 0.56 em wide)."""
+    axis = re.search(r'aria-label="X-axis.*?role-axis-label.*?</g>', svg, re.S)
+    assert axis, "no x axis found"
+    found = []
+    for anchor, x, size, opacity, words in re.findall(
+            r'<text text-anchor="(\w+)" transform="translate\(([\d.-]+),[\d.-]+\)"[^>]*font-size="([\d.]+)px"'
+            r'[^>]*opacity="([\d.]+)">([^<]*)</text>', axis.group(0)):
+        if float(opacity) > 0:
+            width = 0.56 * float(size) * len(words)
+            left = {"start": 0.0, "middle": -width / 2, "end": -width}[anchor] + float(x)
+            found.append((left, left + width, words))
+    return found
+
+
+@pytest.mark.parametrize("size", ["normal", "presenter"])
+def test_axis_labels_keep_apart_in_lesson_7s_chart(size):
+    """Lesson 7's chart at presenter size once showed its last two turns as one number ("1618")."""
+    from amoeboid_edu import Game
+    from amoeboid_edu.theory import paper
+    from amoeboid_edu.ui.charts import LABEL_SEPARATION_PX, chart_svg
+
+    game = Game.parse(f"start {paper.case_IV_position(44)}\n{paper.PAPER_CASE_IV_LINE}")
+    svg = chart_svg(analysis.delta_chart(analysis.game_frame(game, start=True), title="Case IV: δ and Δ"), size)
+    labels = visible_x_labels(svg)
+    assert len(labels) >= 4 and labels[0][2] == "0"
+    gaps = [(b[0] - a[1], a[2], b[2]) for a, b in zip(labels, labels[1:])]
+    assert all(gap >= LABEL_SEPARATION_PX / 2 for gap, _, _ in gaps), gaps

@@ -333,6 +333,26 @@ def test_repr_and_static_fallback_are_stable():
     assert "<svg" in data["image/svg+xml"] and "application/vnd.jupyter.widget-view+json" in data
 
 
+def test_a_column_and_explore_show_their_boards_placeholder_not_a_widget_repr():
+    import ipywidgets
+    from types import SimpleNamespace
+
+    game = Game.parse("start (1,0) . . / . . . / . . (0,1) A\n3 a1 a1-b1 4,0")
+    replay = Replay(game)
+    column = widget.Column([replay, ipywidgets.Label("under the board")])
+    data = column._repr_mimebundle_()
+    data = data[0] if isinstance(data, tuple) else data
+    assert data["text/plain"] == replay.placeholder() and data["image/svg+xml"] == render.position_svg(game.positions[0])
+    assert "application/vnd.jupyter.widget-view+json" in data
+    review = SimpleNamespace(game=game, frame=__import__("pandas").DataFrame(
+        [{"turn": 1, "player": "A", "played": "3 a1 a1-b1 4,0", "class": "best"}]))
+    shown = widget.explore(review)._repr_mimebundle_()
+    shown = shown[0] if isinstance(shown, tuple) else shown
+    assert shown["text/plain"].startswith("▶ Run this cell") and "VBox(" not in shown["text/plain"]
+    with pytest.raises(ValueError, match="needs a Board or Replay"):
+        widget.Column([ipywidgets.Label("no board")])
+
+
 def test_replay_steps_through_a_record():
     game = Game.parse(PAPER_OPENING)
     replay = Replay(str(game))
@@ -509,7 +529,8 @@ def test_a_draw_offer_is_accepted_by_the_stated_rule_and_refused_with_the_reason
     ahead = Board.from_position(". . . / . (0,9) . / (1,0) . . A", opponent="greedy", seed=1)
     before = snapshot(ahead)
     assert not ahead.offer_draw()
-    assert "declines the draw" in ahead.error and "Δ = 8" in ahead.error
+    delta = ahead.view["stats"]["Delta"]  # what the status line shows: A's size minus B's, here B ahead
+    assert delta < 0 and "declines the draw: B is ahead" in ahead.error and f"Δ {delta}" in ahead.error
     assert snapshot(ahead)[1:] == before[1:]  # refused: nothing changed but the version counter's echo
 
 
@@ -532,3 +553,12 @@ def test_the_teachers_guide_quotes_the_demo_as_the_board_shows_it():
     assert f'"{board.view["prompt"]}"' in guide  # step 2, word for word
     assert intent(board, "next")
     assert f'"{board.view["prompt"].split(". ")[0]}"' in guide  # step 3: "Next: B's reply, with a roll of 4"
+
+
+def test_the_teachers_guide_says_what_the_presenters_next_button_shows():
+    """In presenter mode (the demo) the Next button says only "Next": board.css hides the revealed turn on it."""
+    guide = " ".join((Path(__file__).resolve().parents[2] / "lessons" / "TEACHERS.md").read_text("utf-8").split())
+    css = " ".join((STATIC / "board.css").read_text("utf-8").split())
+    assert ".amoeboid-board.amb-presenter .amb-next-turn { display: none; }" in css
+    assert "on the Next button" not in guide and 'the button still says just "Next"' in guide
+    assert "*Save changes?*: choose **Discard**" in guide  # after Run All: the committed file is the lesson
