@@ -293,6 +293,7 @@ def compile_game_program(own_seal: bool) -> GameProgram | None:
         import pyseccomp as seccomp  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
         first, second = (_exported(_game_filter(seccomp, pid, own_seal)) for pid in _STAND_INS)
+        _loader()
     except (ImportError, OSError, RuntimeError):
         return None
     if not first or len(first) != len(second) or len(first) % _INSTRUCTION.size:
@@ -317,24 +318,36 @@ def game_program_for(program: GameProgram, pid: int) -> bytes:
     return bytes(code)
 
 
+_LOADER: list[Any] = []
+"""``[libc, seccomp's syscall number, the sock_fprog structure]`` once :func:`compile_game_program` has run: found
+in the template, so that a game process forked from it loads its program without looking anything up."""
+
+
+def _loader() -> list[Any]:
+    if not _LOADER:
+        import ctypes
+
+        import pyseccomp as seccomp  # type: ignore[import-untyped, import-not-found, unused-ignore]
+
+        class SockFprog(ctypes.Structure):
+            _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_char_p)]
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.syscall.restype = ctypes.c_long
+        _LOADER.extend([libc, seccomp.resolve_syscall(seccomp.system_arch(), "seccomp"), SockFprog])
+    return _LOADER
+
+
 def load_program(code: bytes) -> None:
     """Load the raw BPF ``code`` as this process's next seccomp filter (no_new_privs set first); OSError if refused."""
     import ctypes
 
-    import pyseccomp as seccomp  # type: ignore[import-untyped, import-not-found, unused-ignore]
-
-    libc = ctypes.CDLL(None, use_errno=True)
+    libc, number, fprog_type = _loader()
     if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         error = ctypes.get_errno()
         raise OSError(error, os.strerror(error))
-
-    class SockFprog(ctypes.Structure):
-        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_char_p)]
-
     buffer = ctypes.create_string_buffer(code, len(code))
-    fprog = SockFprog(len(code) // _INSTRUCTION.size, ctypes.cast(buffer, ctypes.c_char_p))
-    number = seccomp.resolve_syscall(seccomp.system_arch(), "seccomp")
-    libc.syscall.restype = ctypes.c_long
+    fprog = fprog_type(len(code) // _INSTRUCTION.size, ctypes.cast(buffer, ctypes.c_char_p))
     if libc.syscall(ctypes.c_long(number), ctypes.c_long(_SECCOMP_SET_MODE_FILTER), ctypes.c_long(0),
                     ctypes.byref(fprog)) < 0:
         error = ctypes.get_errno()
