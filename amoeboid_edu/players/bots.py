@@ -599,8 +599,23 @@ def _judged_after(position: Position, turns: list[Turn], checked: bool = True) -
 
 
 def _ending_rolls(position: Position) -> int:
-    """How many of the side to move's rolls let it end the game at once (win or tie): the fallback's measure."""
-    return sum(1 for roll, _ in position.dice_outcomes() if can_end_at_once(position, roll))
+    """How many of the side to move's rolls let it end the game at once (win or tie): the fallback's measure.
+
+    A larger roll only widens the mover's choice (each split a smaller roll allows is still allowed, its remainder
+    holding one more of the mover's units), so the rolls that end the game are the largest ones, from the
+    smallest that does: found by bisection, in three calls of :func:`can_end_at_once` for a six-sided die.
+    """
+    sides = position.rules.die_sides
+    if not can_end_at_once(position, sides):
+        return 0
+    low, high = 1, sides  # the smallest roll that ends the game lies in low..high
+    while low < high:
+        middle = (low + high) // 2
+        if can_end_at_once(position, middle):
+            high = middle
+        else:
+            low = middle + 1
+    return sides - low + 1
 
 
 def _plan_stages(position: Position, roll: int, plan: str = "paper") -> Stages:
