@@ -14,12 +14,11 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Sequence
 
-import numpy as np
-
 from ..engine.seeding import seed_bits
 
-if TYPE_CHECKING:  # both load on first use, not at import
+if TYPE_CHECKING:  # all three load on first use, not at import (every pool process of the lab imports this module)
     import altair as alt
+    import numpy as np
     import pandas as pd
 
 
@@ -149,6 +148,8 @@ def bradley_terry(score: np.ndarray, games: np.ndarray, prior: float = 1.0, tole
     in a few iterations where the classic MM iteration (Hunter 2004) needs thousands
     on lopsided results.
     """
+    import numpy as np
+
     score, games = np.asarray(score, dtype=float), np.asarray(games, dtype=float)
     wins = score.sum(axis=1) + prior / 2
     theta = np.zeros(len(wins))
@@ -183,6 +184,7 @@ def ratings(results: pd.DataFrame, names: Sequence[str], *, resamples: int = 200
     percentiles over ``resamples`` refits, each drawing every pairing's games again with
     replacement (seeded by ``seed``).
     """
+    import numpy as np
     import pandas as pd
 
     index = {name: i for i, name in enumerate(names)}

@@ -392,7 +392,9 @@ PAPER_RULES: dict[str, PaperRule] = {rule.key: rule for rule in (
               "case the optimal move is to move to an opposite square from your opponent. (Read: after the eat, "
               "with Delta <= 6, move the whole amoeba to a neighbouring empty cell next to no enemy amoeba.)"),
     PaperRule("default", "paper silent", "greedy (the turn with the largest Delta afterwards), never handing the "
-              "opponent a move that ends the game at once when another turn avoids it"),
+              "opponent a move that ends the game at once when another turn avoids it; when none does, the turn that "
+              "leaves the opponent the fewest rolls that end the game, never one that loses or ties at once when "
+              "another does not"),
 )}  # fmt: skip
 """Every branch of :func:`paper`: the sentence it follows (kept as data so counter-lines can be annotated)."""
 
@@ -580,6 +582,12 @@ def _judged(position: Position, turns: list[Turn], checked: bool = True) -> Iter
     legal, and are played without the referee's checks); lazy, so the bot can stop at its first
     safe turn while a search asks for all of them.
     """
+    for turn, _, safe in _judged_after(position, turns, checked):
+        yield turn, safe
+
+
+def _judged_after(position: Position, turns: list[Turn], checked: bool = True) -> Iterator[tuple[Turn, Position, bool]]:
+    """:func:`_judged`, with the position after each turn."""
     board, rules, mover = position.board, position.rules, position.to_move
     for turn in turns:
         if checked:
@@ -587,7 +595,27 @@ def _judged(position: Position, turns: list[Turn], checked: bool = True) -> Iter
         else:
             after = Position.unchecked(board, tuple(cells_after_legal(position, turn)), other(mover), rules)
         if after.result in ("ongoing", mover):
-            yield turn, after.is_over or not can_end_at_once(after)
+            yield turn, after, after.is_over or not can_end_at_once(after)
+
+
+def _ending_rolls(position: Position) -> int:
+    """How many of the side to move's rolls let it end the game at once (win or tie): the fallback's measure.
+
+    A larger roll only widens the mover's choice (each split a smaller roll allows is still allowed, its remainder
+    holding one more of the mover's units), so the rolls that end the game are the largest ones, from the
+    smallest that does: found by bisection, in three calls of :func:`can_end_at_once` for a six-sided die.
+    """
+    sides = position.rules.die_sides
+    if not can_end_at_once(position, sides):
+        return 0
+    low, high = 1, sides  # the smallest roll that ends the game lies in low..high
+    while low < high:
+        middle = (low + high) // 2
+        if can_end_at_once(position, middle):
+            high = middle
+        else:
+            low = middle + 1
+    return sides - low + 1
 
 
 def _plan_stages(position: Position, roll: int, plan: str = "paper") -> Stages:
@@ -662,7 +690,7 @@ def _stages(position: Position, roll: int, rng: random.Random | None, plan: str 
 
 
 def _default_choice(position: Position, roll: int, rng: random.Random | None) -> Turn:
-    """Where no sentence applies: greedy among the turns that leave no immediate end (else among all)."""
+    """Where no sentence applies: the default of :func:`_default_choices`, its ties broken with ``rng``."""
     best = _default_choices(position, roll)
     return best[0] if len(best) == 1 or rng is None else rng.choice(best)
 
@@ -752,20 +780,26 @@ def paper_annotation_of(position: Position, turn: Turn | str, plan: str = "paper
 
 
 def _default_choices(position: Position, roll: int) -> list[Turn]:
-    """Every turn the default may play (greedy's ties among the turns that leave no immediate end).
+    """Every turn the default may play: greedy's ties among the turns that leave the opponent no immediate end.
+
+    Where no turn is safe (the paper is silent here too), the project's default: among the turns that do not end the
+    game at once in the mover's loss or a tie, those that leave the opponent the fewest rolls with which it can end
+    the game at once (:func:`_ending_rolls`), greedy's ties among them; only when every turn ends the game at once,
+    greedy's ties among every turn.  (Greedy's key ranks a turn that gives up the mover's last amoeba above one that
+    keeps a piece, so without this the bot could lose on its own turn.)
 
     Lazily, best first: the turns are ranked by greedy's key, and safety (an ``apply`` and a look at the
     opponent's replies, the dear part) is judged one key group at a time from the top; the first group with a
-    safe turn holds exactly the safe turns of the best key, in candidate order.  With no safe turn at all, greedy's
-    ties among every turn.  The key's threat balance is computed one :data:`Prefix` (its whole-number fields) at a
-    time too, from the best: a group of a worse prefix is never above one of a better.  ``tests/players/test_bots.py``
-    checks it against judging every turn first.
+    safe turn holds exactly the safe turns of the best key, in candidate order.  The key's threat balance is
+    computed one :data:`Prefix` (its whole-number fields) at a time too, from the best: a group of a worse prefix is
+    never above one of a better.  ``tests/players/test_bots.py`` checks it against judging every turn first.
     """
     found, owner, size = _prefixed_moves(position, roll)
     by_prefix: dict[Prefix, list[tuple[Move, Pending]]] = {}
     for prefix, move, pending in found:
         by_prefix.setdefault(prefix, []).append((move, pending))
-    top: list[Turn] | None = None  # greedy's ties among every turn, if none is safe
+    top: list[Turn] | None = None  # greedy's ties among every turn, if every turn ends the game at once
+    unsafe: list[list[tuple[Turn, Position]]] = []  # per key group, best first: the turns the opponent may answer
     for prefix in sorted(by_prefix, reverse=True):
         members = by_prefix[prefix]
         if len(members) == 1:
@@ -779,10 +813,17 @@ def _default_choices(position: Position, roll: int) -> list[Turn]:
             turns = [Turn.unchecked(roll, *move) for move in group]
             if top is None:
                 top = turns
-            safe = [turn for turn, is_safe in _judged(position, turns, checked=False) if is_safe]
+            judged = list(_judged_after(position, turns, checked=False))
+            safe = [turn for turn, _, is_safe in judged if is_safe]
             if safe:
                 return safe
-    return top or []
+            if judged:
+                unsafe.append([(turn, after) for turn, after, _ in judged])
+    if not unsafe:
+        return top or []
+    counted = [[(_ending_rolls(after), turn) for turn, after in group] for group in unsafe]
+    fewest = min(rolls for group in counted for rolls, _ in group)
+    return next(kept for group in counted if (kept := [turn for rolls, turn in group if rolls == fewest]))
 
 
 def paper(position: Position, roll: int, rng: random.Random) -> Turn:
@@ -805,8 +846,11 @@ def paper(position: Position, roll: int, rng: random.Random) -> Turn:
       (the paper's line for delta > 44, whatever Delta).
     - Among the turns a sentence allows, one after which the opponent cannot
       end the game at once (a default: the paper is silent on it).
-    - Where the paper is silent: greedy among the turns that leave no immediate
-      end, else greedy.  :func:`paper_choice` says which rule chose the turn.
+    - Where the paper is silent, the project's default: greedy among the turns
+      that leave the opponent no immediate end; if there are none, among the
+      turns that do not lose or tie at once, those that leave the opponent the
+      fewest rolls that end the game (then greedy); only if every turn ends
+      the game at once, greedy.  :func:`paper_choice` says which rule chose the turn.
     """
     return paper_choice(position, roll, rng).turn
 

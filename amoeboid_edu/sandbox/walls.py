@@ -16,7 +16,9 @@ from __future__ import annotations
 import errno
 import os
 import signal
+import struct
 import sys
+from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from .processes import PR_SET_PDEATHSIG
@@ -180,6 +182,7 @@ _FD_CEILING = 1 << 16
 """Above every descriptor a game process can hold (it may open ``OPEN_FILES``; the harness's are lower)."""
 _SECCOMP_SET_MODE_FILTER = 1
 _FUTEX_PRIVATE_FLAG = 128
+_PR_SET_NO_NEW_PRIVS = 38
 
 
 def _game_rules(seccomp: Any, pid: int, own_seal: bool = True) -> list[tuple[str, tuple[Any, ...]]]:
@@ -231,6 +234,140 @@ def _game_rules(seccomp: Any, pid: int, own_seal: bool = True) -> list[tuple[str
     return rules
 
 
+def _game_filter(seccomp: Any, pid: int, own_seal: bool) -> Any:
+    """The game process ``pid``'s allow-list as a libseccomp filter, not loaded (see :func:`load_seccomp`)."""
+    syscalls = seccomp.SyscallFilter(seccomp.ERRNO(errno.EPERM))
+    _optimise(seccomp, syscalls)
+    arch = seccomp.system_arch()
+    for name, args in [(name, ()) for name in _GAME_SYSCALLS] + _game_rules(seccomp, pid, own_seal):
+        if seccomp.resolve_syscall(arch, name) >= 0:  # else a syscall this architecture does not have
+            syscalls.add_rule(seccomp.ALLOW, name, *args)
+    return syscalls
+
+
+def _optimise(seccomp: Any, syscalls: Any) -> None:
+    try:
+        syscalls.set_attr(seccomp.Attr.CTL_OPTIMIZE, 2)  # a binary tree of syscalls, not a list (libseccomp >= 2.5)
+    except (OSError, AttributeError):
+        pass
+
+
+def _exported(syscalls: Any) -> bytes:
+    """A libseccomp filter as raw BPF (``struct sock_filter`` records of 8 bytes each)."""
+    read_end, write_end = os.pipe()
+    try:
+        with os.fdopen(write_end, "wb", closefd=True) as sink:
+            write_end = -1
+            syscalls.export_bpf(sink)
+        chunks = []
+        while chunk := os.read(read_end, 1 << 16):
+            chunks.append(chunk)
+    finally:
+        os.close(read_end)
+        if write_end >= 0:
+            os.close(write_end)
+    return b"".join(chunks)
+
+
+_STAND_INS = (0x3A5C1E07, 0x2B6D0F19)
+"""Two pids no process has (above Linux's largest, 2**22) that the game's allow-list is compiled for, to find where
+its pid lies in the program."""
+_INSTRUCTION = struct.Struct("=HBBI")
+"""``struct sock_filter``: code, jt, jf, k."""
+
+
+@dataclass(frozen=True)
+class GameProgram:
+    """The game processes' allow-list compiled once, in the template: raw BPF whose pid constants are filled in by
+    each game process (:func:`load_game_program`).  Compiling it (libseccomp, a few hundred rules) took about as
+    long as the rest of a game process's start; loading a program takes one syscall."""
+
+    code: bytes
+    slots: tuple[int, ...]
+    """Byte offsets of the ``k`` fields that hold the pid."""
+
+
+def compile_game_program(own_seal: bool) -> GameProgram | None:
+    """The allow-list of :func:`load_seccomp` (``game=True``) for any pid, or None if it cannot be compiled here.
+
+    Compiled for two stand-in pids: the two programs must differ only in ``k`` fields, each holding the stand-in
+    (so the pid changes no jump and no other constant equals it); those fields are the pid's slots.
+    ``tests/sandbox`` checks that a program filled in for a pid equals the one libseccomp compiles for it.
+    """
+    try:
+        import pyseccomp as seccomp  # type: ignore[import-untyped, import-not-found, unused-ignore]
+
+        first, second = (_exported(_game_filter(seccomp, pid, own_seal)) for pid in _STAND_INS)
+        _loader()
+    except (ImportError, OSError, RuntimeError):
+        return None
+    if not first or len(first) != len(second) or len(first) % _INSTRUCTION.size:
+        return None
+    slots = []
+    for offset in range(0, len(first), _INSTRUCTION.size):
+        one, other = _INSTRUCTION.unpack_from(first, offset), _INSTRUCTION.unpack_from(second, offset)
+        if one[:3] != other[:3] or (one[3] != other[3] and (one[3], other[3]) != _STAND_INS):
+            return None
+        if one[3] == _STAND_INS[0]:
+            if other[3] != _STAND_INS[1]:
+                return None  # a constant of the rules that happens to equal the stand-in
+            slots.append(offset + 4)
+    return GameProgram(first, tuple(slots)) if slots else None
+
+
+def game_program_for(program: GameProgram, pid: int) -> bytes:
+    """``program`` with ``pid`` in its pid slots: the raw BPF :func:`load_seccomp` would compile for ``pid``."""
+    code = bytearray(program.code)
+    for slot in program.slots:
+        struct.pack_into("=I", code, slot, pid)
+    return bytes(code)
+
+
+_LOADER: list[Any] = []
+"""``[libc, seccomp's syscall number, the sock_fprog structure]`` once :func:`compile_game_program` has run: found
+in the template, so that a game process forked from it loads its program without looking anything up."""
+
+
+def _loader() -> list[Any]:
+    if not _LOADER:
+        import ctypes
+
+        import pyseccomp as seccomp  # type: ignore[import-untyped, import-not-found, unused-ignore]
+
+        class SockFprog(ctypes.Structure):
+            _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_char_p)]
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.syscall.restype = ctypes.c_long
+        _LOADER.extend([libc, seccomp.resolve_syscall(seccomp.system_arch(), "seccomp"), SockFprog])
+    return _LOADER
+
+
+def load_program(code: bytes) -> None:
+    """Load the raw BPF ``code`` as this process's next seccomp filter (no_new_privs set first); OSError if refused."""
+    import ctypes
+
+    libc, number, fprog_type = _loader()
+    if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        error = ctypes.get_errno()
+        raise OSError(error, os.strerror(error))
+    buffer = ctypes.create_string_buffer(code, len(code))
+    fprog = fprog_type(len(code) // _INSTRUCTION.size, ctypes.cast(buffer, ctypes.c_char_p))
+    if libc.syscall(ctypes.c_long(number), ctypes.c_long(_SECCOMP_SET_MODE_FILTER), ctypes.c_long(0),
+                    ctypes.byref(fprog)) < 0:
+        error = ctypes.get_errno()
+        raise OSError(error, os.strerror(error))
+
+
+def load_game_program(program: GameProgram) -> bool:
+    """In a game process: load the allow-list compiled in the template, for this process's pid; False if refused."""
+    try:
+        load_program(game_program_for(program, os.getpid()))
+    except (ImportError, OSError, RuntimeError):
+        return False
+    return True
+
+
 def load_seccomp(game: bool, own_seal: bool = True) -> bool:
     """Load this process's seccomp filter (no_new_privs is set with it); False if seccomp is not available.
 
@@ -248,30 +385,25 @@ def load_seccomp(game: bool, own_seal: bool = True) -> bool:
     arch = seccomp.system_arch()
     try:
         if game:
-            syscalls = seccomp.SyscallFilter(refuse)
-            rules = [(name, ()) for name in _GAME_SYSCALLS] + _game_rules(seccomp, os.getpid(), own_seal)
-            actions = [(seccomp.ALLOW, name, args) for name, args in rules]
-        else:
-            syscalls = seccomp.SyscallFilter(seccomp.ALLOW)
+            _game_filter(seccomp, os.getpid(), own_seal).load()
+            return True
+        syscalls = seccomp.SyscallFilter(seccomp.ALLOW)
 
-            def int_is(arg: int, value: int) -> Any:
-                return int_argument(seccomp, arg, value)
+        def int_is(arg: int, value: int) -> Any:
+            return int_argument(seccomp, arg, value)
 
-            actions = [
-                (refuse, "setpgid", (seccomp.Arg(1, seccomp.NE, 0),)),  # may lead a new group, not join another
-                (refuse, "socketpair", (seccomp.Arg(0, seccomp.NE, _AF_UNIX),)),
-                # the parent-death signal may be set to SIGKILL (as a game process does), never cleared or softened
-                (refuse, "prctl", (int_is(0, PR_SET_PDEATHSIG), seccomp.Arg(1, seccomp.NE, signal.SIGKILL))),
-                (refuse, "prlimit64", (seccomp.Arg(2, seccomp.NE, 0),)),
-                (seccomp.ERRNO(errno.ENOSYS), "clone3", ()),  # its flags are out of a filter's reach; libc falls back
-            ]
-            actions += [(refuse, name, ()) for name in _DENIED]
-            actions += [(refuse, "clone", (seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag),))
-                        for flag in (*_CLONE_NAMESPACES, _CLONE_THREAD)]
-        try:
-            syscalls.set_attr(seccomp.Attr.CTL_OPTIMIZE, 2)  # a binary tree of syscalls, not a list (libseccomp >= 2.5)
-        except (OSError, AttributeError):
-            pass
+        actions = [
+            (refuse, "setpgid", (seccomp.Arg(1, seccomp.NE, 0),)),  # may lead a new group, not join another
+            (refuse, "socketpair", (seccomp.Arg(0, seccomp.NE, _AF_UNIX),)),
+            # the parent-death signal may be set to SIGKILL (as a game process does), never cleared or softened
+            (refuse, "prctl", (int_is(0, PR_SET_PDEATHSIG), seccomp.Arg(1, seccomp.NE, signal.SIGKILL))),
+            (refuse, "prlimit64", (seccomp.Arg(2, seccomp.NE, 0),)),
+            (seccomp.ERRNO(errno.ENOSYS), "clone3", ()),  # its flags are out of a filter's reach; libc falls back
+        ]
+        actions += [(refuse, name, ()) for name in _DENIED]
+        actions += [(refuse, "clone", (seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag),))
+                    for flag in (*_CLONE_NAMESPACES, _CLONE_THREAD)]
+        _optimise(seccomp, syscalls)
         for action, name, args in actions:
             if seccomp.resolve_syscall(arch, name) < 0:
                 continue  # a syscall this architecture does not have

@@ -55,7 +55,8 @@ from .protocol import (GAME, HEADER, LOAD_LIMIT, SEAL, SEALED, SEED_BITS, receiv
                        wait_limit)
 from .seal import GAME_FD, Sealer, load_seal, seal_available, seal_program
 from .text import LINE_WIDTH, OutputTail, cut
-from .walls import close_all_but, limit_resources, load_seccomp, put_up_walls, seal
+from .walls import (GameProgram, close_all_but, compile_game_program, limit_resources, load_game_program,
+                    load_seccomp, put_up_walls, seal)
 
 FLUSH_AFTER = 0.01
 """Seconds a game process may hold a round's answers before sending what it has: a round's answers go back in
@@ -373,9 +374,11 @@ def _play(sock: socket.socket, choose: StrategyFunction, rules: Rules, tail: Out
         outbox.flush()
 
 
-def _game_walls(walls: Sequence[str], sealing: tuple[bytes, socket.socket] | None = None) -> None:
+def _game_walls(walls: Sequence[str], sealing: tuple[bytes, socket.socket] | None = None,
+                allow_list: GameProgram | None = None) -> None:
     """A game process's own walls, before any student code: the move timers' handler, the seal's filter (its
-    listener handed to the template over ``sealing``'s socket, :mod:`.seal`), then its allow-list.
+    listener handed to the template over ``sealing``'s socket, :mod:`.seal`), then its allow-list (``allow_list``:
+    as the template compiled it, else compiled here).
 
     The allow-list refuses changing SIGALRM's and SIGPROF's handlers afterwards; if a filter cannot be loaded where the card says
     "seccomp" or "seal", the process exits rather than play without it.
@@ -390,7 +393,8 @@ def _game_walls(walls: Sequence[str], sealing: tuple[bytes, socket.socket] | Non
         except OSError:
             os._exit(1)
         report.close()
-    if "seccomp" in walls and not load_seccomp(game=True, own_seal="seal" not in walls):
+    if "seccomp" in walls and not (load_game_program(allow_list) if allow_list is not None else
+                                   load_seccomp(game=True, own_seal="seal" not in walls)):
         os._exit(1)
 
 
@@ -463,6 +467,8 @@ def _template(control: socket.socket, fork_server: bool, games: list[socket.sock
     sealer = Sealer() if program is not None else None
     if program is not None:
         walls.append("seal")
+    # the games' allow-list, compiled once here for every game process (each fills in its pid and loads it)
+    game_program = compile_game_program("seal" not in walls) if fork_server and "seccomp" in walls else None
     send_message(control, json.dumps({"isolation": walls}).encode())
     rules = Rules(request["adjacency"], request["die_sides"])
     tail = OutputTail()
@@ -511,10 +517,10 @@ def _template(control: socket.socket, fork_server: bool, games: list[socket.sock
                     control.detach()  # closed below, with everything else it inherited
                     report[0].detach()
                     game = _only_the_game(game, report[1])
-                    _game_walls(walls, (program, report[1]))
+                    _game_walls(walls, (program, report[1]), game_program)
                 else:
                     control.close()
-                    _game_walls(walls)
+                    _game_walls(walls, allow_list=game_program)
                 choose = _loaded(game, request, payload, tail, walls)
                 if choose is not None:
                     _play(game, choose, rules, tail)

@@ -1,7 +1,7 @@
 """The bots choose exactly the turns they chose when ``bot_games.json`` was recorded (same games, same seeds).
 
-The fixture holds a fingerprint of every game of ``tests/players/record_bot_games.py``'s pairings, recorded on
-main at bb7179d, before the scoring speed work (faster legal_turns, apply, greedy and paper bots): any changed
+The fixture holds a fingerprint of every game of ``tests/players/record_bot_games.py``'s pairings, re-recorded
+only when a bot's choices are meant to change (in a commit of its own that says which games changed): any changed
 choice of any bot, or of the referee's handling of a strategy's answer, changes a game's fingerprint.  A sample of
 every pairing runs by default; ``AMOEBOID_ALL_BOT_GAMES=1`` replays all 3,320 games (about a minute).
 """

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from amoeboid_edu import Amoeba, Board, Position, Rules, apply, is_legal, random_playout, seeded_rng
+from amoeboid_edu import Amoeba, Board, Position, Rules, Turn, apply, is_legal, random_playout, seeded_rng
 from amoeboid_edu.engine.rules import cells_after_legal
 from amoeboid_edu.players.bots import (
     _best,
@@ -178,14 +178,42 @@ def test_bot_beats_random_clearly(name, pairs):
     assert wilson_lower(wins, games) > 0.55, (wins, games)
 
 
+def _ends_at_once(position, turn):
+    """Whether ``turn`` ends the game at once in the mover's loss or a tie."""
+    return apply(position, turn).result not in ("ongoing", position.to_move)
+
+
 def _default_choices_judging_every_turn(position, roll):
-    """The paper bot's default as it was first written: judge every candidate's safety, then greedy among the safe."""
+    """The paper bot's default as it was first written: judge every candidate's safety, then greedy among the safe;
+    with none safe, greedy among every turn (the turns that end the game at once at a loss included)."""
     from amoeboid_edu.players.bots import _best, _judged, outcome_after
     from amoeboid_edu.players.strategy import candidate_turns
 
     turns = list(candidate_turns(position, roll))
     safe = [turn for turn, is_safe in _judged(position, turns) if is_safe]
     return _best(safe or turns, lambda turn: outcome_after(position, turn))
+
+
+def _default_choices_reference(position, roll):
+    """The default with its stated fallback, by brute force: the first-written default where a turn is safe; else,
+    among the turns that do not end the game at once at a loss or a tie, the fewest of the opponent's rolls that
+    end the game (counted with the reference ``can_end_at_once`` below), then greedy; else greedy among all."""
+    from amoeboid_edu.players.bots import _best, outcome_after
+    from amoeboid_edu.players.strategy import candidate_turns
+
+    turns = list(candidate_turns(position, roll))
+    if any(not _ends_at_once(position, turn) and not _can_end_at_once_reference(apply(position, turn))
+           for turn in turns if not apply(position, turn).is_over):
+        return _default_choices_judging_every_turn(position, roll)
+    if any(not _ends_at_once(position, turn) and apply(position, turn).is_over for turn in turns):
+        return _default_choices_judging_every_turn(position, roll)  # a turn that wins at once is safe
+    lasting = [turn for turn in turns if not _ends_at_once(position, turn)]
+    if not lasting:
+        return _best(turns, lambda turn: outcome_after(position, turn))
+    rolls = {turn: sum(_can_end_at_once_reference(apply(position, turn), roll) for roll in range(1, 7))
+             for turn in lasting}
+    fewest = min(rolls.values())
+    return _best([turn for turn in lasting if rolls[turn] == fewest], lambda turn: outcome_after(position, turn))
 
 
 def test_the_paper_defaults_lazy_safety_check_chooses_exactly_as_judging_every_turn():
@@ -201,10 +229,59 @@ def test_the_paper_defaults_lazy_safety_check_chooses_exactly_as_judging_every_t
             position = match.start
             for turn in match.turns:
                 for roll in range(1, 7):
-                    assert _default_choices(position, roll) == _default_choices_judging_every_turn(position, roll)
+                    assert _default_choices(position, roll) == _default_choices_reference(position, roll)
                     checked += 1
                 position = apply(position, turn)
     assert checked > 2000
+
+
+OWN_GOAL = Position.parse(". . . / . (4,5) (5,5) / . (0,2) (4,3) A")
+"""A owns only c3; no turn is safe (B can end the game at once after each), and greedy's best turns give c3 away
+(``1 c3 c3-b3 5,3`` leaves A nothing): where the paper bot lost on turn 7 of Case III's searched lines."""
+
+
+def test_the_paper_bot_never_plays_a_turn_that_loses_at_once_when_another_does_not():
+    assert greedy_choices(OWN_GOAL, 1)[0] == Turn.parse("1 c3 c3-b3 5,3") and _ends_at_once(OWN_GOAL, "1 c3 c3-b3 5,3")
+    for roll in range(1, 7):
+        rule, turns, _ = paper_options(OWN_GOAL, roll)  # a search gives A all of these
+        assert turns and not any(_ends_at_once(OWN_GOAL, turn) for turn in turns), (roll, rule, turns)
+        for index in range(10):
+            assert not _ends_at_once(OWN_GOAL, paper(OWN_GOAL, roll, seeded_rng("own goal", roll, index)))
+    rule, turns, _ = paper_options(OWN_GOAL, 1)
+    assert rule.key == "default" and "fewest rolls" in str(rule)
+
+
+def _unsafe_position(index):
+    """A seeded position where A's one amoeba holds some of B's units among B's pieces: often no turn is safe."""
+    rng = seeded_rng("paper fallback", index)
+    cells = [None] * 9
+    home = rng.randrange(9)
+    b = rng.randint(1, 5)
+    cells[home] = Amoeba(b + rng.randint(1, 2), b)
+    for j in rng.sample([k for k in range(9) if k != home], rng.randint(3, 6)):
+        a = rng.randint(0, 6)
+        piece = Amoeba(a, a + rng.randint(0, 6)) if rng.random() < 0.8 else Amoeba(a, a)
+        cells[j] = piece if piece.size else None
+    return Position(Board.grid(3), tuple(cells), "A")
+
+
+def test_the_paper_default_falls_back_to_the_fewest_ending_rolls_on_a_seeded_sweep():
+    from amoeboid_edu.players.bots import _default_choices
+
+    checked = own_goals_before = 0
+    for index in range(700):
+        position = _unsafe_position(index)
+        if position.is_over:
+            continue
+        for roll in range(1, 7):
+            chosen = _default_choices(position, roll)
+            assert chosen == _default_choices_reference(position, roll), (position, roll)
+            if any(not _ends_at_once(position, turn) for turn in candidate_turns(position, roll)):
+                assert not any(_ends_at_once(position, turn) for turn in chosen), (position, roll, chosen)
+                before = _default_choices_judging_every_turn(position, roll)
+                own_goals_before += any(_ends_at_once(position, turn) for turn in before)
+            checked += 1
+    assert checked > 3000 and own_goals_before >= 2  # the first-written default lost at once in these
 
 
 # --------------------------------------------------------------------------- the bots' one pass over their candidates

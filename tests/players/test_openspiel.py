@@ -168,12 +168,26 @@ def test_asking_a_chance_node_for_turns_says_to_roll_first():
 
 
 @needs_extra
+def test_the_registry_names_mcts_without_importing_openspiel_until_it_moves():
+    # every process of the lab imports the registry: OpenSpiel (and NumPy through it) only for a game of mcts
+    script = textwrap.dedent("""
+        import sys
+        from amoeboid_edu import Position, seeded_rng
+        from amoeboid_edu.players.registry import BOTS
+        assert "mcts" in BOTS
+        assert "pyspiel" not in sys.modules and "amoeboid_edu.players.openspiel" not in sys.modules
+        BOTS["mcts"](Position.parse("(5,0) . . / . (3,2) . / . . (0,7) A"), 3, seeded_rng("mcts", 1))
+        assert "pyspiel" in sys.modules
+    """)
+    subprocess.run([sys.executable, "-c", script], check=True, cwd=Path(__file__).parent)
+
+
+@needs_extra
 def test_mcts_is_a_deterministic_strategy_in_bots():
     from amoeboid_edu.players.registry import BOTS
 
-    assert BOTS["mcts"] is aos.mcts
     position = Position.parse("(5,0) . . / . (3,2) . / . . (0,7) A")
-    turns = {str(aos.mcts(position, 3, seeded_rng("mcts", 1))) for _ in range(2)}
+    turns = {str(bot(position, 3, seeded_rng("mcts", 1))) for bot in (BOTS["mcts"], aos.mcts, aos.mcts)}
     assert len(turns) == 1 and position.is_legal(turns.pop())
 
 

@@ -27,6 +27,7 @@ from amoeboid_edu.sandbox import harness as _harness
 from amoeboid_edu.sandbox import processes as _processes
 from amoeboid_edu.sandbox import protocol as _protocol
 from amoeboid_edu.sandbox import text as _text
+from amoeboid_edu.sandbox import walls as _walls
 from amoeboid_edu.lab import score, tournament, wilson_interval
 from amoeboid_edu.engine.rules import Position
 
@@ -763,7 +764,10 @@ victim_file = os.path.join(scratch, "victim.txt")
 open(victim_file, "w").write("x")
 signal.signal(signal.SIGALRM, lambda *_: None)  # as a game process does before its filter
 signal.signal(signal.SIGPROF, lambda *_: None)
-assert _walls.load_seccomp(game=(kind == "game")), "seccomp is not available"
+if kind == "compiled":  # the allow-list as a game process forked from the template loads it
+    assert _walls.load_game_program(_walls.compile_game_program(own_seal=True)), "seccomp is not available"
+else:
+    assert _walls.load_seccomp(game=(kind == "game")), "seccomp is not available"
 
 def preadv2(flags):
     buffer = ctypes.create_string_buffer(8)
@@ -818,7 +822,7 @@ def bind_in(path):
 probes = {
     "prctl(1<<32 | PR_SET_PDEATHSIG, 0)": lambda: raw(157, (1 << 32) | 1, 0, 0, 0, 0),
 }
-if kind == "game":
+if kind in ("game", "compiled"):
     probes.update({
         "fcntl F_SETOWN": lambda: owner(8, victim),
         "fcntl F_SETSIG": lambda: owner(10, signal.SIGSTOP),
@@ -886,7 +890,7 @@ print(json.dumps({name: probe() for name, probe in probes.items()}))
 def probed(tmp_path_factory):
     """What each attack got behind the game's filter alone, and behind the template's alone."""
     results = {}
-    for kind in ("game", "template"):
+    for kind in ("game", "compiled", "template"):
         scratch = tmp_path_factory.mktemp(kind)
         done = subprocess.run([sys.executable, "-c", SYSCALL_PROBES, kind, str(scratch)], capture_output=True,
                               text=True, timeout=120)
@@ -919,6 +923,23 @@ def test_the_game_filter_alone_refuses_what_the_red_team_did(probed, attack):
 def test_the_game_filter_still_lets_a_strategy_compute(probed):
     fine = {name: result for name, result in probed["game"].items() if name.startswith("FINE ")}
     assert fine and set(fine.values()) == {"ok"}, fine
+
+
+def test_the_game_filter_compiled_once_in_the_template_answers_every_probe_as_the_one_compiled_in_the_game(probed):
+    assert probed["compiled"] == probed["game"]
+
+
+@pytest.mark.parametrize("own_seal", [True, False])
+def test_the_game_filter_compiled_once_is_the_one_libseccomp_compiles_for_each_pid(own_seal):
+    """The template compiles the allow-list once and each game process writes its pid into it: the program must be
+    the very one libseccomp would compile in that process, for small and large pids alike (not pid 1, which no
+    game process has and for which libseccomp lays the same rules out in another order)."""
+    seccomp = pytest.importorskip("pyseccomp")
+    program = _walls.compile_game_program(own_seal)
+    assert program is not None and program.slots
+    for pid in (2, 3, 64, 65, 300, 4242, os.getpid(), 65536, 4194303):
+        direct = _walls._exported(_walls._game_filter(seccomp, pid, own_seal))
+        assert _walls.game_program_for(program, pid) == direct, pid
 
 
 def test_the_template_filter_reads_int_arguments_as_the_kernel_does(probed):
