@@ -16,7 +16,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from jupyter_harness import jupyterlab, start_kernel
+from jupyter_harness import start_kernel
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from board_players import choose
 
@@ -56,8 +56,13 @@ def record_state(board, path):
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    root = tmp_path_factory.mktemp("lab")
+def lab(session_lab, browser):
+    with session_lab.serving("widget", browser) as root:
+        yield {"url": session_lab.url(root, write_notebook(root)), "root": root}
+
+
+def write_notebook(root: Path) -> str:
+    """The module's notebook in ``root``: six boards, three of which record their Python-side state beside it."""
     notebook = nbformat.v4.new_notebook()
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
     notebook.cells = [
@@ -77,9 +82,7 @@ def lab(tmp_path_factory):
         ),
     ]
     nbformat.write(notebook, root / "board.ipynb")
-    token = "amoeboid-test-token"
-    with jupyterlab(root, token) as base:
-        yield {"url": f"{base}/lab/tree/board.ipynb?token={token}", "root": root}
+    return "board.ipynb"
 
 
 @pytest.fixture(scope="module")

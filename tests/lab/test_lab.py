@@ -192,7 +192,9 @@ def sometimes_slow(position, roll, rng):
 '''
     namespace = {"__name__": "__main__"}
     exec(calls, namespace)
-    card = score(namespace["sometimes_slow"], games=8, seed=4, opponents=["random"], per_move_limit=0.8,
+    # A sleeping move uses no CPU, so the wall-clock guard (WAIT_FACTOR times the limit) stops it: 3 s at 0.3 s in
+    # each A game that rolls a 6.  The honest moves (the first legal turn) take milliseconds of CPU.
+    card = score(namespace["sometimes_slow"], games=8, seed=4, opponents=["random"], per_move_limit=0.3,
                  progress=False)
     frame = card.to_frame()
     timeouts = frame[frame["reason"] == "timeout"]
