@@ -1,11 +1,12 @@
+import functools
 import os
-import re
+import pickle
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any, Callable
 
 import pytest
-import session_share
 from jupyter_harness import ALL_CELLS, QUIET_SETTINGS, SharedLab, chromium, close_pages, jupyterlab
 
 # tests/strategies holds student-like strategy modules; the lab's workers import them by name.
@@ -82,61 +83,72 @@ def browser(session_browser):
     close_pages(session_browser)
 
 
-SHARED_FOLDER: Path | None = None
-"""This process's way to the session's shared temporary folder (:func:`_shared_folder`), once a test has run here."""
+SHARED_VERDICTS = ("case-III",)
+"""The paper's verdicts that test modules on different xdist workers ask for (``tests/theory/test_paper.py`` and
+``tests/package/test_lesson_prose.py`` both read case-III's card, some 40 CPU seconds): computed once per session."""
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _shared_folder(tmp_path_factory) -> Path:
-    """The session's temporary folder that every xdist worker sees (the one above each worker's own)."""
-    global SHARED_FOLDER
-    base = tmp_path_factory.getbasetemp()
-    SHARED_FOLDER = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
-    return SHARED_FOLDER
+def once_per_session(tmp_path_factory) -> Callable[[str, Callable[[], Any]], Any] | None:
+    """``share(name, compute)``: ``compute()`` made once per test session rather than once per xdist worker, or None
+    when there is nothing to share (one process) or no way to (no flock: Windows).
+
+    The first worker to ask computes it (under a lock) and pickles it into the session's shared temporary folder; the
+    others wait for it and read it.  Only for seeded or exact computations, so the one read is the one the worker
+    would have computed.
+    """
+    try:
+        import fcntl
+    except ImportError:  # no flock (Windows): each worker computes its own
+        return None
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:  # one process: its own caches are enough
+        return None
+    shared = tmp_path_factory.getbasetemp().parent  # the session's folder, above every worker's own
+
+    def share(name: str, compute: Callable[[], Any]) -> Any:
+        path = shared / f"{name}.pickle"
+        with open(path.with_suffix(".lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+            if path.exists():
+                return pickle.loads(path.read_bytes())
+            value = compute()
+            path.with_suffix(".part").write_bytes(pickle.dumps(value))
+            path.with_suffix(".part").replace(path)
+            return value
+
+    return share
 
 
 @pytest.fixture(scope="session")
-def paper_verdicts_once_per_session(_shared_folder):
-    """The paper's costliest computations made once per session, shared by the workers (tests/session_share.py)."""
-    share = session_share.sharer(_shared_folder)
+def paper_verdicts_once_per_session(tmp_path_factory):
+    """Makes :func:`amoeboid_edu.theory.paper.verdict` compute each of :data:`SHARED_VERDICTS` once per test session
+    rather than once per xdist worker (:func:`once_per_session`), and likewise Case IV's forced-win search at each
+    lead (:func:`~amoeboid_edu.theory.paper.case_IV.halving_forced_win`, 1-2 CPU seconds a lead, which
+    ``case_IV_threshold`` runs at 10 leads in the paper's card and at 32 in its test).  Within a process the paper
+    module's own caches still hold them."""
+    from amoeboid_edu.theory import paper
+    from amoeboid_edu.theory.paper import case_IV
+
+    share = once_per_session(tmp_path_factory)
     if share is None:
         yield
         return
+    compute, search = paper._compute, case_IV.halving_forced_win
+
+    def verdict_once_per_session(item: str, full: bool, seed: int | str):
+        if item not in SHARED_VERDICTS:
+            return compute(item, full, seed)
+        return share(f"paper-verdict-{item}-{'full' if full else 'quick'}-{seed}", lambda: compute(item, full, seed))
+
+    @functools.lru_cache(maxsize=None)  # as the search's own cache: one entry per call, cache_info() for the tests
+    def search_once_per_session(delta: int, b_size: int = 16, a_turns: int = case_IV.FORCED_TURNS,
+                                budget: int = 400_000) -> tuple[bool | None, int]:
+        return share(f"case-IV-halving-forced-win-{delta}-{b_size}-{a_turns}-{budget}",
+                     lambda: search(delta, b_size, a_turns, budget))
+
     with pytest.MonkeyPatch.context() as patch:
-        session_share.install(share, patch.setattr)
+        patch.setattr(paper, "_compute", verdict_once_per_session)
+        patch.setattr(case_IV, "halving_forced_win", search_once_per_session)
         yield
-
-
-PAPER_IMPORT = re.compile(r"from amoeboid_edu\.theory import [^\n]*\bpaper\b")
-
-
-class LessonKernels:
-    """A lesson that imports the paper's module starts its kernel (nbval, at its first cell) with an IPython
-    directory whose startup file shares the paper's computations with the test processes (tests/session_share.py):
-    a lesson and its teacher's edition then compute lesson 6's case-III card and lesson 7's searches once.
-
-    A plugin rather than this conftest's own hook: a conftest's per-test hooks see only the tests below its folder,
-    and the lessons are not."""
-
-    @pytest.hookimpl(hookwrapper=True)
-    def pytest_runtest_setup(self, item):
-        folder = SHARED_FOLDER
-        if folder is None or not is_notebook(item) or not PAPER_IMPORT.search(item.path.read_text(encoding="utf-8")):
-            yield
-            return
-        saved = os.environ.get("IPYTHONDIR")
-        os.environ["IPYTHONDIR"] = str(session_share.ipython_dir(folder))
-        try:
-            yield
-        finally:
-            if saved is None:
-                del os.environ["IPYTHONDIR"]
-            else:
-                os.environ["IPYTHONDIR"] = saved
-
-
-def pytest_configure(config):
-    config.pluginmanager.register(LessonKernels(), "amoeboid-lesson-kernels")
 
 
 @pytest.fixture(autouse=True, scope="module")
