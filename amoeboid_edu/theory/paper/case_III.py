@@ -657,7 +657,9 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
     plan_rows = pd.DataFrame([{"completion": "(vi) the plan: every completion its text allows", "start": str(r.start),
                                "turns searched": r.depth if r.first is None else r.first, "first B win turn": r.first,
                                "B wins along the plan": "none" if r.first is None else " ; ".join(r.line),
-                               "turns visited": r.visited} for r in plan_results])  # fmt: skip
+                               "turns visited": r.visited, "losing line parts at A turn": r.where,
+                               "holding completion plays": r.instead or None}
+                              for r in plan_results])  # fmt: skip
     evidence = pd.concat([evidence, plan_rows], ignore_index=True).convert_dtypes()
     reach = (f"3x3; from {setups_brief}; B any legal turn; the plan's every allowed completion searched to "
              f"{plan_turns} turns of the game")
