@@ -638,14 +638,15 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
              + (f"Tried every way the text allows, the plan itself loses from {', '.join(n for n, *_ in plan_records)}: "
                 "whatever A chooses, B can win by turn " + ", ".join(str(r.first) for *_, r in plan_records) + ". "
                 if plan_lost else "")
-             + (f"Some way of following the plan held B off for {plan_turns} turns from "
+             + (f"Trying every way the text allows, the computer found one that keeps B from winning for "
+                f"{plan_turns} turns from "
                 f"{', '.join(who(r.start) for r in plan_held)}; whether one always works, nobody knows."
                 if plan_held else ""))  # fmt: skip
     setups_brief = " and ".join(who(Position.parse(row["start"])) for _, row in table.iterrows())
     brief = (f"3x3, {setups_brief}: B can't win on its next turn; " + (
         f"every way of following the plan loses by turn {min(r.first for r in plan_lost if r.first)}."
         if plan_lost else
-        f"some ways of filling in the plan lose, one held {plan_turns} turns; none proved."))
+        f"some ways of following the plan lose, one holds {plan_turns} turns; none proved."))
     if safe_at_once < len(immediate):  # the paper's own one-turn argument fails: looked at by hand, not expected
         plain = "Open: see the summary."
     evidence = pd.concat([table.assign(completion="(iv)"), bot_table.assign(completion="(v) the paper bot"),
