@@ -573,7 +573,10 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
              + f"; which starts a game from the paper's start can reach: {reachable_text} (a start that cannot arise "
              "still shows how the plan's words play out; the neutral piece's line, neutral-twice-its-size, starts from "
              "lesson 6's start, A 14 v B 5, whose dice sums fit a game from the paper's start)"
-             + (f"; {len(unknown)} set-ups ran out of budget" if len(unknown) else "")
+             + f"; (vi) the plan itself, {TEXT_ALLOWS}; searched AND over A's allowed turns, OR over B's legal turns "
+            f"and every roll, one turn of the game deeper at a time to {plan_deep} (memoised up to the board's "
+            "symmetries; pruned by the same arithmetic, and where every turn the text allows keeps an amoeba of A's)"
+            + (f"; {len(unknown)} set-ups ran out of budget" if len(unknown) else "")
              + (f"; played out: 3x3, {games} seeded games per start ({', '.join(f'{a} v {b}' for a, b in game_starts)})"
                 f" against the {opponent} bot, at most {game_turns} turns each, 95% Wilson intervals"
                 if played is not None else ""))  # fmt: skip
