@@ -15,11 +15,12 @@
 #
 # **The results in one sentence each** (the computations below show how we know):
 #
-# - *A player can only win with advantage 1*: right, and there is a short proof.
-# - *The expected δ is always 0*: right, with "turn" meaning a full round as in the paper's own example; just after
-#   A's roll (mid-round) A is 3.5 ahead on average, and at the end of a game δ is not 0 on average either.
-# - *δ eventually passes any level*: right for the dice alone, if you imagine rolling forever (then it is even a
-#   theorem); inside a real game, which ends long before, it can fail, so the word carries a correction, by the same
+# - *A player can only win with advantage 1*: **confirmed**, and there is a short proof.
+# - *The expected δ is always 0*: **confirmed with a correction**: right with "turn" meaning a full round as in the
+#   paper's own example; just after A's roll (mid-round) A is 3.5 ahead on average, and at the end of a game δ is not
+#   0 on average either.
+# - *δ eventually passes any level*: **confirmed with a correction**: right for the dice alone, if you imagine
+#   rolling forever (then it is even a theorem); inside a real game, which ends long before, it can fail, by the same
 #   rule as the symmetry theorem.
 
 # %%

@@ -217,9 +217,25 @@ pd.DataFrame(rows)
 # 2. On turn 4, B could have rolled 6 and eaten the neutral `(5,5)`. Who would own the result? Would A still be
 #    safe? (Try it: `apply(game.positions[3], "6 c2 c2-c3")`.)
 # 3. The paper switches from neutralising to eating "when your Advantage 2 is no longer greater than 6". Why 6?
-# 4. Open the card's details and find the game under (iv) that starts from *this lesson's* position (A 14 v B 5). A
-#    follows the plan, and still B wins. Which turn of B's would you call the turning point, and which sentence of the
-#    paper did that turn prove wrong? Then play A yourself from the same position: can you keep B from winning?
+# 4. Open the card's details and find the game under (iv) that starts from *this lesson's* position (A 14 v B 5): A
+#    fills in the plan one way, and B wins. Now look under (vi), where the computer tried *every* way of following
+#    the plan that the paper's text allows. Which of A's turns in the (iv) game lets B's win come within reach, and
+#    what does a way that holds play there instead? Why does that keep B out? Then play A yourself from the same
+#    position: can you keep B from winning?
+
+# %%
+plan_rows = card_III.evidence[card_III.evidence["completion"] == "(vi) the plan: every completion its text allows"]
+mine = plan_rows[plan_rows["start"] == CASE_III_START].iloc[0]
+Markdown("**For the teacher (question 4), from the card:** " + (
+    f"every way of following the plan that the text allows loses from this start: B can win by turn "
+    f"{mine['first B win turn']} whatever A chooses (the card's counter-line is the first line of B's winning "
+    "strategy)." if pd.notna(mine["first B win turn"]) else
+    f"a way of following the plan holds B off for all {mine['turns searched']} turns the computer searched. " + (
+        f"In the (iv) game, A's turn {mine['losing line parts at A turn']} is the one that lets B's win come within "
+        f"reach; the way that holds plays {mine['holding completion plays']} there instead (count A's amoebae after "
+        "it, and how many of them one move of B's can take). " if pd.notna(mine["losing line parts at A turn"]) else
+        "No losing line of (iv) or (v) ends within those turns. ")
+    + "Beyond the searched turns nobody knows: the word is the card's."))
 
 # %% [markdown]
 # ## Summary
@@ -246,7 +262,8 @@ pd.DataFrame(rows)
 #     centre that touches every cell, and the paper names none on bigger boards.)
 #
 #   A losing way of filling in the plan refutes that way, not the paper; a way that holds is not proved beyond the
-#   search. So "the opponent cannot win" is **open**.
+#   search. The card also searches the plan itself, every way of filling it in that the text allows (question 4),
+#   and its word follows from that search.
 #
 #   The strategy lab's `paper` bot eats the biggest piece next to it with one unit more, never with a turn after
 #   which B can win at once; the card's search beats it too (the cell after the card says on which turn). The games

@@ -13,6 +13,7 @@ import importlib.util
 import re
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from IPython.display import Markdown
 
@@ -307,3 +308,24 @@ def test_lesson_9_prints_the_review_with_the_coachs_stable_classes():
     (cell,) = [cell.source for cell in lesson("09") if cell.cell_type == "code" and "coach.review(" in cell.source]
     assert "print(" in cell and ".summary()" in cell
     assert "rollouts=" not in cell
+
+
+def test_lesson_3s_one_sentence_results_use_the_words_of_their_cards():
+    text = markdown_text("03")
+    bullets = dict(re.findall(r"^- \*(.+?)\*: \*\*(.+?)\*\*", text, re.M))
+    items = {"A player can only win with advantage 1": "advantage-1-claim",
+             "The expected δ is always 0": "symmetry-theorem",
+             "δ eventually passes any level": "unboundedness-conjecture"}  # fmt: skip
+    assert set(bullets) == set(items)
+    for claim, item in items.items():
+        assert bullets[claim] == paper.verdict(item).verdict, claim
+
+
+def test_lesson_6s_answer_to_question_4_comes_from_the_plan_search():
+    card = paper.case_III(((10, 5, 3),), turns=6, plan_turns=6)
+    start = "(14,0) . . / . . . / . . (0,5) A"
+    text = run_cell(prose_cell("06", "For the teacher (question 4)"), {"card_III": card, "CASE_III_START": start,
+                                                                      "pd": pd})
+    row = card.evidence[card.evidence["start"] == start].dropna(subset=["turns visited"]).iloc[0]
+    assert f"{row['turns searched']} turns" in text
+    assert pd.isna(row["holding completion plays"]) or str(row["holding completion plays"]) in text

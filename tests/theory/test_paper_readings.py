@@ -135,3 +135,27 @@ def test_case_IV_matrices_count_a_s_eats_one_way_and_note_step_5s_neutral_amoeba
     ordinal = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth"}
     eats = int(a1.iloc[0]["A's eats so far"])
     assert f"a1 after A's {ordinal[eats]}" in docs and "after the sixth" not in docs
+
+
+def test_one_liners_of_case_I_case_III_step_2_forced_win_and_split_carry_their_set_up():
+    from amoeboid_edu.theory.paper.case_IV import STEP_2_START
+
+    case_I = paper.case_I((1, 2), games=1, opponents=("greedy",))
+    assert case_I.brief.startswith("3x3, equal sizes, A ahead 1-3: ") and len(case_I.short) <= paper.SHORT_LINE
+    start = paper.case_IV_position(45)
+    setup = f"3x3, A {start['a1'].size} v B {start['c3'].size}"
+    assert paper.verdict("case-IV-forced-win").brief.startswith(f"{setup} (delta 45): ")
+    assert paper.verdict("split-in-half").brief.startswith(f"{setup}: ")
+    step_2 = Position.parse(STEP_2_START)
+    sizes = [step_2[cell].size for cell in (step_2.owned("A")[0], step_2.owned("B")[0])]
+    assert paper.verdict("case-IV-step-2").brief.startswith(f"3x3, A {sizes[0]} v B {sizes[1]}: ")
+    case_III = paper.case_III(((10, 1, 3),), turns=6, plan_turns=4)
+    assert case_III.brief.startswith(f"3x3, {case_III_names(case_III)}: ")
+    for item in ("case-IV-forced-win", "split-in-half", "case-IV-step-2"):
+        assert len(paper.verdict(item).short) <= paper.SHORT_LINE
+
+
+def case_III_names(card) -> str:
+    """The set-ups of a case-III card, from its evidence (A's and B's sizes in each start searched)."""
+    starts = [Position.parse(text) for text in card.evidence["start"].dropna().unique()]
+    return " and ".join(f"A {p[p.owned('A')[0]].size} v B {p[p.owned('B')[0]].size}" for p in starts)

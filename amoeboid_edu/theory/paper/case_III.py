@@ -392,6 +392,11 @@ BOT_EAT = ("the paper bot's eat: the biggest of B's pieces next to its centre, w
 """The paper bot's defaults for Case III's eat, named in the summary."""
 
 
+PLAN_TURNS = 7
+"""How deep (turns of the game) the search of the whole plan goes (:mod:`.case_III_plan`): B's turns are the even ones,
+so 7 covers B's turns 2, 4 and 6 and A's turn 7 (a completion that loses on A's own turn, as the paper bot's did);
+one turn more multiplies the cost by more than a hundred (over 10 CPU-minutes from A 10 v B 1)."""
+
 FIRST_B_WIN_TURN = 6
 """The first turn of the game on which B can win against completion (iv) (A eats B's biggest piece next to its centre
 with its whole amoeba) from the card's set-ups; the card's search finds it by going one turn deeper at a time
@@ -401,7 +406,7 @@ with its whole amoeba) from the card's set-ups; the card's search finds it by go
 def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3)),
              turns: int = 8, chance_turns: int = 0, games: int = 0,
              game_starts: tuple[tuple[int, int], ...] = GAME_STARTS, game_turns: int = 60,
-             seed: int | str = 0, opponent: str = "expectimax") -> Verdict:  # fmt: skip
+             seed: int | str = 0, opponent: str = "expectimax", plan_turns: int = PLAN_TURNS) -> Verdict:  # fmt: skip
     """Case III: 'the opponent cannot win' is a guarantee A secures by following the plan, the choices the paper
     leaves open (which piece it eats, with how many units, where it resets) being A's, as Case IV's 'A can win' is
     read.  Exact for B's next turn (the paper's own argument); every completion that loses is listed with its
@@ -467,6 +472,40 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
                          if row["found"] is not None]  # fmt: skip
         held[key] = [who(Position.parse(row["start"])) for _, row in frame.iterrows()
                      if row["B wins along the plan"] == "none"]  # fmt: skip
+    # (vi) the plan itself: every completion its text allows, against B's every roll and legal turn (AND-OR)
+    from .case_III_plan import TEXT_ALLOWS, annotate_plan_turn, search_plan
+
+    first_turns = [int(t) for t in pd.concat([table, bot_table])["first B win turn"].dropna()]
+    needed = max(first_turns, default=turns)
+    plan_results = []
+    for (_, row), (_, bot_row) in zip(table.iterrows(), bot_table.iterrows()):
+        losing = row["found"] or bot_row["found"] or ()
+        plan_results.append(search_plan(Position.parse(row["start"]), plan_turns, losing))
+    plan_lost = [r for r in plan_results if r.first is not None]
+    plan_held = [r for r in plan_results if r.first is None]
+    plan_records = [(who(r.start), annotated_record(r.start, r.line, annotate=annotate_plan_turn),
+                     describe_line(r.start, r.line), r) for r in plan_lost]  # fmt: skip
+    plan_deep = f"{plan_turns} turns of the game ({(plan_turns + 1) // 2} of A's, {plan_turns // 2} of B's)"
+    covers = plan_turns >= needed
+    plan_text = ("(vi) the plan itself, every completion its text allows (an AND over A's allowed turns, an OR over "
+                 f"B's legal turns and every roll; {TEXT_ALLOWS}): ")
+    plan_pieces = []
+    for name, _, description, r in plan_records:
+        plan_pieces.append(f"from {name} no completion of the plan avoids a B win by turn {r.first} (A's options "
+                           f"on its turns of the line: {', '.join(map(str, r.options))}): {description}")
+    for r in plan_held:
+        shown = (f"; where the losing line's A turn {r.where} lets B's win come within reach, the holding completion "
+                 f"plays {r.instead}" if r.where else "")
+        plan_pieces.append(f"from {who(r.start)} a completion the search found holds for {plan_deep} (exhaustive: "
+                           "A's first allowed turn, in the order neutralise or eat with the fewest units first, "
+                           f"then reset, after which B has no win within the turns left){shown}")
+    plan_pieces.append(
+        f"the search reaches turn {plan_turns}, " + (
+            f"at least the first turn on which B wins against (iv) and (v) ({needed}), so it sees the losses it "
+            "rules out for the plan; beyond it undecided" if covers else
+            f"short of turn {needed}, the first on which B wins against (iv) or (v): one turn deeper costs more "
+            "than a hundred times as much; from turn " + str(plan_turns + 1) + " on undecided"))
+    plan_part = plan_text + "; ".join(plan_pieces)
     bot_fixed = [entry(case_III_start(10, 5), BOT_LINE_TURN_8)] if _is_bot_line(case_III_start(10, 5),
                                                                                   BOT_LINE_TURN_8) else []
     bot_games: list[tuple[str, str, str, str]] = []
@@ -507,6 +546,7 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
     losing_keys = [key for key in ("ii", "iii") if any(result == "B" for *_, result in fixed[key])]
     losing_keys += [key for key in ("iv",) if searched[key]]
     losing_keys += ["v"] if searched["v"] or bot_fixed or bot_games else []
+    parts.append(plan_part)
     summary = "; ".join(parts)
     if chance_turns and "max P(B wins)" in table:
         summary += f"; best chance of a B win within {chance_turns} turns: " + ", ".join(table["exact"])
@@ -514,9 +554,11 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
         summary += (f"; played out (the paper bot) against {opponent}, B wins " + ", ".join(
             f"{row['B wins']}/{row['games']} [{row['low']:.2f}, {row['high']:.2f}] from A {a} v B {b}"
             for (a, b), (_, row) in zip(game_starts, played.iterrows())))  # fmt: skip
-    # The word: a completion that loses refutes that completion, not the plan; one that holds is not proved beyond
-    # the search's bound: open.
-    verdict = judged(None, None)
+    # The word: a completion that loses refutes that completion, not the plan.  The plan is refuted only where every
+    # completion its text allows loses (the AND-OR search, (vi)), in a set-up the paper applies it to (delta > 6):
+    # false as stated, with the strategy's first line; a completion that holds is not proved beyond the search: open.
+    verdict = judged(None, False if plan_lost else None)
+    counter_line = plan_records[0][1] if plan_lost else ""
     scope = ("only the clause 'the opponent cannot win' is tested (not 'the optimal strategy here is to move your "
              "amoeba to the center', nor 'splitting can be ruled out'); "
              f"{names}; {setups_text}; A on a1 and B on c3 (two steps apart, the centre b2 next to both); 3x3 is the "
@@ -542,7 +584,10 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
              + f"; which starts a game from the paper's start can reach: {reachable_text} (a start that cannot arise "
              "still shows how the plan's words play out; the neutral piece's line, neutral-twice-its-size, starts from "
              "lesson 6's start, A 14 v B 5, whose dice sums fit a game from the paper's start)"
-             + (f"; {len(unknown)} set-ups ran out of budget" if len(unknown) else "")
+             + f"; (vi) the plan itself, {TEXT_ALLOWS}; searched AND over A's allowed turns, OR over B's legal turns "
+            f"and every roll, one turn of the game deeper at a time to {plan_deep} (memoised up to the board's "
+            "symmetries; pruned by the same arithmetic, and where every turn the text allows keeps an amoeba of A's)"
+            + (f"; {len(unknown)} set-ups ran out of budget" if len(unknown) else "")
              + (f"; played out: 3x3, {games} seeded games per start ({', '.join(f'{a} v {b}' for a, b in game_starts)})"
                 f" against the {opponent} bot, at most {game_turns} turns each, 95% Wilson intervals"
                 if played is not None else ""))  # fmt: skip
@@ -579,13 +624,25 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
            if played is not None and bot_games else
            f"In played-out games against the {opponent} bot B won none of {int(played['games'].sum())}.\n"
            if played is not None else "")
+        + f"(vi) the plan itself, searched over every completion its text allows ({TEXT_ALLOWS}), one turn of the "
+        f"game deeper at a time to {plan_deep}: B wins against the plan only if, for every turn the text allows A at "
+        "each of its turns, B has a roll and a turn leading to a win (the dice are any dice: 'cannot win' excludes "
+        "every B win).\n"
+        + "".join(f"From {name}: no completion avoids a B win by turn {r.first}; the first line of B's winning strategy "
+                  f"(A playing, of its allowed turns, the one that holds out longest):\n{record}\n"
+                  for name, record, _, r in plan_records)
+        + "".join(f"From {who(r.start)}: a completion holds for {plan_deep} (it plays, at each A turn, the first "
+                  "allowed turn after which B has no win within the turns left)"
+                  + (f"; on the losing line of (iv) or (v), A's turn {r.where} lets B's win come within reach, and the "
+                     f"holding completion plays {r.instead} there" if r.where else "") + ".\n"
+                  for r in plan_held)
         + "Only the clause 'the opponent cannot win' is checked here."
     )
     loses_words = {"ii": "eating B's smaller piece with the whole amoeba",
                    "iii": "eating with one unit more and then stepping next to B",
                    "iv": "eating B's biggest piece it can eat with the whole amoeba",
                    "v": "the course's paper bot"}  # fmt: skip
-    plain = ("Open. On B's very next turn B cannot win, as the paper argues. After that the plan leaves A choices "
+    plain = (f"{verdict[0].upper()}{verdict[1:]}. On B's very next turn B cannot win, as the paper argues. After that the plan leaves A choices "
              "the paper does not spell out, and these ways of filling them in lose: "
              + "; ".join(loses_words[key] for key in losing_keys) + ". "
              + (f"With a smaller lead, an Advantage 2 of {unsafe[0]} to {unsafe[-1]} (which 'in your favor' allows), "
@@ -593,9 +650,18 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
                 if unsafe else "")
              + (f"{'The paper bot' if 'v' not in losing_keys else 'The other ways'} held B off for {turns} turns in "
                 "every case the computer tried. " if held["v"] and "v" not in losing_keys else "")
-             + "Whether some way of filling in the plan always works, nobody knows.")  # fmt: skip
-    brief = ("B cannot win on its very next turn, as the paper argues; later, some ways of filling in the plan lose, "
-             "and none is proved.")
+             + (f"Tried every way the text allows, the plan itself loses from {', '.join(n for n, *_ in plan_records)}: "
+                "whatever A chooses, B can win by turn " + ", ".join(str(r.first) for *_, r in plan_records) + ". "
+                if plan_lost else "")
+             + (f"Trying every way the text allows, the computer found one that keeps B from winning for "
+                f"{plan_turns} turns from "
+                f"{', '.join(who(r.start) for r in plan_held)}; whether one always works, nobody knows."
+                if plan_held else ""))  # fmt: skip
+    setups_brief = " and ".join(who(Position.parse(row["start"])) for _, row in table.iterrows())
+    brief = (f"3x3, {setups_brief}: B can't win on its next turn; " + (
+        f"every way of following the plan loses by turn {min(r.first for r in plan_lost if r.first)}."
+        if plan_lost else
+        f"some ways of following the plan lose, one holds {plan_turns} turns; none proved."))
     if safe_at_once < len(immediate):  # the paper's own one-turn argument fails: looked at by hand, not expected
         plain = "Open: see the summary."
     evidence = pd.concat([table.assign(completion="(iv)"), bot_table.assign(completion="(v) the paper bot"),
@@ -604,10 +670,17 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
     if played is not None:
         evidence = pd.concat([evidence, played.drop(columns=["B win lines"])], ignore_index=True)
     evidence = evidence.convert_dtypes()  # whole numbers stay whole where the frames' rows leave gaps
-    reach = (f"3x3; from {', '.join(who(Position.parse(row['start'])) for _, row in table.iterrows())}; B any legal "
-             f"turn; searched until B wins, at most {turns} turns of the game")
+    plan_rows = pd.DataFrame([{"completion": "(vi) the plan: every completion its text allows", "start": str(r.start),
+                               "turns searched": r.depth if r.first is None else r.first, "first B win turn": r.first,
+                               "B wins along the plan": "none" if r.first is None else " ; ".join(r.line),
+                               "turns visited": r.visited, "losing line parts at A turn": r.where,
+                               "holding completion plays": r.instead or None}
+                              for r in plan_results])  # fmt: skip
+    evidence = pd.concat([evidence, plan_rows], ignore_index=True).convert_dtypes()
+    reach = (f"3x3; from {setups_brief}; B any legal turn; the plan's every allowed completion searched to "
+             f"{plan_turns} turns of the game")
     return Verdict("case-III", verdict, summary, explanation, evidence, scope=f"{DELTA_SIZE}; {scope}", plain=plain,
-                   quote=QUOTE, brief=brief, reach=reach)
+                   quote=QUOTE, brief=brief, reach=reach, counter_line=counter_line)
 
 
 # --------------------------------------------------------------------------- "it cannot eat the neutral piece"

@@ -368,8 +368,8 @@ def case_IV_forced_win(delta: int = 45, b_size: int = 16, depths: tuple[int, int
              + (f"Against a B that always splits in half, as the paper assumes, A can force a win within {depths[1]} "
                 "of its turns whatever the dice, but not by the paper's line. " if halving is True else "")
              + f"Against a B free to do anything, our search reaches only {depths[0]} of A's turns.")
-    brief = (f"nobody has shown A always wins against a B free to do anything; our search (A's candidate turns) "
-             f"reaches {depths[0]} of A's turns.")
+    brief = (f"3x3, A {b_size + delta - 1} v B {b_size} (delta {delta}): nobody has shown A always wins against a "
+             f"free B; our search reaches {depths[0]} A turns.")
     return Verdict("case-IV-forced-win", verdict, summary, explanation, evidence, scope=f"{DELTA_SIZE}; {scope}",
                    plain=plain, quote=QUOTE, brief=brief, reach=f"3x3; any legal B, searched to {depths[0]} A turns")  # fmt: skip
 
@@ -515,9 +515,9 @@ def case_IV_step_2(start: str = STEP_2_START, line: Sequence[str] = STEP_2_LINE)
              f"has just made without losing anything at once, but then A still forces a win within {within} of its "
              "turns, so B did lose the game. Whether every such eat loses is not known." if first is not None and within
              else "Open: see the summary.")  # fmt: skip
-    brief = (f"B's small piece can eat the neutral {first['ate']} A just made, but A then forces a win within "
-             f"{within} turns; every such eat: not searched." if first is not None and within else
-             "undecided: see the details.")
+    brief = (f"3x3, A {a_size} v B {b_size}: B's small piece can eat the neutral {first['ate']} A just made, but A "
+             f"then wins within {within} turns; other eats not searched." if first is not None and within else
+             f"3x3, A {a_size} v B {b_size}: undecided: see the details.")
     return Verdict("case-IV-step-2", verdict, summary, explanation, eats, scope=scope, plain=plain,
                    counter_line=record if first is not None else "", quote=STEP_2_QUOTE, brief=brief,
                    reach=f"3x3, A {a_size} v B {b_size}; the paper's steps against a halving B, one replayed line, "

@@ -89,8 +89,10 @@ def split_in_half(b_size: int = 16, delta: int = 45, a_turns: int = 9) -> Verdic
              f"that splits in half loses to the paper's plan within {a_turns} of A's turns, while a B that splits off "
              "small pieces is still alive after them; we have not shown that small pieces change who wins in the "
              "end.") if better else "Open within the searched bound."  # fmt: skip
-    brief = (f"B must split, but with the example's rolls (A 1, B 6) a halving B loses within {a_turns} of A's turns "
-             "while small splits survive them." if better else "undecided within the searched bound.")
+    board = start.board
+    setup = f"{board.rows}x{board.cols}, A {sum(cell.a for cell in start.cells if cell)} v B {b_size}"
+    brief = (f"{setup}: B must split, but with A rolling 1, B 6, a halving B loses within {a_turns} A turns; small "
+             "splits survive them." if better else f"{setup}: undecided within the searched bound.")
     return Verdict("split-in-half", verdict, summary, explanation, evidence, scope=scope, plain=plain,
                    counter_line=record, quote=QUOTE, brief=brief,
                    reach="3x3, Case IV's set-up, the rolls of the paper's example (A rolls 1, B rolls 6 every time)")  # fmt: skip
