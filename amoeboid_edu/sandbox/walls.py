@@ -162,9 +162,11 @@ start calls them."""
 _FCNTL_COMMANDS = (0, 1, 2, 3, 4, 1030)
 """F_DUPFD, F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_DUPFD_CLOEXEC: never F_SETOWN(_EX)/F_SETSIG (a signal to any
 process the file's owner names), F_SETLEASE, F_NOTIFY or locks."""
-_PRCTL_OPTIONS = (2, 3, 7, 13, 15, 16, 21, 23, 30, 37, 39, 42, 0x53564D41)
-"""PR_GET_PDEATHSIG, GET_DUMPABLE, GET_KEEPCAPS, GET_TIMING, SET_NAME, GET_NAME, GET_SECCOMP, CAPBSET_READ,
-GET_TIMERSLACK, GET_CHILD_SUBREAPER, GET_NO_NEW_PRIVS, GET_THP_DISABLE, SET_VMA: getters and names only."""
+_PRCTL_OPTIONS = (2, 3, 7, 13, 16, 21, 23, 30, 37, 39, 42)
+"""PR_GET_PDEATHSIG, GET_DUMPABLE, GET_KEEPCAPS, GET_TIMING, GET_NAME, GET_SECCOMP, CAPBSET_READ, GET_TIMERSLACK,
+GET_CHILD_SUBREAPER, GET_NO_NEW_PRIVS, GET_THP_DISABLE: getters only.  Never PR_SET_NAME (the name any user reads in
+``/proc/PID/comm``) nor PR_SET_VMA (names in ``/proc/PID/maps``): a sealed game process could write the rolls it has
+seen there, for a process outside to read."""
 _MADVICE = (0, 1, 2, 3, 4, 8, 10, 11, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 25)
 """madvise advice about its own pages; never MADV_HWPOISON or MADV_SOFT_OFFLINE (root: pages taken out of service)."""
 _SOCKET_OPTIONS = (7, 8, 18, 19, 20, 21, 66, 67)

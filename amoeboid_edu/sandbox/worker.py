@@ -513,6 +513,7 @@ def _template(control: socket.socket, fork_server: bool, games: list[socket.sock
             try:
                 os.setpgid(0, 0)  # its own group: kill(0, ...) cannot reach the template
                 die_with(template)
+                _own_stdio()
                 if report is not None and program is not None:
                     control.detach()  # closed below, with everything else it inherited
                     report[0].detach()
@@ -532,6 +533,30 @@ def _template(control: socket.socket, fork_server: bool, games: list[socket.sock
             report[0].close()
         send_message(control, str(child).encode())  # the harness stops it between rounds
         game.close()
+
+
+def _own_stdio() -> None:
+    """A game process's own ``/dev/null`` on 0-2, before any student code runs.  The template's is one open
+    description shared by every game process it forks, and its status flags (``F_SETFL``: ``O_APPEND``,
+    ``O_NONBLOCK``, ``O_NOATIME``) are state of that description: a sealed game process could set them from the
+    roll it was dealt and the next one read them while importing, unsealed, and leave a mark for a later run.
+    Opened read-only where the walls refuse more (writes to 1 and 2 then fail, as nothing should write there);
+    closed where even that is refused."""
+    for flags in (os.O_RDWR, os.O_RDONLY):
+        try:
+            null = os.open(os.devnull, flags)
+        except OSError:
+            continue
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        if null > 2:
+            os.close(null)
+        return
+    for fd in (0, 1, 2):
+        try:
+            os.close(fd)
+        except OSError:
+            pass
 
 
 def _quiet_stdio() -> None:

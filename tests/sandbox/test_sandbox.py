@@ -859,6 +859,10 @@ if kind in ("game", "compiled"):
         "futex FUTEX_WAKE on a file's page (a channel to any process mapping it)": lambda: raw(202, shared_page(), 1, 1),
         "futex FUTEX_WAIT on a file's page": lambda: raw(202, shared_page(), 0, 0, 0),
         "futex_wake, the newer call, on a file's page": lambda: raw(454, shared_page(), 1, 1, 2),
+        "prctl PR_SET_NAME (its name, which any user reads in /proc)": lambda: raw(157, 15, ctypes.addressof(
+            ctypes.create_string_buffer(b"R6425")), 0, 0, 0),
+        "prctl PR_SET_VMA (names in /proc/PID/maps)": lambda: raw(157, 0x53564D41, 0, shared_page(), 4096,
+                                                                  ctypes.addressof(ctypes.create_string_buffer(b"R6"))),
     })
     # and what a strategy needs must still work
     fine = {
@@ -908,7 +912,8 @@ GAME_REFUSES = ["fcntl F_SETOWN", "fcntl F_SETSIG", "fcntl F_SETOWN_EX", "fcntl 
                 "SIGPROF's handler (the CPU-time move timer)", "preadv2 RWF_NOWAIT (is a page cached?)",
                 "setsockopt SO_RCVBUFFORCE", "prlimit64 setting its own limit", "prctl(1<<32 | PR_SET_PDEATHSIG, 0)",
                 "futex FUTEX_WAKE on a file's page (a channel to any process mapping it)",
-                "futex FUTEX_WAIT on a file's page", "futex_wake, the newer call, on a file's page"]
+                "futex FUTEX_WAIT on a file's page", "futex_wake, the newer call, on a file's page",
+                "prctl PR_SET_NAME (its name, which any user reads in /proc)", "prctl PR_SET_VMA (names in /proc/PID/maps)"]
 
 
 @pytest.mark.skipif(os.uname().machine != "x86_64", reason="raw syscall numbers of x86_64")
@@ -986,6 +991,15 @@ def test_a_legitimate_strategy_with_numpy_the_standard_library_and_a_helper_modu
     assert card.forfeits().empty, card.forfeits()
     assert WALLS in str(card) and len(card.records) == 8
     assert settled() == []
+
+
+def test_game_processes_share_no_open_description_a_strategy_can_mark():
+    """Each game process got the template's ``/dev/null`` on 0-2, one open description for all of them: a sealed
+    process set its flags (``F_SETFL``) from its roll and the next read them at its import (the seventh red team).
+    Each strategy here marks its standard input at import and forfeits if it finds a mark already there."""
+    card = score("marks_stdin:strategy", games=4, seed=1, opponents=["random", "greedy"], progress=False, workers=1)
+    assert card.forfeits().empty, card.forfeits()
+    assert len(card.records) == 8 and WALLS in str(card)
 
 
 def test_a_strategy_cannot_freeze_its_template_through_a_file_owner():
