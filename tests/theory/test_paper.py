@@ -554,6 +554,8 @@ def test_case_III_searches_the_paper_bot_as_deep_as_the_first_turn_b_can_win_aga
     card = paper.verdict("case-III")
     bot_rows = card.evidence[card.evidence["completion"] == "(v) the paper bot"]
     assert len(bot_rows) == len(paper.WORD_SEARCHES["case_III_setups"])
+    bot_rows = bot_rows[bot_rows["B wins along the plan"] != "none"]  # "none": no B win within the card's depth
+    assert len(bot_rows) >= 1  # the bot loses from some set-up: its line is on the card
     for _, row in bot_rows.iterrows():
         start = Position.parse(row["start"])
         line = row["B wins along the plan"].split(" ; ")
