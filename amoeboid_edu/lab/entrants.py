@@ -111,8 +111,8 @@ def opponent_list(opponents: object, strategies: bool) -> list[Any]:
     ``MODULE:FUNCTION`` or a folder), offering the bot it matches but for case (``"Greedy"``) or the bots' names,
     and for what is not a list of names."""
     bots = ", ".join(sorted(BOTS))
-    offer = (f"bot names ({bots}) or strategies (functions, or FILE.py:FUNCTION)" if strategies
-             else f"bot names ({bots})")
+    offer = (f"bot names from {bots} or strategies (functions, or FILE.py:FUNCTION)" if strategies
+             else f"bot names from {bots}")
     if isinstance(opponents, str):
         opponents = [opponents]
     elif isinstance(opponents, (Mapping, bytes)) or not isinstance(opponents, Iterable):
@@ -131,9 +131,10 @@ def opponent_list(opponents: object, strategies: bool) -> list[Any]:
             continue
         alike = [bot for bot in BOTS if bot.casefold() == name.strip().casefold()]
         if len(alike) == 1:
-            raise ValueError(f"opponents: no bot is called {shown(repr(name))}; did you mean {alike[0]!r}? "
-                             f"(bot names are written in small letters: {bots})")
-        raise ValueError(f"opponents: {shown(repr(name))} is not a bot's name; opponents are a list of {offer}")
+            raise ValueError(f"opponents are {offer}, not {shown(repr(name))}: did you mean {alike[0]!r}? (a bot's "
+                             "name is written in small letters)")
+        raise ValueError(f"opponents are {offer}, not {shown(repr(name))} (a list of names, e.g. "
+                         "opponents=[\"greedy\", \"paper\"])")
     return given
 
 

@@ -124,14 +124,15 @@ def test_a_bot_name_with_a_capital_is_offered_the_bot():
     with pytest.raises(ValueError) as error:
         lab.score("random", games=2, opponents=["Greedy"], **QUIET)
     message = _one_line_refusal(error, "entrants.py")
-    assert "no bot is called 'Greedy'; did you mean 'greedy'?" in message
+    assert message.startswith("opponents are bot names from ") and "not 'Greedy': did you mean 'greedy'?" in message
 
 
 def test_an_unknown_opponent_gets_the_bots_names():
     with pytest.raises(ValueError) as error:
         lab.tournament(["random", "greedy"], games=2, opponents=["grady"], **QUIET)
     message = _one_line_refusal(error, "entrants.py")
-    assert "'grady' is not a bot's name; opponents are a list of bot names (" in message and "greedy" in message
+    assert message.startswith("opponents are bot names from ") and "greedy" in message
+    assert message.endswith(", not 'grady' (a list of names, e.g. opponents=[\"greedy\", \"paper\"])")
 
 
 def test_a_single_opponent_name_is_a_list_of_one_not_of_letters():
@@ -223,3 +224,36 @@ def test_a_seed_file_inside_a_listed_student_folder_is_refused(tmp_path):
     (dave / "seed.txt").write_text(SEED)
     with pytest.raises(ValueError, match=r"seed.txt lies in .*dave, which strategies may read"):
         lab.tournament([f"{dave}/", "random"], games=2, seed_file=dave / "seed.txt", **QUIET)
+
+
+# --------------------------------------------------------------------------- 3. the terminal card's capped games
+
+
+def test_the_terminal_card_points_to_what_the_terminal_has_for_capped_games(capsys):
+    from amoeboid_edu.cli import main
+    from amoeboid_edu.engine.game import Game
+
+    card = lab.score("random", games=2, seed=1, opponents=["random"], max_turns=4, **QUIET)
+    first = card.games()["capped"].tolist().index(True)
+    assert f"(amoeboid score ... --game {first} prints the first of them)" in card.terminal()
+    assert "card.games()" not in card.terminal()
+    assert f"card.game({first}) is the first" in str(card)
+    assert main(["score", "random", "--games", "2", "--opponents", "greedy", "--game", "1", "-q"]) == 0
+    printed = capsys.readouterr().out
+    heading, record = printed.split("its record (save it in a file for amoeboid replay FILE or amoeboid review FILE):\n")
+    assert heading.splitlines()[-1].startswith("game 1: against greedy, you played ")
+    assert Game.parse(record).turns == lab.score("random", games=2, opponents=["greedy"], **QUIET).game(1).turns
+
+
+# --------------------------------------------------------------------------- 6. the games the progress bar counted
+
+
+def test_the_result_counts_the_games_of_an_entrant_that_did_not_load_as_the_progress_bar_did(tmp_path):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "alice.py").write_text(GOOD)
+    (folder / "bob.py").write_text(GOOD)
+    (folder / "carol.py").write_text("raise RuntimeError('not today')\n")
+    result = lab.tournament(folder, games=2, seed=1, **QUIET)
+    assert [name for name, _ in result.not_loaded] == ["carol"]
+    assert result.title == "round robin of 2: 2 games (and 4 of entrants that did not load, not counted), seed 1"
