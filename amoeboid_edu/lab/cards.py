@@ -18,13 +18,19 @@ from ..engine.match import play_match
 from ..engine.rules import Position, other
 from ..players.registry import BOTS
 from ..players.strategy import Strategy
-from ..sandbox.protocol import LOAD_LIMIT
+from ..sandbox.protocol import LOAD_LIMIT, wait_limit
 from ..sandbox.text import shown
 from ..sandbox.importpath import trusted_imports
 from .ledger import write_whole
 from .records import DEFAULT_PER_MOVE_LIMIT, FORFEIT_REASONS, PAIRED_DICE, GameRecord
 from .stats import html_table, pairwise_chart, pairwise_scores, paired_verdict, rate_chart, rating_chart
 from .stats import ratings, standings, tally, text_table
+
+WAITED_NOTE = 0.05
+"""Seconds on the wall clock a strategy's moves take on average (round trips included) from which the card says
+that they waited: a move that sleeps uses no CPU time, and the per-move limit counts only that."""
+WAITED_FACTOR = 3.0
+"""... when that is also more than this many times their CPU time (a busy machine slows both alike)."""
 
 if TYPE_CHECKING:
     import altair as alt
@@ -291,6 +297,11 @@ class ScoreCard(_Standings):
                          f"Time per move: every move well within the limit of {limit:g} s of CPU time ({numbers})."
                          if terminal else f"Time per move: every move well within the limit of {limit:g} s of CPU "
                          "time (card.timing() has the average and the slowest).")
+            waited = sum(record.waited[side] for record, side in mine) / asked
+            if waited >= WAITED_NOTE and waited > WAITED_FACTOR * mean:
+                lines.append(f"Moves waited {_duration(waited)} on average (wall clock): the limit counts CPU time, "
+                             f"the wait guard is {wait_limit(limit):g} s (a move that waits that long, in a "
+                             "time.sleep or an input(), is stopped).")
         capped: dict[str, list[int]] = {}
         for i, (record, side) in enumerate(mine):
             if record.capped:

@@ -58,6 +58,7 @@ import json
 import os
 import re
 import sys
+import time
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator, Optional, Sequence
 
@@ -256,6 +257,7 @@ class _Game:
         self.lines = {"A": 0, "B": 0}
         self.seconds = {"A": 0.0, "B": 0.0}
         self.slowest = {"A": 0.0, "B": 0.0}
+        self.waited = {"A": 0.0, "B": 0.0}  # wall-clock seconds of each seat's moves (see _play_pairing)
         self.asked = {"A": 0, "B": 0}
         self.limit, self.tournament = setup.per_move_limit, setup.tournament
         self.forfeit: tuple[str, str, str, str] | None = None  # seat, reason, value, message
@@ -334,6 +336,7 @@ class _Game:
             lines=(self.lines[first_seat], self.lines[second_seat]),
             seconds=(self.seconds[first_seat], self.seconds[second_seat]),
             slowest=(self.slowest[first_seat], self.slowest[second_seat]),
+            waited=(self.waited[first_seat], self.waited[second_seat]),
             asked=(self.asked[first_seat], self.asked[second_seat]),
             outputs=(tuple(self.outputs[first_seat]), tuple(self.outputs[second_seat])),
             forfeit_by=forfeit_by,
@@ -461,9 +464,12 @@ def _play_pairing(entries: dict[str, Entry], games: Sequence[tuple[str, str, int
             active = playing
             for (name, lane, seat), games_asking in asking.items():
                 sandbox = sandbox_for(name, lane)
+                began = time.monotonic()
                 answers = sandbox.ask([game.move_request() for game in games_asking], setup.per_move_limit)
+                share = (time.monotonic() - began) / len(games_asking)  # one process served these moves in turn
                 for game, answer in zip(games_asking, answers):
                     if answer is not None:  # None: its worker was killed first; asked again next round
+                        game.waited[seat] += share
                         walls = sandbox.worker.isolation or "unknown"
                         game.isolation[seat] = walls if sandbox.timed_by != "worker" else f"{walls} ({OWN_MEASURE})"
                         game.receive(answer)

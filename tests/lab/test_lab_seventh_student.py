@@ -257,3 +257,19 @@ def test_the_result_counts_the_games_of_an_entrant_that_did_not_load_as_the_prog
     result = lab.tournament(folder, games=2, seed=1, **QUIET)
     assert [name for name, _ in result.not_loaded] == ["carol"]
     assert result.title == "round robin of 2: 2 games (and 4 of entrants that did not load, not counted), seed 1"
+
+
+# --------------------------------------------------------------------------- 7. a strategy that sleeps
+
+
+def test_a_strategy_that_sleeps_is_told_its_moves_waited_on_the_wall_clock(tmp_path):
+    from amoeboid_edu.sandbox.protocol import wait_limit
+
+    (tmp_path / "sleepy.py").write_text("import time\n" + GOOD.replace("    return", "    time.sleep(0.1)\n    return"))
+    card = lab.score(str(tmp_path / "sleepy.py"), games=2, seed=1, opponents=["random"], max_turns=12, **QUIET)
+    assert card.forfeits().empty, card.forfeits()
+    waited = [line for line in card.plain() if line.startswith("Moves waited ")]
+    assert len(waited) == 1 and waited[0].endswith(f"(wall clock): the limit counts CPU time, the wait guard is "
+                                                   f"{wait_limit(1.0):g} s (a move that waits that long, in a "
+                                                   "time.sleep or an input(), is stopped).")
+    assert sum(record.waited[0] for record in card.records) >= 0.1 * sum(record.asked[0] for record in card.records)
