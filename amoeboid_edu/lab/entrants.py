@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence, Union
 
 from ..players.registry import BOTS
-from ..players.tracebacks import CALLED_FROM
+from ..players.tracebacks import CALLED_FROM, TIMED_CELL
 from .handin import _global_names, helpers_advice, notebook_helpers
 from ..players.strategy import Strategy, as_function, strategy_name
 from ..sandbox.text import printable, shown
@@ -474,11 +474,32 @@ def _source_index(strategy: Strategy) -> SourceIndex:
             lines = [line for _, _, line in current.co_lines() if line is not None]
             first, last = current.co_firstlineno, max(lines, default=current.co_firstlineno)
             text = tuple(linecache.getline(current.co_filename, n) for n in range(first, last + 1))
+            if current.co_filename == TIMED_CELL and not any(text):
+                text = _timed_cell_lines(current.co_name, first, last)
             index.append((current.co_name, first, last, current.co_filename, text))
             codes += [const for const in current.co_consts if isinstance(const, types.CodeType)]
             names = getattr(function, "__globals__", {})
             pending += [names[n] for n in current.co_names if isinstance(names.get(n), types.FunctionType)]
     return tuple(index)
+
+
+def _timed_cell_lines(function: str, first: int, last: int) -> tuple[str, ...]:
+    """Lines ``first`` to ``last`` of the body of the ``%%time`` cell that defines ``function``, from IPython's history
+    of the cells as typed (IPython keeps no other copy of a timed cell's body); empty outside IPython or when no
+    such cell is found (the latest cell whose line ``first`` defines ``function`` is taken)."""
+    ipython = sys.modules.get("IPython")
+    shell = getattr(ipython, "get_ipython", lambda: None)()
+    history = getattr(getattr(shell, "history_manager", None), "input_hist_raw", None)
+    if not isinstance(history, list):
+        return ()
+    for cell in reversed(history):
+        if not isinstance(cell, str) or not cell.lstrip().startswith("%%time"):
+            continue
+        body = cell.lstrip().partition("\n")[2].splitlines(keepends=True)
+        if len(body) >= last and body[first - 1].lstrip().startswith(("def ", "async def ", "@", "class ")) \
+                and function in body[first - 1]:
+            return tuple(body[first - 1:last])
+    return ()
 
 
 def _with_source(where: object, sources: SourceIndex) -> object:

@@ -273,3 +273,29 @@ def test_a_strategy_that_sleeps_is_told_its_moves_waited_on_the_wall_clock(tmp_p
                                                    f"{wait_limit(1.0):g} s (a move that waits that long, in a "
                                                    "time.sleep or an input(), is stopped).")
     assert sum(record.waited[0] for record in card.records) >= 0.1 * sum(record.asked[0] for record in card.records)
+
+
+# --------------------------------------------------------------------------- 6. a strategy of a %%time cell
+
+TIMED_BODY = """from amoeboid_edu import legal_turns
+
+
+def timed(position, roll, rng):
+    turns = list(legal_turns(position, roll))
+    return turns[len(turns) + 5]
+"""
+
+
+def test_a_strategy_defined_in_a_time_cell_names_its_notebook_cell_and_line(monkeypatch):
+    """IPython compiles a %%time cell's body as ``<timed exec>`` and keeps it only in its history of cells."""
+    import types
+
+    IPython = pytest.importorskip("IPython")
+    history = types.SimpleNamespace(input_hist_raw=["", "%%time\n" + TIMED_BODY, "score(timed)"])
+    monkeypatch.setattr(IPython, "get_ipython", lambda: types.SimpleNamespace(history_manager=history))
+    namespace: dict[str, object] = {"__name__": "__main__"}
+    exec(compile(TIMED_BODY, "<timed exec>", "exec"), namespace)
+    card = lab.score(namespace["timed"], games=2, seed=1, opponents=["random"], **QUIET)
+    message = card.records[0].message
+    assert "in timed, line 7 of its notebook cell: return turns[len(turns) + 5]" in message, message
+    assert "<timed exec>" not in message
