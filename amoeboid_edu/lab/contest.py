@@ -86,7 +86,8 @@ def tournament(
     ``strategies``: a folder with one file per student (``NAME.py`` defining
     ``strategy``, or ``NAME.ipynb`` with the cell tagged ``strategy``), or a list of
     strategies given as for :func:`score` (repeated names get a number).
-    ``opponents``: baseline bots to add.  ``out``: a CSV file that receives the games
+    ``opponents``: baseline bots to add (one name alone is a list of one).  A wrong argument is refused before any
+    game as one :class:`~amoeboid_edu.lab.handin.Refused` line.  ``out``: a CSV file that receives the games
     of each batch as soon as it and every batch before it have ended; run again with the same ``out`` after a crash and only the
     batches with a missing game are played (whole, so that state a strategy keeps meets the same history); a file
     of another run (any setting, entrant or entrant's code that decides the rows differs: :func:`_run_description`)

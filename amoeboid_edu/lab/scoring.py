@@ -693,8 +693,10 @@ def score(
     """Play ``strategy`` against the fast baseline bots and score it: :data:`DEFAULT_GAMES` games against each of
     :data:`FAST_OPPONENTS` unless told (the same defaults as ``amoeboid score``).
 
-    ``opponents``: names from ``BOTS``, or strategies given as ``strategy`` is (a function: say your previous
-    version, played on the same dice; see also :func:`compare`).  ``games`` per opponent, an even number:
+    ``opponents``: names from ``BOTS`` (one name alone is a list of one), or strategies given as ``strategy`` is (a
+    function: say your previous version, played on the same dice; see also :func:`compare`).  A wrong argument (a
+    bot's name with a capital, a function's name in quotes, a seed file strategies may read) is refused before any
+    game as one :class:`~amoeboid_edu.lab.handin.Refused` line saying what to change.  ``games`` per opponent, an even number:
     ``games / 2`` dice seeds, each played twice with the seats swapped.  ``strategy`` is a function
     ``(position, roll, rng)``, an object with ``choose``, a name from ``BOTS``, or
     ``"module:function"`` / ``"path/to/file.py:function"`` (``"path/to/file.py"`` alone plays its ``strategy``,
