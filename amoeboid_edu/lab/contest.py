@@ -9,6 +9,7 @@ leaderboard is written beside it (:func:`~amoeboid_edu.lab.cards.write_leaderboa
 from __future__ import annotations
 
 import os
+import re
 import sys
 import warnings
 from dataclasses import replace
@@ -292,6 +293,15 @@ def _game_order(names: Sequence[str]) -> Callable[[tuple[str, ...]], tuple[int, 
     return lambda key: (rank[key[0]], rank[key[1]], int(key[2]), key[3])
 
 
+NO_ENTRY = "AttributeError: module 'student_strategy' has no attribute "
+"""How a worker says that a hand-in's text, run, made no function of the name asked for."""
+
+
+SYNTAX_ERROR = re.compile(r"^(SyntaxError|IndentationError|TabError): (.*) \(.*, line (\d+)\)$", re.DOTALL)
+"""A compile error as the worker says it (``SyntaxError: expected ':' (nina.py, line 4)``), said as the other load
+errors are: ``SyntaxError line 4: expected ':'``."""
+
+
 def _without_unloaded(names: Sequence[str], seed: int | str, records: Sequence[GameRecord],
                       unread: Sequence[tuple[str, str]], seed_label: str | None, limits: tuple[float, float]
                       ) -> TournamentResult:
@@ -300,7 +310,11 @@ def _without_unloaded(names: Sequence[str], seed: int | str, records: Sequence[G
     for record in records:
         if record.reason == "load":
             name = record.first if record.forfeit_by == "first" else record.second
-            failed.setdefault(name, (record.value or "").removeprefix("DidNotLoad: "))
+            value = (record.value or "").removeprefix("DidNotLoad: ")
+            if value.startswith(NO_ENTRY):  # its text ran, and made neither name (see entrants._entry_function)
+                value = "it defines no 'strategy' (nor 'choose'): name the function to play strategy"
+            value = SYNTAX_ERROR.sub(r"\1 line \3: \2", value)
+            failed.setdefault(name, value)
     kept = [r for r in records if r.first not in failed and r.second not in failed]
     not_loaded = tuple(sorted([*unread, *failed.items()]))
     return TournamentResult(tuple(n for n in names if n not in failed), seed, tuple(kept), not_loaded, seed_label,

@@ -623,13 +623,27 @@ def look_alikes(entries: Mapping[str, Entry]) -> list[list[str]]:
     return [names for names in groups.values() if len(names) > 1]
 
 
+def _entry_function(text: str) -> str:
+    """The function a hand-in's text plays when none is named: ``strategy``, else ``choose`` when its top level
+    makes that name and not ``strategy`` (read as text, never run; ``strategy`` when it cannot tell)."""
+    found = _top_level(text)
+    if found is None:
+        return "strategy"
+    made = set(found[0]) | found[2]
+    return "choose" if "strategy" not in made and "choose" in made else "strategy"
+
+
 def _source_entry(source: StudentSource) -> Entry:
     """A hand-in read as text (:class:`~amoeboid_edu.lab.roster.StudentSource`), for a worker that runs it; a student
-    folder's worker may read that folder (its helper modules), no other worker reads any folder of the class."""
-    load = {"load": "pickle", **({"file": source.filename} if source.folder else {})}
+    folder's worker may read that folder (its helper modules), no other worker reads any folder of the class.
+
+    The text travels as it is, run by the worker itself (its load kind ``"source"``, as :func:`scored_entry`'s):
+    a game process then imports nothing of the lab's to load it."""
+    load = {"load": "source", "name": source.function or _entry_function(source.source), "filename": source.filename,
+            **({"file": source.filename} if source.folder else {})}
     path = Path(source.filename)
     file = f"{path.parent.name}/{path.name}" if source.folder else path.name
-    return Entry(source.name, load=load, payload=pickle.dumps(source), code=_digest(source.source),
+    return Entry(source.name, load=load, payload=source.source.encode("utf-8"), code=_digest(source.source),
                  file=printable(file.replace("\\", "\\\\")))
 
 

@@ -299,3 +299,29 @@ def test_a_strategy_defined_in_a_time_cell_names_its_notebook_cell_and_line(monk
     message = card.records[0].message
     assert "in timed, line 7 of its notebook cell: return turns[len(turns) + 5]" in message, message
     assert "<timed exec>" not in message
+
+
+# --------------------------------------------------------------------------- 9. a hand-in travels as its text
+
+
+def test_a_class_folders_hand_ins_travel_as_text_run_by_the_worker_itself(tmp_path):
+    """No game process of a hand-in unpickles a lab object (importing the lab takes about half a second a lane)."""
+    from amoeboid_edu.lab.entrants import _entrants
+    from amoeboid_edu.lab.roster import hand_in_snapshots
+
+    folder = tmp_path / "class"
+    (folder / "carol").mkdir(parents=True)
+    (folder / "alice.py").write_text(GOOD)
+    (folder / "bob.py").write_text("from amoeboid_edu import legal_turns\n\n\ndef choose(position, roll, rng):\n"
+                                   "    return next(iter(legal_turns(position, roll)))\n")
+    (folder / "carol" / "strategy.py").write_text(GOOD)
+    (folder / "dora.py").write_text("limit = 3\n")
+    with hand_in_snapshots() as snapshot:
+        entries, unread = _entrants(folder, [], snapshot)
+        assert {name: (entry.load["load"], entry.load["name"]) for name, entry in entries.items()} == {
+            "alice": ("source", "strategy"), "bob": ("source", "choose"), "carol": ("source", "strategy"),
+            "dora": ("source", "strategy")}
+    result = lab.tournament(folder, games=2, seed=1, **QUIET)
+    assert set(result.names) == {"alice", "bob", "carol"} and result.forfeits().empty, result.forfeits()
+    assert dict(result.not_loaded) == {"dora": "it defines no 'strategy' (nor 'choose'): name the function to play "
+                                                "strategy"}
