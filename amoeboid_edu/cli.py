@@ -246,6 +246,15 @@ def _score_here(args: argparse.Namespace, out: TextIO) -> None:
               f"nothing was printed in game {args.printed}", file=out)
         if printed:
             print(printed, file=out)
+    if args.game is not None:
+        if not 0 <= args.game < len(card.records):
+            raise CommandError(f"--game {args.game}: this card has games 0 to {len(card.records) - 1}")
+        row = card.games().iloc[args.game]
+        capped = ", stopped at the turn cap" if row["capped"] else ""
+        print(f"game {args.game}: against {row['opponent']}, you played {row['seat']}: {row['result']} after "
+              f"{row['turns']} turns{capped}; its record (save it in a file for amoeboid replay FILE or amoeboid "
+              "review FILE):", file=out)
+        print(card.game(args.game), file=out)
 
 
 def _tls_files(args: argparse.Namespace) -> dict[str, str] | None:
@@ -383,6 +392,9 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--printed", type=int, default=None, metavar="GAME",
                        help="after the card, print the last lines the strategy printed in game GAME (hidden on the "
                             "card; the card says which game printed first)")
+    score.add_argument("--game", type=int, default=None, metavar="GAME",
+                       help="after the card, print game GAME (numbered as on the card) as a game record, for "
+                            "amoeboid replay or amoeboid review")
     score.add_argument("--workers", type=int, default=None,
                        help="processes playing games in parallel (default: one per core, at most one per opponent "
                             "and seat)")

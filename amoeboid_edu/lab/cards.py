@@ -18,13 +18,19 @@ from ..engine.match import play_match
 from ..engine.rules import Position, other
 from ..players.registry import BOTS
 from ..players.strategy import Strategy
-from ..sandbox.protocol import LOAD_LIMIT
+from ..sandbox.protocol import LOAD_LIMIT, wait_limit
 from ..sandbox.text import shown
 from ..sandbox.importpath import trusted_imports
 from .ledger import write_whole
 from .records import DEFAULT_PER_MOVE_LIMIT, FORFEIT_REASONS, PAIRED_DICE, GameRecord
 from .stats import html_table, pairwise_chart, pairwise_scores, paired_verdict, rate_chart, rating_chart
 from .stats import ratings, standings, tally, text_table
+
+WAITED_NOTE = 0.05
+"""Seconds on the wall clock a strategy's moves take on average (round trips included) from which the card says
+that they waited: a move that sleeps uses no CPU time, and the per-move limit counts only that."""
+WAITED_FACTOR = 3.0
+"""... when that is also more than this many times their CPU time (a busy machine slows both alike)."""
 
 if TYPE_CHECKING:
     import altair as alt
@@ -291,15 +297,22 @@ class ScoreCard(_Standings):
                          f"Time per move: every move well within the limit of {limit:g} s of CPU time ({numbers})."
                          if terminal else f"Time per move: every move well within the limit of {limit:g} s of CPU "
                          "time (card.timing() has the average and the slowest).")
-        capped: dict[str, int] = {}
-        for record, side in mine:
+            waited = sum(record.waited[side] for record, side in mine) / asked
+            if waited >= WAITED_NOTE and waited > WAITED_FACTOR * mean:
+                lines.append(f"Moves waited {_duration(waited)} on average (wall clock): the limit counts CPU time, "
+                             f"the wait guard is {wait_limit(limit):g} s (a move that waits that long, in a "
+                             "time.sleep or an input(), is stopped).")
+        capped: dict[str, list[int]] = {}
+        for i, (record, side) in enumerate(mine):
             if record.capped:
-                opponent = (record.second, record.first)[side]
-                capped[opponent] = capped.get(opponent, 0) + 1
-        for opponent, count in capped.items():
+                capped.setdefault((record.second, record.first)[side], []).append(i)
+        for opponent, games in capped.items():
+            count = len(games)
+            see = (f"amoeboid score ... --game {games[0]} prints the first of them" if terminal
+                   else f"the capped column of card.games() lists them; card.game({games[0]}) is the first")
             lines.append(f"Against {opponent}: {count:,} {'game was' if count == 1 else 'games were'} stopped at the "
                          f"{self.max_turns}-turn cap with no winner, counted as {'a tie' if count == 1 else 'ties'} "
-                         "(see the capped column of card.games()).")
+                         f"({see}).")
         lines_printed = sum(record.lines[side] for record, side in mine)
         if lines_printed:
             first = next(i for i, (record, side) in enumerate(mine) if record.lines[side])
@@ -438,6 +451,7 @@ class TournamentResult(_Standings):
     not_loaded: tuple[tuple[str, str], ...] = ()
     seed_label: str | None = None  # shown instead of the seed (a contest seed stays secret)
     limits: tuple[float, float] = (LOAD_LIMIT, DEFAULT_PER_MOVE_LIMIT)  # seconds: load (import), per move
+    uncounted: int = 0  # games played (and counted by the progress bar) by entrants that then did not load
 
     def _players(self) -> Sequence[str]:
         return self.names
@@ -467,8 +481,9 @@ class TournamentResult(_Standings):
         if len(self.names) < 2:
             loaded = f"only {self.names[0]} loaded" if self.names else "no strategy loaded"
             return [f"No tournament: {loaded}. Each file that did not load is listed below with its error: fix those "
-                    "(or run `amoeboid score FILE.py:FUNCTION` on one to see the problem) and run the tournament "
-                    "again."]
+                    "(or run `amoeboid score FILE.py` on one, `amoeboid score NAME/` on a student folder, to see the "
+                    "problem: it plays the hand-in as the tournament does, without the files beside it) and run the "
+                    "tournament again."]
         ranges = [value for value in self.table()["could_be"] if "-" in value]
         if not ranges:
             return ["Every rank is clear: no two players' rating intervals or win-rate intervals overlap."]
@@ -500,7 +515,9 @@ class TournamentResult(_Standings):
     @property
     def title(self) -> str:
         seed = self.seed if self.seed_label is None else self.seed_label
-        return f"round robin of {len(self.names)}: {len(self.records)} games, seed {seed}"
+        left_out = (f" (and {self.uncounted:,} of entrants that did not load, not counted)" if self.uncounted
+                    else "")
+        return f"round robin of {len(self.names)}: {len(self.records)} games{left_out}, seed {seed}"
 
     def __str__(self) -> str:
         lines = [f"{name}: did not load: {error}" for name, error in self.not_loaded]

@@ -9,6 +9,7 @@ leaderboard is written beside it (:func:`~amoeboid_edu.lab.cards.write_leaderboa
 from __future__ import annotations
 
 import os
+import re
 import sys
 import warnings
 from dataclasses import replace
@@ -21,7 +22,8 @@ from ..sandbox.text import not_a_formula, shown
 from ..sandbox.importpath import trusted_imports
 from .cards import TournamentResult, write_leaderboard
 from .estimate import RunEstimate, tournament_advice
-from .entrants import Entry, Strategies, _digest, _entrants, _target_folders, look_alikes
+from .entrants import Entry, Strategies, _digest, _entrants, _target_folders, look_alikes, opponent_list
+from .handin import refusals
 from .executors import TLSFiles, map_unordered, parse_executor
 from .ledger import Ledger, fingerprint, refuse_link, refuse_shared_folder
 from .records import DEFAULT_PER_MOVE_LIMIT, GameRecord
@@ -85,7 +87,8 @@ def tournament(
     ``strategies``: a folder with one file per student (``NAME.py`` defining
     ``strategy``, or ``NAME.ipynb`` with the cell tagged ``strategy``), or a list of
     strategies given as for :func:`score` (repeated names get a number).
-    ``opponents``: baseline bots to add.  ``out``: a CSV file that receives the games
+    ``opponents``: baseline bots to add (one name alone is a list of one).  A wrong argument is refused before any
+    game as one :class:`~amoeboid_edu.lab.handin.Refused` line.  ``out``: a CSV file that receives the games
     of each batch as soon as it and every batch before it have ended; run again with the same ``out`` after a crash and only the
     batches with a missing game are played (whole, so that state a strategy keeps meets the same history); a file
     of another run (any setting, entrant or entrant's code that decides the rows differs: :func:`_run_description`)
@@ -102,43 +105,48 @@ def tournament(
     """
     # no hand-in is ever imported here; student folders are played from the run's own copies, removed at its end
     with trusted_imports(_target_folders(strategies)), hand_in_snapshots() as snapshot:
-        page = None if out is None else leaderboard_path(out)  # refused before anything is written
-        if out is not None and page is not None:  # students can plant links or forged results only where they write
-            refuse_shared_folder(out, _target_folders(strategies))
-            refuse_link(page)
-        setup = _Setup(seed, float(per_move_limit), max_turns, board, float(load_limit), bot_tables_by_entrant=True,
-                       tournament=True)
-        _check_settings(games, setup)
-        if isinstance(tls, dict):
-            unknown = set(tls) - {"ca", "cert", "key"}
-            if unknown or not {"ca", "cert"} <= set(tls):
-                raise ValueError(f"tls is a dict with the keys 'ca', 'cert' and 'key' (paths of PEM files), "
-                                 f"not {sorted(tls)}")
-            tls = TLSFiles(str(tls["ca"]), str(tls["cert"]), str(tls.get("key") or ""))
-        elif tls is not None and not isinstance(tls, TLSFiles):
-            raise ValueError(f"tls is a dict with the keys 'ca', 'cert' and 'key', not {type(tls).__name__}")
-        where = parse_executor(executor, tls)
-        if not isinstance(batch_pairs, int) or batch_pairs < 1:
-            raise ValueError(f"batch_pairs must be a whole number >= 1, not {batch_pairs!r}")
-        entries, unread = _entrants(strategies, list(opponents), snapshot)
-        for alike in look_alikes(entries):
-            listed = ", ".join(f"{name} ({entries[name].file or 'a strategy'})" for name in alike)
-            warnings.warn(f"names that look alike: {listed}; check that they are different students (the "
-                          "run's description, NAME.run.json beside --out, says which file each name is)", stacklevel=2)
-        if seed_file is not None:
-            # a class folder: every student's file lies in it
-            files = ([os.path.join(os.path.abspath(strategies), "any-student.py")]
-                     if isinstance(strategies, (str, os.PathLike)) else [e.load.get("file") for e in entries.values()])
-            seed, seed_label = _seed_from_file(seed, seed_file, files, f"from {Path(seed_file).name}", seed_label)
-            setup = replace(setup, seed=seed)
-        if len(entries) < 2:
-            why = "".join(f"; {name}: {reason}" for name, reason in unread)  # escaped by _entrants and read_folder
-            raise ValueError(f"a tournament needs at least two strategies that can be read{why}")
-        names = list(entries)
-        matches = [(first, second) for i, first in enumerate(names) for second in names[i + 1 :]]
-        described = _run_description(seed, setup, games, batch_pairs, entries)
-        earlier = {fingerprint(str(seed), board, max_turns, float(per_move_limit)): EARLIER_RUN}
-        ledger = Ledger(None if out is None else os.fspath(out), RESULT_FIELDS, RESULT_KEY, fingerprint(described), {**described, "files": _files(entries)}, earlier)
+        with refusals():  # checked before any game: one line naming what to change, not a traceback
+            page = None if out is None else leaderboard_path(out)  # refused before anything is written
+            if out is not None and page is not None:  # students plant links or forged results only where they write
+                refuse_shared_folder(out, _target_folders(strategies))
+                refuse_link(page)
+            setup = _Setup(seed, float(per_move_limit), max_turns, board, float(load_limit),
+                           bot_tables_by_entrant=True, tournament=True)
+            _check_settings(games, setup)
+            if isinstance(tls, dict):
+                unknown = set(tls) - {"ca", "cert", "key"}
+                if unknown or not {"ca", "cert"} <= set(tls):
+                    raise ValueError(f"tls is a dict with the keys 'ca', 'cert' and 'key' (paths of PEM files), "
+                                     f"not {sorted(tls)}")
+                tls = TLSFiles(str(tls["ca"]), str(tls["cert"]), str(tls.get("key") or ""))
+            elif tls is not None and not isinstance(tls, TLSFiles):
+                raise ValueError(f"tls is a dict with the keys 'ca', 'cert' and 'key', not {type(tls).__name__}")
+            where = parse_executor(executor, tls)
+            if not isinstance(batch_pairs, int) or batch_pairs < 1:
+                raise ValueError(f"batch_pairs must be a whole number >= 1, not {batch_pairs!r}")
+            opponents = opponent_list(opponents, strategies=False) if opponents else []
+            entries, unread = _entrants(strategies, opponents, snapshot)
+            for alike in look_alikes(entries):
+                listed = ", ".join(f"{name} ({entries[name].file or 'a strategy'})" for name in alike)
+                warnings.warn(f"names that look alike: {listed}; check that they are different students (the "
+                              "run's description, NAME.run.json beside --out, says which file each name is)",
+                              stacklevel=2)
+            if seed_file is not None:
+                # a class folder: every student's file lies in it; a list: each file, and each student folder where
+                # it lay when copied (its copy, which its worker reads, holds all of it)
+                files = ([os.path.join(os.path.abspath(strategies), "any-student.py")]
+                         if isinstance(strategies, (str, os.PathLike)) else [e.load.get("file") for e in entries.values()])
+                seed, seed_label = _seed_from_file(seed, seed_file, files, f"from {Path(seed_file).name}",
+                                                   seed_label, [e.origin for e in entries.values() if e.origin])
+                setup = replace(setup, seed=seed)
+            if len(entries) < 2:
+                why = "".join(f"; {name}: {reason}" for name, reason in unread)  # escaped by _entrants and read_folder
+                raise ValueError(f"a tournament needs at least two strategies that can be read{why}")
+            names = list(entries)
+            matches = [(first, second) for i, first in enumerate(names) for second in names[i + 1 :]]
+            described = _run_description(seed, setup, games, batch_pairs, entries)
+            earlier = {fingerprint(str(seed), board, max_turns, float(per_move_limit)): EARLIER_RUN}
+            ledger = Ledger(None if out is None else os.fspath(out), RESULT_FIELDS, RESULT_KEY, fingerprint(described), {**described, "files": _files(entries)}, earlier)
         wanted = {(a, b, str(pair), seat) for a, b in matches for pair in range(games // 2) for seat in "AB"}
         blocks: list[tuple[tuple[tuple[str, str, int], ...], int | None]] = []  # every block of seeds in order; the batch that plays it, if any
         batches = []
@@ -285,6 +293,15 @@ def _game_order(names: Sequence[str]) -> Callable[[tuple[str, ...]], tuple[int, 
     return lambda key: (rank[key[0]], rank[key[1]], int(key[2]), key[3])
 
 
+NO_ENTRY = "AttributeError: module 'student_strategy' has no attribute "
+"""How a worker says that a hand-in's text, run, made no function of the name asked for."""
+
+
+SYNTAX_ERROR = re.compile(r"^(SyntaxError|IndentationError|TabError): (.*) \(.*, line (\d+)\)$", re.DOTALL)
+"""A compile error as the worker says it (``SyntaxError: expected ':' (nina.py, line 4)``), said as the other load
+errors are: ``SyntaxError line 4: expected ':'``."""
+
+
 def _without_unloaded(names: Sequence[str], seed: int | str, records: Sequence[GameRecord],
                       unread: Sequence[tuple[str, str]], seed_label: str | None, limits: tuple[float, float]
                       ) -> TournamentResult:
@@ -293,11 +310,15 @@ def _without_unloaded(names: Sequence[str], seed: int | str, records: Sequence[G
     for record in records:
         if record.reason == "load":
             name = record.first if record.forfeit_by == "first" else record.second
-            failed.setdefault(name, (record.value or "").removeprefix("DidNotLoad: "))
+            value = (record.value or "").removeprefix("DidNotLoad: ")
+            if value.startswith(NO_ENTRY):  # its text ran, and made neither name (see entrants._entry_function)
+                value = "it defines no 'strategy' (nor 'choose'): name the function to play strategy"
+            value = SYNTAX_ERROR.sub(r"\1 line \3: \2", value)
+            failed.setdefault(name, value)
     kept = [r for r in records if r.first not in failed and r.second not in failed]
     not_loaded = tuple(sorted([*unread, *failed.items()]))
     return TournamentResult(tuple(n for n in names if n not in failed), seed, tuple(kept), not_loaded, seed_label,
-                            limits)
+                            limits, len(records) - len(kept))
 
 
 

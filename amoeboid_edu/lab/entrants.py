@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence, Union
 
 from ..players.registry import BOTS
-from ..players.tracebacks import CALLED_FROM
-from .handin import _global_names
+from ..players.tracebacks import CALLED_FROM, TIMED_CELL
+from .handin import _global_names, helpers_advice, notebook_helpers
 from ..players.strategy import Strategy, as_function, strategy_name
 from ..sandbox.text import printable, shown
 from ..sandbox.importpath import caller_path
@@ -50,6 +50,7 @@ class Entry:
     code: str = ""  # a digest of its source, for a tournament's fingerprint (see _code_digest)
     sources: SourceIndex = ()  # for a pickled strategy, its functions' lines as this process sees them (_source_index)
     file: str = ""  # the hand-in's file as the teacher knows it (escaped), for the run's description: who is who
+    origin: str = ""  # a student folder's own place (resolved when it was copied): a seed file there is refused
 
     @property
     def trusted(self) -> bool:
@@ -82,6 +83,12 @@ def _parse_target(target: str) -> dict[str, Any]:
         if what is not None:
             raise ValueError(f"strategy {shown(repr(target))}: {what}, not read: hand in the file itself")
         raise ValueError(f"strategy {shown(repr(target))}: no such file {shown(target)}")
+    if not colon and target.strip().isidentifier():  # score("always_eat"): the function's name, in quotes
+        word = target.strip()
+        bot = next((f"; the bot {bot!r}?" for bot in BOTS if bot.casefold() == word.casefold()), "")
+        raise ValueError(f"strategy {shown(repr(target))} is neither a bot's name nor a file nor MODULE:FUNCTION"
+                         f"{bot}; to play your function {shown(word)}, pass the function itself, without the quotes: "
+                         f"{shown(word)}, not {shown(repr(target))}")
     if not colon or not where or not name.isidentifier():
         raise ValueError(f"strategy {shown(repr(target))}: expected MODULE:FUNCTION or path/to/file.py:FUNCTION")
     if where.endswith(".py"):
@@ -96,6 +103,39 @@ def _parse_target(target: str) -> dict[str, Any]:
         _check_defines(file, name, target)
     root = _module_root(where, caller_path())
     return {"load": "import", "module": where, "name": name, **({"root": root} if root else {})}
+
+
+def opponent_list(opponents: object, strategies: bool) -> list[Any]:
+    """``opponents`` as a list: a single name (``"greedy"``) is a list of one, not of its letters.  ValueError, one
+    line, for a name that is no bot (nor, with ``strategies``, a target: ``FILE.py:FUNCTION``, ``FILE.py``,
+    ``MODULE:FUNCTION`` or a folder), offering the bot it matches but for case (``"Greedy"``) or the bots' names,
+    and for what is not a list of names."""
+    bots = ", ".join(sorted(BOTS))
+    offer = (f"bot names from {bots} or strategies (functions, or FILE.py:FUNCTION)" if strategies
+             else f"bot names from {bots}")
+    if isinstance(opponents, str):
+        opponents = [opponents]
+    elif isinstance(opponents, (Mapping, bytes)) or not isinstance(opponents, Iterable):
+        raise ValueError(f"opponents=: give a list of {offer}, e.g. opponents=[\"greedy\", \"paper\"], not "
+                         f"{shown(type(opponents).__name__)}")
+    given = list(opponents)
+    if not given:
+        raise ValueError(f"opponents=[] is empty: give a list of {offer}, e.g. opponents=[\"greedy\"]")
+    for name in given:
+        if not isinstance(name, str):
+            if strategies:
+                continue
+            raise ValueError(f"opponents=: a tournament's opponents are {offer}, not {shown(repr(name))}; a strategy "
+                             "of yours enters as one of the strategies instead")
+        if name in BOTS or (strategies and (":" in name or name.endswith(".py") or os.path.isdir(name))):
+            continue
+        alike = [bot for bot in BOTS if bot.casefold() == name.strip().casefold()]
+        if len(alike) == 1:
+            raise ValueError(f"opponents are {offer}, not {shown(repr(name))}: did you mean {alike[0]!r}? (a bot's "
+                             "name is written in small letters)")
+        raise ValueError(f"opponents are {offer}, not {shown(repr(name))} (a list of names, e.g. "
+                         "opponents=[\"greedy\", \"paper\"])")
+    return given
 
 
 def _module_root(module: str, path: Sequence[str]) -> str | None:
@@ -389,6 +429,9 @@ def entry(strategy: Strategy | str, name: str | None = None) -> Entry:
         if strategy is bot:
             return Entry(name or bot_name, bot=bot_name)
     as_function(strategy)  # a clear TypeError now rather than a forfeit per game
+    helpers = notebook_helpers(strategy)
+    if helpers:  # its worker could not import them: every game would be a load forfeit
+        raise ValueError(helpers_advice(strategy_name(strategy), helpers))
     import cloudpickle
 
     try:
@@ -431,11 +474,32 @@ def _source_index(strategy: Strategy) -> SourceIndex:
             lines = [line for _, _, line in current.co_lines() if line is not None]
             first, last = current.co_firstlineno, max(lines, default=current.co_firstlineno)
             text = tuple(linecache.getline(current.co_filename, n) for n in range(first, last + 1))
+            if current.co_filename == TIMED_CELL and not any(text):
+                text = _timed_cell_lines(current.co_name, first, last)
             index.append((current.co_name, first, last, current.co_filename, text))
             codes += [const for const in current.co_consts if isinstance(const, types.CodeType)]
             names = getattr(function, "__globals__", {})
             pending += [names[n] for n in current.co_names if isinstance(names.get(n), types.FunctionType)]
     return tuple(index)
+
+
+def _timed_cell_lines(function: str, first: int, last: int) -> tuple[str, ...]:
+    """Lines ``first`` to ``last`` of the body of the ``%%time`` cell that defines ``function``, from IPython's history
+    of the cells as typed (IPython keeps no other copy of a timed cell's body); empty outside IPython or when no
+    such cell is found (the latest cell whose line ``first`` defines ``function`` is taken)."""
+    ipython = sys.modules.get("IPython")
+    shell = getattr(ipython, "get_ipython", lambda: None)()
+    history = getattr(getattr(shell, "history_manager", None), "input_hist_raw", None)
+    if not isinstance(history, list):
+        return ()
+    for cell in reversed(history):
+        if not isinstance(cell, str) or not cell.lstrip().startswith("%%time"):
+            continue
+        body = cell.lstrip().partition("\n")[2].splitlines(keepends=True)
+        if len(body) >= last and body[first - 1].lstrip().startswith(("def ", "async def ", "@", "class ")) \
+                and function in body[first - 1]:
+            return tuple(body[first - 1:last])
+    return ()
 
 
 def _with_source(where: object, sources: SourceIndex) -> object:
@@ -458,15 +522,14 @@ def _entrants(strategies: Strategies, opponents: Sequence[str],
     """The entries by unique name (a folder's students, or the given strategies), the bots, and the unreadable files.
 
     ``snapshot``: the run's own folder where a class's student folders are copied (:func:`.roster.read_folder`)."""
-    unknown = [o for o in opponents if o not in BOTS]
-    if unknown:
-        raise ValueError(f"opponents are names from {sorted(BOTS)}, not {unknown}")
+    opponents = opponent_list(opponents, strategies=False) if opponents else []
     unread: list[tuple[str, str]] = []
     if isinstance(strategies, (str, os.PathLike)) and os.path.isdir(strategies):
         sources, unread = read_folder(os.fspath(strategies), snapshot)
         items = []
+        importers = _class_imports(sources)
         for source in sources:
-            missing = _missing_entry(source) or _untagged_helpers(source)
+            missing = _helper_of(source, importers) or _missing_entry(source) or _untagged_helpers(source)
             if missing:
                 unread.append((source.name, missing))
             else:
@@ -508,6 +571,47 @@ def _entrants(strategies: Strategies, opponents: Sequence[str],
     return entries, unread
 
 
+def _class_imports(sources: Sequence[StudentSource]) -> dict[str, list[str]]:
+    """For a class folder's hand-ins: each module name that a single file or a notebook's tagged cells import
+    (outside a ``try``), with the files that import it (``myhelpers`` -> ``[dave.py]``).  Texts beyond
+    :func:`parse_student_text`'s bound are passed over."""
+    found: dict[str, list[str]] = {}
+    for source in sources:
+        if source.folder:  # a student folder imports its own helpers
+            continue
+        tree = parse_student_text(source.source)
+        if isinstance(tree, str):
+            continue
+        for module in _unguarded_imports(tree):
+            found.setdefault(module, []).append(Path(source.filename).name)
+    return found
+
+
+def _own_folder(stem: str) -> str:
+    return f"put both in a folder {shown(stem)}/ with strategy.py ({shown(stem)}/strategy.py and the helper beside it)"
+
+
+def _helper_of(source: StudentSource, importers: Mapping[str, Sequence[str]]) -> str | None:
+    """Why a single file of a class folder is not an entrant when it is a helper module of another: it defines no
+    ``strategy`` (nor ``choose``) and another hand-in imports it (``myhelpers.py`` looks like a helper of
+    ``dave.py``); or why an entrant cannot play, when it imports a helper module beside it (each file of a class
+    folder is played alone).  Either way the line says to make a student folder.  None otherwise."""
+    if source.folder or not source.filename.endswith(".py"):
+        return None
+    file = Path(source.filename)
+    users = [name for name in importers.get(file.stem, []) if name != file.name]
+    found = _top_level(source.source)
+    if users and found is not None and not any(name in found[0] or name in found[2] for name in ENTRY_FUNCTIONS):
+        owner = Path(users[0]).stem
+        return f"{shown(file.name)} looks like a helper of {shown(users[0])}: {_own_folder(owner)}"
+    helpers = _helpers_beside(source.filename, source.source)
+    if helpers:
+        return (f"{shown(file.name)} imports {shown(', '.join(helpers))} from the class folder, and each file there is "
+                f"played alone (a classmate's module must never stand in for one it imports): "
+                f"{_own_folder(file.stem)}")
+    return None
+
+
 def look_alikes(entries: Mapping[str, Entry]) -> list[list[str]]:
     """Groups of two or more entrants' names that are equal once compatibility characters are folded and case is
     ignored (NFKC, then casefold): ``𝖺𝗅𝗂𝖼𝖾`` and ``alice``, ``ﬁona`` and ``fiona`` are different names that a reader
@@ -519,13 +623,27 @@ def look_alikes(entries: Mapping[str, Entry]) -> list[list[str]]:
     return [names for names in groups.values() if len(names) > 1]
 
 
+def _entry_function(text: str) -> str:
+    """The function a hand-in's text plays when none is named: ``strategy``, else ``choose`` when its top level
+    makes that name and not ``strategy`` (read as text, never run; ``strategy`` when it cannot tell)."""
+    found = _top_level(text)
+    if found is None:
+        return "strategy"
+    made = set(found[0]) | found[2]
+    return "choose" if "strategy" not in made and "choose" in made else "strategy"
+
+
 def _source_entry(source: StudentSource) -> Entry:
     """A hand-in read as text (:class:`~amoeboid_edu.lab.roster.StudentSource`), for a worker that runs it; a student
-    folder's worker may read that folder (its helper modules), no other worker reads any folder of the class."""
-    load = {"load": "pickle", **({"file": source.filename} if source.folder else {})}
+    folder's worker may read that folder (its helper modules), no other worker reads any folder of the class.
+
+    The text travels as it is, run by the worker itself (its load kind ``"source"``, as :func:`scored_entry`'s):
+    a game process then imports nothing of the lab's to load it."""
+    load = {"load": "source", "name": source.function or _entry_function(source.source), "filename": source.filename,
+            **({"file": source.filename} if source.folder else {})}
     path = Path(source.filename)
     file = f"{path.parent.name}/{path.name}" if source.folder else path.name
-    return Entry(source.name, load=load, payload=pickle.dumps(source), code=_digest(source.source),
+    return Entry(source.name, load=load, payload=source.source.encode("utf-8"), code=_digest(source.source),
                  file=printable(file.replace("\\", "\\\\")))
 
 
@@ -555,8 +673,11 @@ def _file_entry(item: Entry, snapshot: str | None = None) -> tuple[Entry, str]:
     """A tournament's ``path.py:function`` entrant as a :func:`_source_entry`: its worker reads no folder, so the
     classmates' files beside it stay private (``NAME/strategy.py`` is a student folder, readable to its worker,
     see :func:`_file_source`).  The reason it cannot be read, if so."""
-    source, reason = _file_source(item, snapshot)
-    return (item, reason) if source is None else (_source_entry(source), "")
+    real = os.path.realpath(item.load["file"])  # resolved once: the folder copied is the folder named as its origin
+    source, reason = _file_source(replace(item, load={**item.load, "file": real}), snapshot)
+    if source is None:
+        return item, reason
+    return replace(_source_entry(source), origin=os.path.dirname(real) if source.folder else ""), ""
 
 
 def _unguarded_imports(tree: ast.Module) -> list[str]:
@@ -739,4 +860,5 @@ def _target_folders(strategies: Strategies) -> list[str]:
 
 
 
-__all__ = ["ENTRY_FUNCTIONS", "PARSE_PIECES", "Entry", "entry", "look_alikes", "parse_student_text", "student_name"]
+__all__ = ["ENTRY_FUNCTIONS", "PARSE_PIECES", "Entry", "entry", "look_alikes", "opponent_list", "parse_student_text",
+           "student_name"]

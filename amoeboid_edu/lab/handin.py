@@ -6,21 +6,39 @@ nothing of it is run here (the tournament runs the file in its sandbox).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import types
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from ..players.strategy import Strategy, as_function
 from ..sandbox.text import shown
 
-class HandInRefused(ValueError):
-    """Why a strategy cannot be handed in, and what to change: shown in a notebook as its one line, without a
-    traceback into this module (the student's cell is the only code concerned)."""
+
+class Refused(ValueError):
+    """A call the lab refuses (a wrong argument, a file it cannot play), and what to change: shown in a notebook as
+    its one line, without a traceback into the lab (the student's cell is the only code concerned)."""
 
     def _render_traceback_(self) -> list[str]:  # IPython's hook for how an exception is shown
         return [f"{type(self).__name__}: {self}"]
+
+
+@contextlib.contextmanager
+def refusals() -> Iterator[None]:
+    """Around the checks a lab call makes before its first game: a ValueError they raise (a refusal, deep in the
+    lab) leaves the call as one :class:`Refused` with the same message and no chained traceback."""
+    try:
+        yield
+    except Refused:
+        raise
+    except ValueError as error:
+        raise Refused(str(error)) from None
+
+
+class HandInRefused(Refused):
+    """Why a strategy cannot be handed in, and what to change (:class:`Refused`)."""
 
 
 _GLOBAL_LOADS = frozenset({"LOAD_GLOBAL", "LOAD_NAME", "STORE_GLOBAL", "DELETE_GLOBAL"})
@@ -38,6 +56,55 @@ def _global_names(code: types.CodeType) -> list[str]:
         if isinstance(constant, types.CodeType):
             names.update(dict.fromkeys(_global_names(constant)))
     return list(names)
+
+
+def notebook_helpers(strategy: object) -> list[tuple[str, str]]:
+    """The modules a notebook's strategy uses (itself, or through the notebook's functions it calls) that a worker
+    could not import: modules of files beside the notebook (``import myhelpers``, ``from myhelpers import
+    biggest``), found on the notebook's import path but not on the libraries' (:func:`library_path`).  Each as
+    ``(module, file)``: ``("myhelpers", "myhelpers.py")``.  Nothing is imported or run to find them."""
+    from ..sandbox.importpath import caller_path, library_path
+
+    path = caller_path()
+    kept = {os.path.realpath(entry) for entry in library_path(path)}
+    # the folders of the notebook's import path that a worker leaves out: the notebook's own ('', the current folder)
+    dropped = {os.path.realpath(entry or os.curdir) for entry in path if isinstance(entry, str)} - kept
+    found: dict[str, str] = {}
+    seen: set[int] = set()
+    pending = [getattr(strategy, "__func__", strategy)]
+    while pending:
+        function = pending.pop()
+        code, names = getattr(function, "__code__", None), getattr(function, "__globals__", None)
+        if id(function) in seen or not isinstance(code, types.CodeType) or not isinstance(names, dict):
+            continue
+        seen.add(id(function))
+        for name in _global_names(code):
+            value = names.get(name)
+            if isinstance(value, types.FunctionType) and value.__globals__ is names:
+                pending.append(value)  # a helper of the same notebook
+                continue
+            module = value.__name__ if isinstance(value, types.ModuleType) else getattr(value, "__module__", None)
+            if not isinstance(module, str) or module in ("__main__", "builtins", names.get("__name__")):
+                continue
+            top = module.split(".")[0]
+            file = getattr(sys.modules.get(top), "__file__", None)
+            if top in found or top == __name__.split(".")[0] or not isinstance(file, str):
+                continue
+            place = Path(os.path.realpath(file))
+            folder = place.parent.parent if place.name == "__init__.py" else place.parent
+            if str(folder) in dropped and str(folder) not in kept:  # a module of the notebook's folder
+                found[top] = f"{place.parent.name}/" if place.name == "__init__.py" else place.name
+    return sorted(found.items())
+
+
+def helpers_advice(owner: str, helpers: list[tuple[str, str]]) -> str:
+    """Why a notebook's strategy that imports files beside the notebook cannot be played or handed in as it is,
+    and the two ways to do it: one line."""
+    modules = ", ".join(shown(module) for module, _ in helpers)
+    files = " and ".join(shown(file) for _, file in helpers)
+    return (f"{shown(owner)} uses {modules} ({files} beside the notebook), but a strategy plays in a sandbox that "
+            "sees only the function and the notebook cells it uses, not the files beside the notebook: put the "
+            f"helper's code in a notebook cell, or hand in a folder NAME/ holding strategy.py and {files}")
 
 
 class _HandIn:
@@ -153,6 +220,11 @@ def hand_in(strategy: Strategy, to: str | os.PathLike[str], name: str | None = N
     if path.stem.startswith(("_", ".")) or not path.stem or path.is_dir():
         raise HandInRefused(f"hand_in(..., {shown(repr(text))}): name the file after yourself, e.g. "
                             "hand_in(my_strategy, \"class/nina\") (a name that does not start with '_' or '.')")
+    helpers = notebook_helpers(strategy)
+    if helpers:
+        raise HandInRefused(f"{helpers_advice(strategy.__name__, helpers)} (e.g. "
+                            f"{shown(str(path.with_suffix('') / 'strategy.py'))}); hand_in writes only the notebook's "
+                            "own code")
     writer = _HandIn(strategy.__globals__)
     writer.seen.add(strategy.__name__)
     writer.define(strategy.__name__, strategy)
@@ -163,4 +235,4 @@ def hand_in(strategy: Strategy, to: str | os.PathLike[str], name: str | None = N
     return path
 
 
-__all__ = ["HandInRefused", "hand_in"]
+__all__ = ["HandInRefused", "Refused", "hand_in", "helpers_advice", "notebook_helpers", "refusals"]

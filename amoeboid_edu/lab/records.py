@@ -45,6 +45,9 @@ class GameRecord:
     seconds: tuple[float, float] = field(default=(0.0, 0.0), compare=False)
     slowest: tuple[float, float] = field(default=(0.0, 0.0), compare=False)
     asked: tuple[int, int] = (0, 0)  # moves asked of each side's worker (0 for a trusted bot)
+    # Seconds on the wall clock each side's moves took, round trips included (measured, like ``seconds``): a move
+    # that sleeps or waits uses no CPU time, which is what the per-move limit counts.
+    waited: tuple[float, float] = field(default=(0.0, 0.0), compare=False)
 
     def played(self) -> list[str]:
         """The turns played, in notation."""

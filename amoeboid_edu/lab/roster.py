@@ -11,8 +11,10 @@ The student's name is the file's (or the folder's) name.  Anything else that loo
 pipe, a file named only ``.py``, a folder without ``strategy.py``) gets one "did not load" line saying why; names
 starting with ``_`` or ``.`` and files of other kinds are the class's own and are passed over.
 
-This process only reads the files as text (a notebook as JSON): the source travels to the worker inside a
-:class:`StudentSource` and is compiled and run there, on whatever host the worker is, so no student code runs here.
+This process only reads the files as text (a notebook as JSON) into a :class:`StudentSource`; its text travels to
+the worker as it is (the worker's load kind ``"source"``, :func:`~amoeboid_edu.lab.entrants._source_entry`) and is
+compiled and run there, on whatever host the worker is, so no student code runs here.  (Unpickling a
+:class:`StudentSource` also runs it, through :func:`load_source`.)
 A single file's worker reads no folder of the class (a classmate's code stays private); a student folder is
 readable to its own worker only, and comes last on its import path, so no file in it replaces a module of Python
 or the libraries.  A class folder this process could import from is refused (:func:`read_folder`).

@@ -58,6 +58,7 @@ import json
 import os
 import re
 import sys
+import time
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator, Optional, Sequence
 
@@ -75,7 +76,8 @@ from ..sandbox.defaults import DEFAULT_GAMES, FAST_OPPONENTS
 from ..sandbox.importpath import trusted_imports
 from .cards import ScoreCard
 from .estimate import RunEstimate, score_advice
-from .entrants import Entry, SourceIndex, _target_folders, _with_source, entry, scored_entry
+from .entrants import Entry, SourceIndex, _target_folders, _with_source, entry, opponent_list, scored_entry
+from .handin import refusals
 from .records import DEFAULT_PER_MOVE_LIMIT, MOVES_JOIN, GameRecord
 from . import executors
 from .executors import Executor, map_unordered
@@ -124,11 +126,32 @@ def _raised_where(where: object) -> str:
     return "raised " + describe(filename, lineno, name, source if source.strip() else cached_cell_line(filename, lineno))
 
 
-ERROR_HINTS = {
-    "FrozenInstanceError": ": a position (and an amoeba) cannot be changed; to see the position after a turn, make "
-                           "a new one with apply(position, turn)",
-}
-"""Exceptions whose usual cause in a strategy is known: a hint added to the forfeit's message."""
+POSITION_CHANGED = re.compile(
+    r"FrozenInstanceError: |AttributeError: (?:can't set attribute|property '\w+' of '\w+' object has no setter)"
+    r"|TypeError: '(?P<type>\w+)' object does(?:n't| not) support item (?:assignment|deletion)"
+    r"|AttributeError: '(?P<owner>\w+)' object has no attribute "
+    r"'(?:append|extend|insert|remove|pop|clear|sort|reverse|add|discard|update|setdefault|popitem)'")
+"""How Python says that code tried to change something that cannot be changed: an attribute of a frozen dataclass
+or a named tuple (``position[me].a += roll``), an item (``position.board[0] = None``), or a list's or set's method
+called on a tuple (``position.cells.append(None)``)."""
+POSITION_TYPES = frozenset({"Position", "Board", "Amoeba", "Turn"})
+"""The engine's types a strategy is handed or builds: none of them can be changed."""
+
+
+def _change_hint(value: str, where: object) -> str:
+    """The hint for a strategy that tried to change the position it was given (:data:`POSITION_CHANGED`), naming its
+    line when the worker sent it; empty for any other error.  A tuple or a set of the student's own that cannot be
+    changed gets the hint only when the line speaks of the position (``position.cells.append``)."""
+    found = POSITION_CHANGED.match(value)
+    if found is None:
+        return ""
+    line = where[3].strip() if isinstance(where, list) and len(where) == 4 and isinstance(where[3], str) else ""
+    kind = found.group("type") or found.group("owner")
+    if kind and kind not in POSITION_TYPES and "position" not in line.lower():
+        return ""
+    change = f"`{shown(line, LINE_WIDTH)}` tries to change the position" if line else "it tried to change the position"
+    return (f"; {change}, and a position (its board, cells and amoebae) cannot be changed: to see a position after "
+            "a turn, make a new one with apply(position, turn)")
 PRINT_HEAVY = 100_000
 """Characters printed in one move above which a timeout is blamed on the printing (printing is slow)."""
 
@@ -179,10 +202,9 @@ def _turn_from(answer: dict[str, Any], roll: int, limit: float | None = None, so
     if kind == "error":
         if (wrong := _wrong_parameters(value, answer.get("where"), sources)) is not None:
             raise Forfeit("exception", value, wrong)
-        hint = next((text for name, text in ERROR_HINTS.items() if value.startswith(name + ":")), "")
-        raise Forfeit("exception", value,
-                      shown(f"the strategy {_raised_where(_with_source(answer.get('where'), sources))}", LINE_WIDTH)
-                      + hint)
+        where = _with_source(answer.get("where"), sources)
+        raise Forfeit("exception", value, shown(f"the strategy {_raised_where(where)}", LINE_WIDTH)
+                      + _change_hint(value, where))
     if kind == "other" and value == "None":
         raise Forfeit("malformed", "None", "your strategy returned nothing (None): a `return` is missing, or a path "
                                            "through the function ends without one; return a Turn or its notation")
@@ -235,6 +257,7 @@ class _Game:
         self.lines = {"A": 0, "B": 0}
         self.seconds = {"A": 0.0, "B": 0.0}
         self.slowest = {"A": 0.0, "B": 0.0}
+        self.waited = {"A": 0.0, "B": 0.0}  # wall-clock seconds of each seat's moves (see _play_pairing)
         self.asked = {"A": 0, "B": 0}
         self.limit, self.tournament = setup.per_move_limit, setup.tournament
         self.forfeit: tuple[str, str, str, str] | None = None  # seat, reason, value, message
@@ -313,6 +336,7 @@ class _Game:
             lines=(self.lines[first_seat], self.lines[second_seat]),
             seconds=(self.seconds[first_seat], self.seconds[second_seat]),
             slowest=(self.slowest[first_seat], self.slowest[second_seat]),
+            waited=(self.waited[first_seat], self.waited[second_seat]),
             asked=(self.asked[first_seat], self.asked[second_seat]),
             outputs=(tuple(self.outputs[first_seat]), tuple(self.outputs[second_seat])),
             forfeit_by=forfeit_by,
@@ -440,9 +464,12 @@ def _play_pairing(entries: dict[str, Entry], games: Sequence[tuple[str, str, int
             active = playing
             for (name, lane, seat), games_asking in asking.items():
                 sandbox = sandbox_for(name, lane)
+                began = time.monotonic()
                 answers = sandbox.ask([game.move_request() for game in games_asking], setup.per_move_limit)
+                share = (time.monotonic() - began) / len(games_asking)  # one process served these moves in turn
                 for game, answer in zip(games_asking, answers):
                     if answer is not None:  # None: its worker was killed first; asked again next round
+                        game.waited[seat] += share
                         walls = sandbox.worker.isolation or "unknown"
                         game.isolation[seat] = walls if sandbox.timed_by != "worker" else f"{walls} ({OWN_MEASURE})"
                         game.receive(answer)
@@ -666,8 +693,10 @@ def score(
     """Play ``strategy`` against the fast baseline bots and score it: :data:`DEFAULT_GAMES` games against each of
     :data:`FAST_OPPONENTS` unless told (the same defaults as ``amoeboid score``).
 
-    ``opponents``: names from ``BOTS``, or strategies given as ``strategy`` is (a function: say your previous
-    version, played on the same dice; see also :func:`compare`).  ``games`` per opponent, an even number:
+    ``opponents``: names from ``BOTS`` (one name alone is a list of one), or strategies given as ``strategy`` is (a
+    function: say your previous version, played on the same dice; see also :func:`compare`).  A wrong argument (a
+    bot's name with a capital, a function's name in quotes, a seed file strategies may read) is refused before any
+    game as one :class:`~amoeboid_edu.lab.handin.Refused` line saying what to change.  ``games`` per opponent, an even number:
     ``games / 2`` dice seeds, each played twice with the seats swapped.  ``strategy`` is a function
     ``(position, roll, rng)``, an object with ``choose``, a name from ``BOTS``, or
     ``"module:function"`` / ``"path/to/file.py:function"`` (``"path/to/file.py"`` alone plays its ``strategy``,
@@ -694,30 +723,28 @@ def score(
     scoring stops there and the card says what to fix first.
     """
     # no hand-in is ever imported here; a file is read once, into the run's own snapshot (scored_entry)
-    with trusted_imports(_target_folders([strategy, *(opponents or ())])), hand_in_snapshots() as snapshot:
-        given = list(FAST_OPPONENTS) if opponents is None else list(opponents)
-        unknown = [o for o in given if isinstance(o, str) and o not in BOTS and ":" not in o
-                   and not o.endswith(".py") and not os.path.isdir(o)]
-        if unknown or not given:
-            raise ValueError(f"opponents are bot names from {sorted(BOTS)} or strategies (functions, or "
-                             f"FILE.py:FUNCTION), not {shown(unknown or given)}")
-        targets = [(entry(strategy, name), str(strategy)), *((entry(opponent), str(opponent)) for opponent in given)]
-        subject, *others = [scored_entry(item, target, snapshot) for item, target in targets]
-        rivals: dict[str, Entry] = {}
-        for item in others:
-            label, number = item.name, 2
-            while label in rivals:
-                label, number = f"{item.name} {number}", number + 1
-            rivals[label] = replace(item, name=label)
-        if subject.name in rivals:
-            subject = replace(subject, name=f"{subject.name} (player)")
-        entries = {subject.name: subject, **rivals}
-        # every folder any strategy of the run may read (an opponent's as much as the subject's), and each file's
-        # own folder, which a student folder's copy holds all of
-        files = [*(item.load.get("file") for item, _ in targets), *(e.load.get("file") for e in entries.values())]
-        seed, seed_label = _seed_from_file(seed, seed_file, files, f"from {os.fspath(seed_file or '')} (secret)",
-                                           seed_label)
-        setup = _Setup(seed, float(per_move_limit), max_turns, board, float(load_limit))
+    with refusals():  # a wrong argument is one line, not a traceback through the lab
+        given = list(FAST_OPPONENTS) if opponents is None else opponent_list(opponents, strategies=True)
+    with trusted_imports(_target_folders([strategy, *given])), hand_in_snapshots() as snapshot:
+        with refusals():  # checked before any game: one line naming what to change
+            targets = [(entry(strategy, name), str(strategy)),
+                       *((entry(opponent), str(opponent)) for opponent in given)]
+            subject, *others = [scored_entry(item, target, snapshot) for item, target in targets]
+            rivals: dict[str, Entry] = {}
+            for item in others:
+                label, number = item.name, 2
+                while label in rivals:
+                    label, number = f"{item.name} {number}", number + 1
+                rivals[label] = replace(item, name=label)
+            if subject.name in rivals:
+                subject = replace(subject, name=f"{subject.name} (player)")
+            entries = {subject.name: subject, **rivals}
+            # every folder any strategy of the run may read (an opponent's as much as the subject's), and each file's
+            # own folder, which a student folder's copy holds all of
+            files = [*(item.load.get("file") for item, _ in targets), *(e.load.get("file") for e in entries.values())]
+            seed, seed_label = _seed_from_file(seed, seed_file, files, f"from {os.fspath(seed_file or '')} (secret)",
+                                               seed_label)
+            setup = _Setup(seed, float(per_move_limit), max_turns, board, float(load_limit))
         matches = [(subject.name, rival) for rival in rivals]
         try:
             workers = default_workers(2 * len(matches)) if workers is None else workers

@@ -7,6 +7,7 @@ the file must lie where no strategy may read it, and the seed must be long enoug
 from __future__ import annotations
 
 import os
+import sys
 import warnings
 from typing import Sequence
 
@@ -21,14 +22,16 @@ SEED_FILE_DISTINCT = 8
 or repetitive seed (``0000000000000000``) is found by trying seeds until a strategy's own ``rng`` values match."""
 
 
-def read_seed_file(path: str | os.PathLike[str], strategy_files: Sequence[str | None] = ()) -> str:
+def read_seed_file(path: str | os.PathLike[str], strategy_files: Sequence[str | None] = (),
+                   copied: Sequence[str] = ()) -> str:
     """A contest's secret seed from ``path``, read by this process only (``seed_file=``, ``--seed-file``).
 
     Warns (:data:`UNWALLED_CONTEST`) on a platform without the walls, where any strategy could read it.
     ValueError where a strategy could read the file too (in a folder the workers may read: this process's import
     path, which in a notebook includes the notebook's folder, and ``strategy_files``' folders; symbolic links
     resolved), and for a weak seed (fewer than ``SEED_FILE_LENGTH`` characters or ``SEED_FILE_DISTINCT``
-    different ones).  ``~`` is the user's home.
+    different ones).  ``~`` is the user's home.  ``copied``: student folders as they were resolved when the run
+    copied them (a worker reads the copy, which holds all of the folder), compared as they are, not resolved again.
     """
     name = os.path.expanduser(os.fspath(path))
     try:
@@ -48,13 +51,32 @@ def read_seed_file(path: str | os.PathLike[str], strategy_files: Sequence[str | 
                          f"print(secrets.token_hex(16))\" > {shown(name)})")
     where = os.path.realpath(name)
     paths = [os.path.abspath(entry) for entry in caller_path()]  # the caller's folders count, though never a worker's
-    for root in {root for file in [*strategy_files, None] for root in readable_roots(paths, file)}:
+    for root in [*copied, *{root for file in [*strategy_files, None] for root in readable_roots(paths, file)}]:
         if where == root or where.startswith(root.rstrip(os.sep) + os.sep):
-            raise ValueError(f"{shown(name)} lies in {shown(root)}, which strategies may read; keep the seed file "
-                             "elsewhere (e.g. in your home folder)")
+            raise ValueError(f"{shown(name)} lies in {shown(root)}, which strategies may read{_run_as_module(root)}; "
+                             "keep the seed file elsewhere (e.g. in your home folder)")
     if not _sandbox.WALLS_PLATFORM:
         warnings.warn(UNWALLED_CONTEST, stacklevel=3)
     return seed
+
+
+def _run_as_module(root: str) -> str:
+    """Why ``root`` is readable when it is the current folder only because Python was started with ``-m`` (``python -m
+    amoeboid_edu``, which puts the current folder first on the import path, where ``amoeboid`` does not): that
+    cause and the two commands that leave it out; else empty."""
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    if spec is None or getattr(sys.flags, "safe_path", False) or not isinstance(getattr(spec, "name", None), str):
+        return ""
+    try:
+        here = os.path.realpath(os.getcwd())
+    except OSError:
+        return ""
+    if os.path.realpath(root) != here:
+        return ""
+    module = spec.name.removesuffix(".__main__")
+    return (f" (python -m {shown(module)} puts the current folder on the import path, so every strategy could read "
+            f"it: run the command as amoeboid ... instead, or as python -P -m {shown(module)} ...)")
 
 
 UNWALLED_CONTEST = ("this platform has no walls around a strategy (process only): a strategy can read the seed file "
@@ -63,13 +85,13 @@ UNWALLED_CONTEST = ("this platform has no walls around a strategy (process only)
 
 
 def _seed_from_file(seed: int | str, seed_file: str | os.PathLike[str] | None, strategy_files: Sequence[str | None],
-                    label: str, seed_label: str | None) -> tuple[int | str, str | None]:
+                    label: str, seed_label: str | None, copied: Sequence[str] = ()) -> tuple[int | str, str | None]:
     """``(seed, seed_label)`` for a run given ``seed_file``: the file's seed, and a label that hides it."""
     if seed_file is None:
         return seed, seed_label
     if seed not in (0, "0", None):
         raise ValueError("give the dice seed with seed= or seed_file= (one of them)")
-    return read_seed_file(seed_file, strategy_files), seed_label or label
+    return read_seed_file(seed_file, strategy_files, copied), seed_label or label
 
 
 

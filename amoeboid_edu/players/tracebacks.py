@@ -21,6 +21,8 @@ from types import TracebackType
 
 PACKAGE_DIR = str(Path(__file__).resolve().parent.parent)  # the whole amoeboid_edu package
 _CELL_FILE = re.compile(r"[/\\]ipykernel_\d+[/\\]\d+\.py$|^<ipython-input-")
+TIMED_CELL = "<timed exec>"
+"""The file name IPython compiles a ``%%time`` cell's body under (the cell without its ``%%time`` line)."""
 
 
 _GENERATED = ("<string>",)
@@ -73,10 +75,15 @@ def describe(filename: str, lineno: int, name: str, source: str | None = None) -
     library the student called (see :func:`student_frame`), ``in choice (line 373 of random.py), called from
     crashy, line 3 of its notebook cell: grow = rng.choice(mine)``.
 
-    ``source``: the line's text when the caller has it (else it is read with ``linecache``).
+    ``source``: the line's text when the caller has it (else it is read with ``linecache``).  A ``%%time`` cell's
+    body (:data:`TIMED_CELL`) is its notebook cell too, its lines counted from the cell's ``%%time`` line.
     """
-    place = "its notebook cell" if _CELL_FILE.search(filename) else Path(filename).name
-    source = (linecache.getline(filename, lineno) if source is None else source).strip()
+    timed = filename == TIMED_CELL  # a %%time cell: IPython keeps no copy of its body to read the line from
+    place = "its notebook cell" if timed or _CELL_FILE.search(filename) else Path(filename).name
+    source = ("" if timed else linecache.getline(filename, lineno)) if source is None else source
+    source = source.strip()
+    if timed:  # the body's line counted as the cell's, whose first line is %%time
+        lineno += 1
     library, _, caller = name.rpartition(CALLED_FROM)
     if library:
         where = f"in {library}, called from " + ("" if caller == "<module>" else f"{caller}, ")
@@ -92,4 +99,4 @@ def describe_error(error: BaseException) -> str:
     return f"{text} ({describe(*frame)})" if frame else text
 
 
-__all__ = ["CALLED_FROM", "cached_cell_line", "describe", "describe_error", "student_frame"]
+__all__ = ["CALLED_FROM", "TIMED_CELL", "cached_cell_line", "describe", "describe_error", "student_frame"]

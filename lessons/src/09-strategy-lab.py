@@ -267,9 +267,16 @@ def place(name: str) -> str:
 
 
 longest = lengths.sort_values(["mean_turns", "rank"], ascending=[False, True]).iloc[0]
+# the rank follows the rating, where a tie counts half a win; win_rate counts wins only
+above = [(high, low) for _, high in lengths.iterrows() for _, low in lengths.iterrows()
+         if high["rank"] < low["rank"] and high["win_rate"] < low["win_rate"]]
+ties = (f"`{above[0][0]['player']}` ranks above `{above[0][1]['player']}` with a lower win rate "
+        f"({above[0][0]['win_rate']:.3f} against {above[0][1]['win_rate']:.3f}): ties count half in the rating, "
+        "and not at all in the win rate." if above else
+        "Ties count half in the rating (and so in the rank), and not at all in the win rate.")
 Markdown(f"In this run {place('paper')}, and {place('stalling')}. The longest games are "
          f"`{longest['player']}`'s, {longest['mean_turns']:.0f} turns on average, {longest['capped']} of them "
-         f"stopped at the cap.")
+         f"stopped at the cap. {ties}")
 
 # %% [markdown]
 # With 8 games per pairing the intervals are wide: strategies whose intervals overlap may swap places with another
@@ -325,6 +332,12 @@ league.pairwise_chart()
 # `nina.py`, the file you can open. Handing in again replaces the file. (A whole notebook can be handed in too, but
 # only its code cells tagged `strategy` are read: in JupyterLab, the property inspector (the gear icon at the right),
 # Cell Tags, add `strategy`. `hand_in` needs no tag.)
+#
+# Helper code belongs in the notebook's cells: `hand_in` copies it for you. A helper *file* beside the notebook
+# (`import myhelpers`, with `myhelpers.py` next to it) works in the notebook, but not in the sandbox, which sees only
+# your function and the cells it uses: `score` and `hand_in` refuse it in one line. Either put the helper's code in a
+# cell, or hand in a folder instead of a file: `class/nina/` holding your strategy as `strategy.py` and
+# `myhelpers.py` beside it (the tournament reads the folder, and names you `nina`).
 
 # %%
 from amoeboid_edu.lab import hand_in
