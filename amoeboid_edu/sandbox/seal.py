@@ -40,7 +40,7 @@ import socket
 import struct
 from typing import Any
 
-from .walls import OPEN_FILES, _SEALED, int_argument
+from .walls import OPEN_FILES, _SEALED, exported, int_argument
 
 GAME_FD = OPEN_FILES - 1
 """The descriptor a sealed game process's socket is moved to (the highest it may hold): fixed, so the filter is
@@ -116,25 +116,14 @@ def seal_program() -> bytes | None:
     # any descriptor but the game socket (compared on all 64 bits: a value the kernel reads as GAME_FD with other
     # high bits is sent to the template too, which only ever refuses more)
     rules += [(seccomp.NOTIFY, name, (seccomp.Arg(0, seccomp.NE, GAME_FD),)) for name in _READS]
-    read_end, write_end = os.pipe()
     try:
         syscalls = seccomp.SyscallFilter(seccomp.ALLOW)
         for action, name, args in rules:
             if seccomp.resolve_syscall(arch, name) >= 0:
                 syscalls.add_rule(action, name, *args)
-        with os.fdopen(write_end, "wb", closefd=True) as sink:
-            write_end = -1
-            syscalls.export_bpf(sink)
-        chunks = []
-        while chunk := os.read(read_end, 1 << 16):
-            chunks.append(chunk)
+        program = exported(syscalls)
     except (OSError, RuntimeError):
         return None
-    finally:
-        os.close(read_end)
-        if write_end >= 0:
-            os.close(write_end)
-    program = b"".join(chunks)
     return program if program and len(program) % 8 == 0 else None
 
 

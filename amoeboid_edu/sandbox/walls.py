@@ -254,7 +254,7 @@ def _optimise(seccomp: Any, syscalls: Any) -> None:
         pass
 
 
-def _exported(syscalls: Any) -> bytes:
+def exported(syscalls: Any) -> bytes:
     """A libseccomp filter as raw BPF (``struct sock_filter`` records of 8 bytes each)."""
     read_end, write_end = os.pipe()
     try:
@@ -299,7 +299,7 @@ def compile_game_program(own_seal: bool) -> GameProgram | None:
     try:
         import pyseccomp as seccomp  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
-        first, second = (_exported(_game_filter(seccomp, pid, own_seal)) for pid in _STAND_INS)
+        first, second = (exported(_game_filter(seccomp, pid, own_seal)) for pid in _STAND_INS)
         _loader()
     except (ImportError, OSError, RuntimeError):
         return None

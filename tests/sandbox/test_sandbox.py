@@ -943,7 +943,7 @@ def test_the_game_filter_compiled_once_is_the_one_libseccomp_compiles_for_each_p
     program = _walls.compile_game_program(own_seal)
     assert program is not None and program.slots
     for pid in (2, 3, 64, 65, 300, 4242, os.getpid(), 65536, 4194303):
-        direct = _walls._exported(_walls._game_filter(seccomp, pid, own_seal))
+        direct = _walls.exported(_walls._game_filter(seccomp, pid, own_seal))
         assert _walls.game_program_for(program, pid) == direct, pid
 
 
