@@ -15,7 +15,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from jupyter_harness import jupyterlab, start_kernel
-from test_demo_browser import SMALLEST_TEXT
+from test_demo_browser import LONG_GAME, SMALLEST_TEXT
 
 from amoeboid_edu import Game, Position
 from amoeboid_edu.theory import coach
@@ -163,14 +163,7 @@ def pace_the_first_review(*args, **kwargs):
 
 coach.review_turn = pace_the_first_review
 
-game = Game(seed=30)  # an 86-turn seeded game of the random player, stepped through on the board as a scripted line
-while not game.is_over:
-    game.play(random_turn(game.position, game.roll(), seeded_rng(30, "browser", len(game))))
-board = Board(seed=30, opponent="greedy")
-board.queue(game.turns)
-for _ in game.turns:
-    board.next()
-
+""" + LONG_GAME + """
 def dump(_change=None):
     state = {key: getattr(board, key) for key in ("version", "error", "message", "review_progress", "review_view")}
     state["phase"] = board.phase

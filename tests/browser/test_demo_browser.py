@@ -286,14 +286,19 @@ lesson_4 = play("random", seed=44)  # lesson 4's board and live chart, as the le
 lesson_4.with_chart(lambda game: analysis.delta_chart(analysis.game_frame(game, start=True), title="δ and Δ, your game"))
 """
 
-REVIEWED = """\
-game = Game(seed=30)  # a long seeded game of the random player, reviewed with few rollouts (the sizes are the point)
+LONG_GAME = """\
+game = Game(seed=30)  # an 86-turn seeded game of the random player, stepped through on a board as a scripted line
 while not game.is_over:
     game.play(random_turn(game.position, game.roll(), seeded_rng(30, "browser", len(game))))
-reviewed = Board(seed=30, opponent="greedy")
-reviewed.queue(game.turns)
+board = Board(seed=30, opponent="greedy")
+board.queue(game.turns)
 for _ in game.turns:
-    reviewed.next()
+    board.next()
+"""
+"""A long game on a board (``board``), for the tests of its review: notebook code."""
+
+REVIEWED = LONG_GAME + """\
+reviewed = board  # reviewed with few rollouts (the sizes are the point)
 result = coach.review(game, seed=0, rollouts=8)
 reviewed._show_review(game, result)
 reviewed._publish()
