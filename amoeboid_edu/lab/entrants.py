@@ -86,9 +86,10 @@ def _parse_target(target: str) -> dict[str, Any]:
     if not colon and target.strip().isidentifier():  # score("always_eat"): the function's name, in quotes
         word = target.strip()
         bot = next((f"; the bot {bot!r}?" for bot in BOTS if bot.casefold() == word.casefold()), "")
-        raise ValueError(f"strategy {shown(repr(target))} is neither a bot's name nor a file nor MODULE:FUNCTION"
-                         f"{bot}; to play your function {shown(word)}, pass the function itself, without the quotes: "
-                         f"{shown(word)}, not {shown(repr(target))}")
+        name = shown(word, 60)  # named three times: kept short, so the line stays a line
+        raise ValueError(f"strategy {shown(repr(target), 60)} is neither a bot's name nor a file nor "
+                         f"MODULE:FUNCTION{bot}; to play your function {name}, pass the function itself, without the "
+                         f"quotes: {name}, not {shown(repr(word), 60)}")
     if not colon or not where or not name.isidentifier():
         raise ValueError(f"strategy {shown(repr(target))}: expected MODULE:FUNCTION or path/to/file.py:FUNCTION")
     if where.endswith(".py"):
