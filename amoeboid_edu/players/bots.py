@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence, cast
 from ..engine.game import TURN_CAP
 from ..engine.match import register_bot
 from ..engine.game import random_turn
-from ..engine.rules import Amoeba, Position, Turn, apply, cells_after_legal, other
+from ..engine.rules import Amoeba, Position, Turn, apply, cells_after_legal, legal_turns, other
 from .strategy import candidate_turns, smallest_capture, smallest_neutralisation
 
 WIN_SCORE = 10_000
@@ -782,11 +782,14 @@ def paper_annotation_of(position: Position, turn: Turn | str, plan: str = "paper
 def _default_choices(position: Position, roll: int) -> list[Turn]:
     """Every turn the default may play: greedy's ties among the turns that leave the opponent no immediate end.
 
-    Where no turn is safe (the paper is silent here too), the project's default: among the turns that do not end the
-    game at once in the mover's loss or a tie, those that leave the opponent the fewest rolls with which it can end
-    the game at once (:func:`_ending_rolls`), greedy's ties among them; only when every turn ends the game at once,
-    greedy's ties among every turn.  (Greedy's key ranks a turn that gives up the mover's last amoeba above one that
-    keeps a piece, so without this the bot could lose on its own turn.)
+    Greedy's turns are its candidates (:func:`~amoeboid_edu.players.strategy.candidate_turns`).  Where none of them
+    is safe (the paper is silent here too), the project's default: among the candidates that do not end the game at
+    once in the mover's loss or a tie, those that leave the opponent the fewest rolls with which it can end the game
+    at once (:func:`_ending_rolls`), greedy's ties among them.  When every candidate ends the game at once, every
+    legal turn is judged by the same rule (safe ones first, else the fewest ending rolls; greedy's ties); only when
+    every legal turn ends the game at once, greedy's ties among the candidates.  (Greedy's key ranks a turn that
+    gives up the mover's last amoeba above one that keeps a piece, so without this the bot could lose on its own
+    turn.)
 
     Lazily, best first: the turns are ranked by greedy's key, and safety (an ``apply`` and a look at the
     opponent's replies, the dear part) is judged one key group at a time from the top; the first group with a
@@ -819,11 +822,21 @@ def _default_choices(position: Position, roll: int) -> list[Turn]:
                 return safe
             if judged:
                 unsafe.append([(turn, after) for turn, after, _ in judged])
-    if not unsafe:
+    if unsafe:
+        counted = [[(_ending_rolls(after), turn) for turn, after in group] for group in unsafe]
+        fewest = min(rolls for group in counted for rolls, _ in group)
+        return next(kept for group in counted if (kept := [turn for rolls, turn in group if rolls == fewest]))
+    # Every candidate ends the game at once in a loss or a tie: greedy's candidates are a few turns per move, and a
+    # split they leave out may keep a piece (A's (4,2) next to B's (0,4) keeps c3 by sending 2,2 or 3,2, never 4,0).
+    # Rare, so every legal turn is judged here, by the same rule: safe first, else the fewest ending rolls.
+    judged = list(_judged_after(position, list(legal_turns(position, roll)), checked=False))
+    if not judged:
         return top or []
-    counted = [[(_ending_rolls(after), turn) for turn, after in group] for group in unsafe]
-    fewest = min(rolls for group in counted for rolls, _ in group)
-    return next(kept for group in counted if (kept := [turn for rolls, turn in group if rolls == fewest]))
+    safe = [turn for turn, _, is_safe in judged if is_safe]
+    if not safe:
+        rolls = {turn: _ending_rolls(after) for turn, after, _ in judged}
+        safe = [turn for turn in rolls if rolls[turn] == min(rolls.values())]
+    return _best(safe, lambda turn: outcome_after(position, turn))
 
 
 def paper(position: Position, roll: int, rng: random.Random) -> Turn:

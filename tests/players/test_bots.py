@@ -9,7 +9,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from amoeboid_edu import Amoeba, Board, Position, Rules, Turn, apply, is_legal, random_playout, seeded_rng
-from amoeboid_edu.engine.rules import cells_after_legal
+from amoeboid_edu.engine.rules import cells_after_legal, legal_turns
 from amoeboid_edu.players.bots import (
     _best,
     assessed_candidates,
@@ -208,8 +208,15 @@ def _default_choices_reference(position, roll):
     if any(not _ends_at_once(position, turn) and apply(position, turn).is_over for turn in turns):
         return _default_choices_judging_every_turn(position, roll)  # a turn that wins at once is safe
     lasting = [turn for turn in turns if not _ends_at_once(position, turn)]
-    if not lasting:
-        return _best(turns, lambda turn: outcome_after(position, turn))
+    if not lasting:  # every candidate ends the game at once: every legal turn, by the same rule
+        every = [turn for turn in legal_turns(position, roll) if not _ends_at_once(position, turn)]
+        if not every:
+            return _best(turns, lambda turn: outcome_after(position, turn))
+        safe = [turn for turn in every
+                if apply(position, turn).is_over or not _can_end_at_once_reference(apply(position, turn))]
+        if safe:
+            return _best(safe, lambda turn: outcome_after(position, turn))
+        lasting = every
     rolls = {turn: sum(_can_end_at_once_reference(apply(position, turn), roll) for roll in range(1, 7))
              for turn in lasting}
     fewest = min(rolls.values())
@@ -251,6 +258,24 @@ def test_the_paper_bot_never_plays_a_turn_that_loses_at_once_when_another_does_n
     assert rule.key == "default" and "fewest rolls" in str(rule)
 
 
+KEEPS_A_PIECE_ONLY_BY_A_SPLIT = Position.parse(". . . / . (5,5) (0,4) / . (5,5) (3,2) A")
+"""A owns only c3; with a 1 every one of greedy's candidate turns gives c3 away (``1 c3 c3-c2 4,0``, ``4,2``), but
+the splits ``2,2`` and ``3,2`` keep it: where the paper bot lost on its own turn 7 of Case III's searched lines."""
+
+
+def test_the_paper_bot_keeps_a_piece_with_a_split_greedy_never_considers():
+    assert all(_ends_at_once(KEEPS_A_PIECE_ONLY_BY_A_SPLIT, turn)
+               for turn in candidate_turns(KEEPS_A_PIECE_ONLY_BY_A_SPLIT, 1))
+    for roll in range(1, 7):
+        if not any(not _ends_at_once(KEEPS_A_PIECE_ONLY_BY_A_SPLIT, turn)
+                   for turn in legal_turns(KEEPS_A_PIECE_ONLY_BY_A_SPLIT, roll)):
+            continue
+        rule, turns, _ = paper_options(KEEPS_A_PIECE_ONLY_BY_A_SPLIT, roll)
+        assert turns and not any(_ends_at_once(KEEPS_A_PIECE_ONLY_BY_A_SPLIT, turn) for turn in turns), (roll, turns)
+    assert paper(KEEPS_A_PIECE_ONLY_BY_A_SPLIT, 1, seeded_rng("keeps", 0)) in (
+        Turn.parse("1 c3 c3-c2 2,2"), Turn.parse("1 c3 c3-c2 3,2"))
+
+
 def _unsafe_position(index):
     """A seeded position where A's one amoeba holds some of B's units among B's pieces: often no turn is safe."""
     rng = seeded_rng("paper fallback", index)
@@ -276,7 +301,7 @@ def test_the_paper_default_falls_back_to_the_fewest_ending_rolls_on_a_seeded_swe
         for roll in range(1, 7):
             chosen = _default_choices(position, roll)
             assert chosen == _default_choices_reference(position, roll), (position, roll)
-            if any(not _ends_at_once(position, turn) for turn in candidate_turns(position, roll)):
+            if any(not _ends_at_once(position, turn) for turn in legal_turns(position, roll)):
                 assert not any(_ends_at_once(position, turn) for turn in chosen), (position, roll, chosen)
                 before = _default_choices_judging_every_turn(position, roll)
                 own_goals_before += any(_ends_at_once(position, turn) for turn in before)
