@@ -44,7 +44,7 @@ import time
 import types
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from ..engine.rules import Amoeba, Board, Position, Rules, Turn
 from ..players.strategy import StrategyFunction, as_function
@@ -120,23 +120,95 @@ def _entropy_from_the_move() -> None:
             self.seed(_entropy_bits(128) if not args or args[0] is None else args[0])
 
     setattr(_random, "Random", Random)
+    instance = getattr(random, "_inst", None)
+    if instance is not None:  # module-level random: seeded at its first draw of a move (_seed_globals)
+        _seeded_on_first_draw(random, instance, _random_seed, random.seed, ("seed", "setstate"))
+        _LAZY.append("random")
     try:
         import numpy.random.bit_generator as bit_generator
+        import numpy.random.mtrand as mtrand
     except ImportError:
         return
     setattr(bit_generator, "randbits", _entropy_bits)  # SeedSequence() without entropy (not in its stubs)
+    legacy = getattr(mtrand, "_rand", None)  # NumPy's global generator, behind numpy.random.random() and friends
+    if legacy is not None:
+        import numpy.random
+
+        seed = mtrand.seed
+        for module in (numpy.random, mtrand):
+            _seeded_on_first_draw(module, legacy, _numpy_seed, seed, ("seed", "set_state"))
+        _LAZY.append("numpy")
+
+
+Pending = list[Optional[int]]
+"""A one-element list: the seed a module-level generator takes before its next draw (None: it already has)."""
+_random_seed: Pending = [None]
+"""The seed module-level ``random`` takes before its next draw (see :func:`_seeded_on_first_draw`)."""
+_numpy_seed: Pending = [None]
+"""The seed NumPy's global generator takes before its next draw."""
 
 
 def _seed_globals(seed: int) -> None:
-    """Module-level ``random``, NumPy's global generator and the stand-in entropy, from the move's (or import's) seed."""
+    """Module-level ``random``, NumPy's global generator and the stand-in entropy, from the move's (or import's) seed.
+
+    Each takes its seed before its first draw of the move, not here: a ``Random``'s seeding costs about 15 µs, and
+    most strategies draw from neither (the stream drawn is the same: :func:`_seeded_on_first_draw`).  Until
+    :func:`_entropy_from_the_move` has made them lazy (a plain call, as in the tests), they are seeded at once.
+    """
+    _entropy_seed[0] = seed + (2 << SEED_BITS)
+    _random_seed[0] = seed + (1 << SEED_BITS)  # not the rng's own stream
+    _numpy_seed[0] = seed % (1 << 32)
+    if "random" not in _LAZY:
+        _take_pending(_random_seed, random.seed)
     numpy = sys.modules.get("numpy")
+    if numpy is not None and "numpy" not in _LAZY:
+        _take_pending(_numpy_seed, numpy.random.seed)
+
+
+_LAZY: list[str] = []
+"""The modules whose generators :func:`_seeded_on_first_draw` has made lazy in this process."""
+
+
+def _take_pending(pending: Pending, seed: Callable[[int], object]) -> None:
+    """Seed with the pending seed, if there is one, and clear it."""
+    value = pending[0]
+    if value is None:
+        return
+    pending[0] = None
     try:
-        _entropy_seed[0] = seed + (2 << SEED_BITS)
-        random.seed(seed + (1 << SEED_BITS))  # not the rng's own stream
-        if numpy is not None:
-            numpy.random.seed(seed % (1 << 32))
+        seed(value)
     except Exception:  # noqa: BLE001 - a strategy that replaced them loses its own determinism, not ours
         pass
+
+
+def _seeded_on_first_draw(module: types.ModuleType, instance: object, pending: Pending,
+                          seed: Callable[[int], object], replacing: Sequence[str]) -> None:
+    """Make each of ``module``'s functions that are methods of ``instance`` (the module's hidden generator) seed it
+    first with ``pending``'s seed, if one is pending: the draw is the one an eager seeding gives, and a move that
+    draws nothing costs no seeding.  The functions named in ``replacing`` (``seed``, ``setstate``) set the state
+    themselves: they drop the pending seed.  Done before the strategy's import, so ``from random import choice``
+    binds the lazy function too.
+    """
+    for name, method in list(vars(module).items()):
+        if getattr(method, "__self__", None) is not instance or not callable(method):
+            continue
+        setattr(module, name, _lazy_method(method, pending, seed, drops=name in replacing))
+
+
+def _lazy_method(method: Callable[..., Any], pending: Pending, seed: Callable[[int], object],
+                 drops: bool) -> Callable[..., Any]:
+    if drops:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            pending[0] = None
+            return method(*args, **kwargs)
+    else:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if pending[0] is not None:
+                _take_pending(pending, seed)
+            return method(*args, **kwargs)
+    call.__name__ = call.__qualname__ = getattr(method, "__name__", "call")
+    call.__doc__ = getattr(method, "__doc__", None)
+    return call
 
 
 def _load(request: dict[str, Any], payload: bytes) -> StrategyFunction:

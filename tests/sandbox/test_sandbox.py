@@ -297,6 +297,40 @@ def test_module_level_and_os_seeded_generators_are_seeded_per_move(strategy):
     assert parallel.records == cards[0].records
 
 
+def test_a_module_level_generator_is_seeded_at_its_first_draw_of_a_move_and_draws_the_same():
+    """The game process seeds module-level ``random`` and NumPy's global generator lazily (a seeding costs about
+    15 µs a move, and most strategies draw from neither): here on a module of its own, with a generator that counts
+    its seedings.  The draws are those of an eager seeding; ``seed`` and ``setstate`` drop the pending seed."""
+    import random
+    import types
+
+    from amoeboid_edu.sandbox import worker
+
+    class Counted(random.Random):
+        seedings = 0
+
+        def seed(self, *args, **kwargs):
+            Counted.seedings += 1
+            super().seed(*args, **kwargs)
+
+    generator, module, pending = Counted(0), types.ModuleType("fake_random"), [None]
+    for name in ("seed", "random", "choice", "getstate", "setstate"):
+        setattr(module, name, getattr(generator, name))
+    worker._seeded_on_first_draw(module, generator, pending, generator.seed, ("seed", "setstate"))
+    Counted.seedings = 0
+    for move_seed in (11, 12):
+        pending[0] = move_seed  # what _seed_globals does each move
+        assert Counted.seedings == move_seed - 11  # nothing drawn yet this move: not seeded yet
+        eager = random.Random(move_seed)
+        assert [module.random(), module.choice("abcdef")] == [eager.random(), eager.choice("abcdef")]
+    pending[0] = 13
+    assert module.getstate() == random.Random(13).getstate()  # the state a strategy reads is the move's
+    pending[0] = 14
+    module.seed(5)  # the strategy's own seed wins over the pending one
+    assert module.random() == random.Random(5).random() and pending[0] is None
+    assert Counted.seedings == 4
+
+
 def test_a_strategy_with_state_in_its_module_gets_the_same_card_on_any_number_of_workers():
     # Found by the red team: its games were split over workers game by game, so its history depended on K.
     def card(workers):
