@@ -331,6 +331,21 @@ def test_a_module_level_generator_is_seeded_at_its_first_draw_of_a_move_and_draw
     assert Counted.seedings == 4
 
 
+def test_a_game_process_writes_each_answer_as_json_dumps_does():
+    """The usual answer is written out directly (half the cost of ``json.dumps``, on every move): byte for byte the
+    same, whatever the text; anything else goes through ``json.dumps``."""
+    from amoeboid_edu.sandbox.worker import _encoded
+
+    texts = ["3 a1 a1-b1 2,0", "5 c3 -", 'quote " and \\ back', "tab\there\nnewline \x00\x1f", "Δ é 🦠 \ud800", ""]
+    answers = [{"kind": kind, "value": text, "took": took} for kind in ("turn", "text", "other") for text in texts
+               for took in (0.0, 1e-05, 0.000123456789, 2.5, 1e300)]
+    answers += [{"kind": "turn", "value": "1 a1 -", "took": float("nan")}, {"value": "1 a1 -", "kind": "turn", "took": 1.0},
+                {"kind": "turn", "value": "1 a1 -", "took": 1}, {"kind": "error", "value": "E", "where": None, "took": 0.5},
+                {"kind": "turn", "value": "1 a1 -", "took": 0.1, "output": ["x"], "printed": 2, "lines": 1}]
+    for answer in answers:
+        assert _encoded(answer) == json.dumps(answer).encode(), answer
+
+
 def test_a_strategy_with_state_in_its_module_gets_the_same_card_on_any_number_of_workers():
     # Found by the red team: its games were split over workers game by game, so its history depended on K.
     def card(workers):
