@@ -362,6 +362,23 @@ _AMOEBAE: dict[str, Amoeba | None] = {}
 """Cell tokens read so far (``"."``, ``"(3,1)"``) and what they stand for: a move's position is mostly old tokens."""
 
 
+CELL_DIGITS = 18
+"""Digits of a count :func:`_cell` reads itself; a longer one (never met in play) goes to the parser."""
+
+
+def _cell(token: str, rules: Rules) -> Amoeba | None:
+    """The amoeba a cell token of the harness's text stands for: ``(a,b)`` as ``str(Amoeba)`` writes it is read at
+    once (amoebae grow every turn, so a long game meets a new token or two a move, and the parser takes about
+    15 µs each); anything else is read by the parser, which refuses what is not a cell."""
+    a, comma, b = token[1:-1].partition(",")
+    if (comma and token[0] == "(" and token[-1] == ")" and a.isascii() and a.isdigit() and b.isascii()
+            and b.isdigit() and len(a) <= CELL_DIGITS and len(b) <= CELL_DIGITS):
+        cell = Amoeba(int(a), int(b))
+        if cell.a + cell.b and str(cell) == token:  # written as str(Amoeba) writes it, and not empty
+            return cell
+    return Position.parse(f"{token} . A", rules).cells[0]
+
+
 def position_from_harness(text: str, rules: Rules) -> Position:
     """Read back the harness's own ``str(position)`` of a grid: the hot path of every move.
 
@@ -379,7 +396,7 @@ def position_from_harness(text: str, rules: Rules) -> Position:
         except KeyError:
             if len(_AMOEBAE) >= 1 << 16:
                 _AMOEBAE.clear()
-            cell = _AMOEBAE[token] = Position.parse(f"{token} . A", rules).cells[0]
+            cell = _AMOEBAE[token] = _cell(token, rules)
             cells.append(cell)
     rows = len(tokens) - len(cells)  # the slashes between rows, and the side to move
     if not cells or len(cells) % rows or tokens[-1] not in ("A", "B"):

@@ -29,7 +29,7 @@ from amoeboid_edu.sandbox import protocol as _protocol
 from amoeboid_edu.sandbox import text as _text
 from amoeboid_edu.sandbox import walls as _walls
 from amoeboid_edu.lab import score, tournament, wilson_interval
-from amoeboid_edu.engine.rules import Position
+from amoeboid_edu.engine.rules import Amoeba, Position
 
 STRATEGIES = Path(__file__).parents[1] / "strategies"
 QUICK = dict(games=2, seed=1, opponents=["random"], progress=False, per_move_limit=5.0)
@@ -344,6 +344,28 @@ def test_a_game_process_writes_each_answer_as_json_dumps_does():
                 {"kind": "turn", "value": "1 a1 -", "took": 0.1, "output": ["x"], "printed": 2, "lines": 1}]
     for answer in answers:
         assert _encoded(answer) == json.dumps(answer).encode(), answer
+
+
+def test_a_game_process_reads_each_cell_token_as_the_parser_does():
+    """Cell tokens of the harness's text are read directly (a long game meets new ones every move, and the parser
+    takes about 15 µs each): the same amoeba as the parser's for every token, and the parser's refusal for the rest."""
+    from amoeboid_edu.engine.rules import NotationError
+    from amoeboid_edu.sandbox.worker import _cell
+
+    rules = Position.start().rules
+
+    def read(read_cell, token):
+        try:
+            return read_cell(token)
+        except NotationError:
+            return "refused"
+
+    tokens = [".", "(1,0)", "(0,7)", "(12,345)", "(0,0)", "(01,2)", "(1,2", "1,2)", "(a,1)", "(1,-1)", "(\uff11,2)",
+              "(1, 2)", "(1,2,3)", "()", "(", "(" + "9" * 30 + ",1)", "(" + "9" * 5000 + ",1)"]
+    tokens += [str(Amoeba(a, b)) for a in range(0, 300, 7) for b in range(0, 300, 11) if a + b]
+    for token in tokens:
+        assert read(lambda t: _cell(t, rules), token) == read(lambda t: Position.parse(f"{t} . A", rules).cells[0],
+                                                              token), token
 
 
 def test_a_strategy_with_state_in_its_module_gets_the_same_card_on_any_number_of_workers():
