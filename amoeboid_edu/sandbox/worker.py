@@ -25,8 +25,8 @@ How it is started: on Linux and macOS the harness (:mod:`.harness`) hands it one
 opens two loopback connections to the harness (control, then its one game) with that token.
 
 It imports only the sandbox's protocol (:mod:`.protocol`, :mod:`.text`), its walls (:mod:`.walls`, :mod:`.seal`,
-:mod:`.processes`, :mod:`.importpath` to hold out missing packages), the engine and the players' helpers, so
-that a strategy starts in a small, known process; never the harness, the lab or anything that starts programs.
+:mod:`.processes`, :mod:`.importpath` to hold out missing packages), the engine and the players' helpers (and
+the baseline bots, in the template), so that a strategy starts in a small, known process; never the harness, the lab or anything that starts programs.
 """
 
 from __future__ import annotations
@@ -556,6 +556,9 @@ def _template(control: socket.socket, fork_server: bool, games: list[socket.sock
     import numpy
     import numpy.random  # noqa: F401 - NumPy 2 imports it lazily: each game process would import it again
     import numpy.fft  # noqa: F401 - lazily too; a sealed game imports nothing (others: "import numpy.ma at the top")
+    # The baseline bots too (trusted code, no student's): a strategy that falls back on ``greedy`` (lesson 9's all
+    # do) would import them in each game process, about 17 ms of CPU each, 40 times in lesson 9's tournament.
+    from ..players import bots  # noqa: F401
 
     request = json.loads(receive_message(control))
     payload = receive_message(control) if request["load"] in ("pickle", "source") else b""

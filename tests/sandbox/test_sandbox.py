@@ -368,6 +368,21 @@ def test_a_game_process_reads_each_cell_token_as_the_parser_does():
                                                               token), token
 
 
+def test_a_game_process_finds_the_baseline_bots_imported(tmp_path):
+    """The template imports the baseline bots before it forks (trusted code): a strategy that falls back on
+    ``greedy``, as lesson 9's all do, does not import them again in each game process (40 times in lesson 9's
+    tournament)."""
+    (tmp_path / "falls_back.py").write_text(
+        "import sys\n"
+        "FOUND = 'amoeboid_edu.players.bots' in sys.modules  # before this file imports anything of the package\n"
+        "from amoeboid_edu.players.bots import greedy\n"
+        "def strategy(position, roll, rng):\n"
+        "    assert FOUND, 'the baseline bots were imported by this game process'\n"
+        "    return greedy(position, roll, rng)\n")
+    card = score(f"{tmp_path}/falls_back.py:strategy", games=2, seed=1, opponents=["random"], progress=False)
+    assert card.forfeits().empty, card.forfeits()[["reason", "value"]].values.tolist()
+
+
 def test_a_strategy_with_state_in_its_module_gets_the_same_card_on_any_number_of_workers():
     # Found by the red team: its games were split over workers game by game, so its history depended on K.
     def card(workers):
