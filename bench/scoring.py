@@ -76,6 +76,7 @@ class TreeCPU:
     def __init__(self, every: float = 0.2) -> None:
         self.every, self.seen, self.stop = every, {}, threading.Event()
         self.ticks = os.sysconf("SC_CLK_TCK")
+        self.parent: dict[int, int] = {}  # each descendant's parent, as first seen (for :meth:`by_depth`)
 
     def _sample(self) -> None:
         from amoeboid_edu.sandbox.processes import descendants
@@ -85,8 +86,23 @@ class TreeCPU:
                 with open(f"/proc/{pid}/stat", "rb") as stat:
                     fields = stat.read().rpartition(b")")[2].split()
                 self.seen[pid] = (int(fields[11]) + int(fields[12])) / self.ticks
+                self.parent.setdefault(pid, int(fields[1]))
             except (OSError, ValueError, IndexError):
                 pass
+
+    def by_depth(self) -> dict[int, tuple[float, int]]:
+        """CPU seconds and processes at each depth below this process: with ``workers=K`` (K > 1) 1 is the pool
+        processes (the scorer's games: bots, referee, harness), 2 the workers' supervisors, 3 their templates
+        (NumPy's import, the walls, the seal), 4 the game processes (the strategy, its import, the per-move work); a
+        serial card starts one level higher."""
+        depths: dict[int, tuple[float, int]] = {}
+        for pid, cpu in self.seen.items():
+            depth, up = 1, self.parent.get(pid)
+            while up is not None and up != os.getpid() and depth < 10:
+                depth, up = depth + 1, self.parent.get(up)
+            seconds, count = depths.get(depth, (0.0, 0))
+            depths[depth] = (seconds + cpu, count + 1)
+        return dict(sorted(depths.items()))
 
     def _run(self) -> None:
         began = time.thread_time()
@@ -136,8 +152,10 @@ def time_isolation(strategy, rounds: int = 3) -> None:
           f"a further lane's game process and first move {min(lanes) * 1000:.1f} ms; load {os.getloadavg()[0]:.1f}")
 
 
-def time_score(strategy, games: int, seed, workers: int, isolated: bool = True, repeat: int = 1) -> float:
-    """Score ``strategy`` and print the figures; ``isolated=False`` registers it as a trusted bot (no worker)."""
+def time_score(strategy, games: int, seed, workers: int, isolated: bool = True, repeat: int = 1,
+               tree_split: bool = False) -> float:
+    """Score ``strategy`` and print the figures; ``isolated=False`` registers it as a trusted bot (no worker);
+    ``tree_split``: also the CPU time of its processes by role (:meth:`TreeCPU.by_depth`, the last run's)."""
     if not isolated:
         BOTS[strategy.__name__] = strategy  # the lab calls registered bots in-process: the no-isolation floor
     try:
@@ -160,6 +178,16 @@ def time_score(strategy, games: int, seed, workers: int, isolated: bool = True, 
     print(f"{strategy.__name__} {how}: {total} games ({games} per opponent), {wall:.2f} s wall "
           f"({min(cpus):.2f} s CPU here, {min(trees):.2f} s CPU with its processes), {total / wall:.0f} games/s, {turns:.0f} turns, {turns / wall:.0f} turns/s, "
           f"workers={workers}, load {os.getloadavg()[0]:.1f}")
+    if isolated and tree_split:
+        from amoeboid_edu.lab.scoring import default_workers
+
+        pooled = (workers or default_workers(2 * len(OPPONENTS))) > 1
+        roles = (["pool processes (bots, referee, harness)"] if pooled else []) + [
+            "worker supervisors", "worker templates", "game processes (the strategy and its per-move work)"]
+        print(f"    this process {min(cpus):.2f} s CPU (the last run)")
+        for depth, (seconds, count) in tree.by_depth().items():
+            role = roles[depth - 1] if depth <= len(roles) else f"depth {depth}"
+            print(f"    {role:<52} {seconds:6.2f} s CPU in {count} processes")
     if isolated:
         for row in summary.itertuples(index=False):
             print(f"    vs {row.opponent:<7} mean {row.mean_turns:6.1f} turns  win rate {row.win_rate:.3f}")
@@ -290,7 +318,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="time each run N times, keep the fastest")
     parser.add_argument("--strategy", choices=["wander", "first_eater"], default="wander",
                         help="the strategy timed (first_eater: issue 25's legal_turns walker)")
-    parser.add_argument("--breakdown", action="store_true", help="also profile where the in-process time goes")
+    parser.add_argument("--breakdown", action="store_true",
+                        help="also profile where the in-process time goes, and split the card's CPU by process")
     parser.add_argument("--only-score", action="store_true", help="time the isolated card only (no references)")
     parser.add_argument("--clock", action="store_true",
                         help="also what the harness's reading of the game processes' CPU clocks costs a move")
@@ -303,7 +332,8 @@ def main() -> None:
             time_isolation(strategy)
         if args.clock:
             time_clock(strategy, args.games, args.seed, repeat=args.repeat)
-        isolated = time_score(strategy, args.games, args.seed, args.workers, repeat=args.repeat)
+        isolated = time_score(strategy, args.games, args.seed, args.workers, repeat=args.repeat,
+                              tree_split=args.breakdown)
         if args.only_score:
             continue
         floor = time_same_games(strategy, args.games, args.seed, repeat=args.repeat)

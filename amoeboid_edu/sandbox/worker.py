@@ -25,8 +25,8 @@ How it is started: on Linux and macOS the harness (:mod:`.harness`) hands it one
 opens two loopback connections to the harness (control, then its one game) with that token.
 
 It imports only the sandbox's protocol (:mod:`.protocol`, :mod:`.text`), its walls (:mod:`.walls`, :mod:`.seal`,
-:mod:`.processes`, :mod:`.importpath` to hold out missing packages), the engine and the players' helpers, so
-that a strategy starts in a small, known process; never the harness, the lab or anything that starts programs.
+:mod:`.processes`, :mod:`.importpath` to hold out missing packages), the engine and the players' helpers (and
+the baseline bots, in the template), so that a strategy starts in a small, known process; never the harness, the lab or anything that starts programs.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ import importlib
 import importlib.util
 import json
 import linecache
+import math
 import os
 import random
 import signal
@@ -44,7 +45,7 @@ import time
 import types
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from ..engine.rules import Amoeba, Board, Position, Rules, Turn
 from ..players.strategy import StrategyFunction, as_function
@@ -120,23 +121,95 @@ def _entropy_from_the_move() -> None:
             self.seed(_entropy_bits(128) if not args or args[0] is None else args[0])
 
     setattr(_random, "Random", Random)
+    instance = getattr(random, "_inst", None)
+    if instance is not None:  # module-level random: seeded at its first draw of a move (_seed_globals)
+        _seeded_on_first_draw(random, instance, _random_seed, random.seed, ("seed", "setstate"))
+        _LAZY.append("random")
     try:
         import numpy.random.bit_generator as bit_generator
+        import numpy.random.mtrand as mtrand
     except ImportError:
         return
     setattr(bit_generator, "randbits", _entropy_bits)  # SeedSequence() without entropy (not in its stubs)
+    legacy = getattr(mtrand, "_rand", None)  # NumPy's global generator, behind numpy.random.random() and friends
+    if legacy is not None:
+        import numpy.random
+
+        seed = mtrand.seed
+        for module in (numpy.random, mtrand):
+            _seeded_on_first_draw(module, legacy, _numpy_seed, seed, ("seed", "set_state"))
+        _LAZY.append("numpy")
+
+
+Pending = list[Optional[int]]
+"""A one-element list: the seed a module-level generator takes before its next draw (None: it already has)."""
+_random_seed: Pending = [None]
+"""The seed module-level ``random`` takes before its next draw (see :func:`_seeded_on_first_draw`)."""
+_numpy_seed: Pending = [None]
+"""The seed NumPy's global generator takes before its next draw."""
 
 
 def _seed_globals(seed: int) -> None:
-    """Module-level ``random``, NumPy's global generator and the stand-in entropy, from the move's (or import's) seed."""
+    """Module-level ``random``, NumPy's global generator and the stand-in entropy, from the move's (or import's) seed.
+
+    Each takes its seed before its first draw of the move, not here: a ``Random``'s seeding costs about 15 µs, and
+    most strategies draw from neither (the stream drawn is the same: :func:`_seeded_on_first_draw`).  Until
+    :func:`_entropy_from_the_move` has made them lazy (a plain call, as in the tests), they are seeded at once.
+    """
+    _entropy_seed[0] = seed + (2 << SEED_BITS)
+    _random_seed[0] = seed + (1 << SEED_BITS)  # not the rng's own stream
+    _numpy_seed[0] = seed % (1 << 32)
+    if "random" not in _LAZY:
+        _take_pending(_random_seed, random.seed)
     numpy = sys.modules.get("numpy")
+    if numpy is not None and "numpy" not in _LAZY:
+        _take_pending(_numpy_seed, numpy.random.seed)
+
+
+_LAZY: list[str] = []
+"""The modules whose generators :func:`_seeded_on_first_draw` has made lazy in this process."""
+
+
+def _take_pending(pending: Pending, seed: Callable[[int], object]) -> None:
+    """Seed with the pending seed, if there is one, and clear it."""
+    value = pending[0]
+    if value is None:
+        return
+    pending[0] = None
     try:
-        _entropy_seed[0] = seed + (2 << SEED_BITS)
-        random.seed(seed + (1 << SEED_BITS))  # not the rng's own stream
-        if numpy is not None:
-            numpy.random.seed(seed % (1 << 32))
+        seed(value)
     except Exception:  # noqa: BLE001 - a strategy that replaced them loses its own determinism, not ours
         pass
+
+
+def _seeded_on_first_draw(module: types.ModuleType, instance: object, pending: Pending,
+                          seed: Callable[[int], object], replacing: Sequence[str]) -> None:
+    """Make each of ``module``'s functions that are methods of ``instance`` (the module's hidden generator) seed it
+    first with ``pending``'s seed, if one is pending: the draw is the one an eager seeding gives, and a move that
+    draws nothing costs no seeding.  The functions named in ``replacing`` (``seed``, ``setstate``) set the state
+    themselves: they drop the pending seed.  Done before the strategy's import, so ``from random import choice``
+    binds the lazy function too.
+    """
+    for name, method in list(vars(module).items()):
+        if getattr(method, "__self__", None) is not instance or not callable(method):
+            continue
+        setattr(module, name, _lazy_method(method, pending, seed, drops=name in replacing))
+
+
+def _lazy_method(method: Callable[..., Any], pending: Pending, seed: Callable[[int], object],
+                 drops: bool) -> Callable[..., Any]:
+    if drops:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            pending[0] = None
+            return method(*args, **kwargs)
+    else:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if pending[0] is not None:
+                _take_pending(pending, seed)
+            return method(*args, **kwargs)
+    call.__name__ = call.__qualname__ = getattr(method, "__name__", "call")
+    call.__doc__ = getattr(method, "__doc__", None)
+    return call
 
 
 def _load(request: dict[str, Any], payload: bytes) -> StrategyFunction:
@@ -289,6 +362,23 @@ _AMOEBAE: dict[str, Amoeba | None] = {}
 """Cell tokens read so far (``"."``, ``"(3,1)"``) and what they stand for: a move's position is mostly old tokens."""
 
 
+CELL_DIGITS = 18
+"""Digits of a count :func:`_cell` reads itself; a longer one (never met in play) goes to the parser."""
+
+
+def _cell(token: str, rules: Rules) -> Amoeba | None:
+    """The amoeba a cell token of the harness's text stands for: ``(a,b)`` as ``str(Amoeba)`` writes it is read at
+    once (amoebae grow every turn, so a long game meets a new token or two a move, and the parser takes about
+    15 µs each); anything else is read by the parser, which refuses what is not a cell."""
+    a, comma, b = token[1:-1].partition(",")
+    if (comma and token[0] == "(" and token[-1] == ")" and a.isascii() and a.isdigit() and b.isascii()
+            and b.isdigit() and len(a) <= CELL_DIGITS and len(b) <= CELL_DIGITS):
+        cell = Amoeba(int(a), int(b))
+        if cell.a + cell.b and str(cell) == token:  # written as str(Amoeba) writes it, and not empty
+            return cell
+    return Position.parse(f"{token} . A", rules).cells[0]
+
+
 def position_from_harness(text: str, rules: Rules) -> Position:
     """Read back the harness's own ``str(position)`` of a grid: the hot path of every move.
 
@@ -306,12 +396,24 @@ def position_from_harness(text: str, rules: Rules) -> Position:
         except KeyError:
             if len(_AMOEBAE) >= 1 << 16:
                 _AMOEBAE.clear()
-            cell = _AMOEBAE[token] = Position.parse(f"{token} . A", rules).cells[0]
+            cell = _AMOEBAE[token] = _cell(token, rules)
             cells.append(cell)
     rows = len(tokens) - len(cells)  # the slashes between rows, and the side to move
     if not cells or len(cells) % rows or tokens[-1] not in ("A", "B"):
         return Position.parse(text, rules)
     return Position.unchecked(Board.grid(rows, len(cells) // rows, rules.adjacency), tuple(cells), tokens[-1], rules)
+
+
+def _encoded(answer: dict[str, Any]) -> bytes:
+    """``json.dumps(answer).encode()``, the usual answer (a turn's text and its time) written out directly: the
+    same bytes at half the cost (``tests/sandbox`` compares them), on a path every move takes."""
+    if len(answer) == 3:
+        kind, value, took = answer.get("kind"), answer.get("value"), answer.get("took")
+        if (type(kind) is str and type(value) is str and type(took) is float and math.isfinite(took)
+                and list(answer) == ["kind", "value", "took"]):
+            return (f'{{"kind": {json.dumps(kind)}, "value": {json.dumps(value)}, '
+                    f'"took": {float.__repr__(took)}}}').encode()
+    return json.dumps(answer).encode()
 
 
 @dataclass
@@ -327,7 +429,7 @@ class _Outbox:
 
     def add(self, answer: dict[str, Any], began: float) -> None:
         """Queue the answer to a move that began at ``began``; a slow move's answer goes at once."""
-        data = json.dumps(answer).encode()
+        data = _encoded(answer)
         self.frames.append(HEADER.pack(len(data)) + data)
         now = time.monotonic()
         if self.each or now - self.sent >= FLUSH_AFTER or now - began >= FLUSH_AFTER:
@@ -454,6 +556,9 @@ def _template(control: socket.socket, fork_server: bool, games: list[socket.sock
     import numpy
     import numpy.random  # noqa: F401 - NumPy 2 imports it lazily: each game process would import it again
     import numpy.fft  # noqa: F401 - lazily too; a sealed game imports nothing (others: "import numpy.ma at the top")
+    # The baseline bots too (trusted code, no student's): a strategy that falls back on ``greedy`` (lesson 9's all
+    # do) would import them in each game process, about 17 ms of CPU each, 40 times in lesson 9's tournament.
+    from ..players import bots  # noqa: F401
 
     request = json.loads(receive_message(control))
     payload = receive_message(control) if request["load"] in ("pickle", "source") else b""

@@ -29,7 +29,7 @@ from amoeboid_edu.sandbox import protocol as _protocol
 from amoeboid_edu.sandbox import text as _text
 from amoeboid_edu.sandbox import walls as _walls
 from amoeboid_edu.lab import score, tournament, wilson_interval
-from amoeboid_edu.engine.rules import Position
+from amoeboid_edu.engine.rules import Amoeba, Position
 
 STRATEGIES = Path(__file__).parents[1] / "strategies"
 QUICK = dict(games=2, seed=1, opponents=["random"], progress=False, per_move_limit=5.0)
@@ -295,6 +295,92 @@ def test_module_level_and_os_seeded_generators_are_seeded_per_move(strategy):
     assert cards[0].records != cards[2].records
     parallel = score(strategy, games=4, seed=3, opponents=["random", "greedy"], progress=False, workers=2)
     assert parallel.records == cards[0].records
+
+
+def test_a_module_level_generator_is_seeded_at_its_first_draw_of_a_move_and_draws_the_same():
+    """The game process seeds module-level ``random`` and NumPy's global generator lazily (a seeding costs about
+    15 µs a move, and most strategies draw from neither): here on a module of its own, with a generator that counts
+    its seedings.  The draws are those of an eager seeding; ``seed`` and ``setstate`` drop the pending seed."""
+    import random
+    import types
+
+    from amoeboid_edu.sandbox import worker
+
+    class Counted(random.Random):
+        seedings = 0
+
+        def seed(self, *args, **kwargs):
+            Counted.seedings += 1
+            super().seed(*args, **kwargs)
+
+    generator, module, pending = Counted(0), types.ModuleType("fake_random"), [None]
+    for name in ("seed", "random", "choice", "getstate", "setstate"):
+        setattr(module, name, getattr(generator, name))
+    worker._seeded_on_first_draw(module, generator, pending, generator.seed, ("seed", "setstate"))
+    Counted.seedings = 0
+    for move_seed in (11, 12):
+        pending[0] = move_seed  # what _seed_globals does each move
+        assert Counted.seedings == move_seed - 11  # nothing drawn yet this move: not seeded yet
+        eager = random.Random(move_seed)
+        assert [module.random(), module.choice("abcdef")] == [eager.random(), eager.choice("abcdef")]
+    pending[0] = 13
+    assert module.getstate() == random.Random(13).getstate()  # the state a strategy reads is the move's
+    pending[0] = 14
+    module.seed(5)  # the strategy's own seed wins over the pending one
+    assert module.random() == random.Random(5).random() and pending[0] is None
+    assert Counted.seedings == 4
+
+
+def test_a_game_process_writes_each_answer_as_json_dumps_does():
+    """The usual answer is written out directly (half the cost of ``json.dumps``, on every move): byte for byte the
+    same, whatever the text; anything else goes through ``json.dumps``."""
+    from amoeboid_edu.sandbox.worker import _encoded
+
+    texts = ["3 a1 a1-b1 2,0", "5 c3 -", 'quote " and \\ back', "tab\there\nnewline \x00\x1f", "Δ é 🦠 \ud800", ""]
+    answers = [{"kind": kind, "value": text, "took": took} for kind in ("turn", "text", "other") for text in texts
+               for took in (0.0, 1e-05, 0.000123456789, 2.5, 1e300)]
+    answers += [{"kind": "turn", "value": "1 a1 -", "took": float("nan")}, {"value": "1 a1 -", "kind": "turn", "took": 1.0},
+                {"kind": "turn", "value": "1 a1 -", "took": 1}, {"kind": "error", "value": "E", "where": None, "took": 0.5},
+                {"kind": "turn", "value": "1 a1 -", "took": 0.1, "output": ["x"], "printed": 2, "lines": 1}]
+    for answer in answers:
+        assert _encoded(answer) == json.dumps(answer).encode(), answer
+
+
+def test_a_game_process_reads_each_cell_token_as_the_parser_does():
+    """Cell tokens of the harness's text are read directly (a long game meets new ones every move, and the parser
+    takes about 15 µs each): the same amoeba as the parser's for every token, and the parser's refusal for the rest."""
+    from amoeboid_edu.engine.rules import NotationError
+    from amoeboid_edu.sandbox.worker import _cell
+
+    rules = Position.start().rules
+
+    def read(read_cell, token):
+        try:
+            return read_cell(token)
+        except NotationError:
+            return "refused"
+
+    tokens = [".", "(1,0)", "(0,7)", "(12,345)", "(0,0)", "(01,2)", "(1,2", "1,2)", "(a,1)", "(1,-1)", "(\uff11,2)",
+              "(1, 2)", "(1,2,3)", "()", "(", "(" + "9" * 30 + ",1)", "(" + "9" * 5000 + ",1)"]
+    tokens += [str(Amoeba(a, b)) for a in range(0, 300, 7) for b in range(0, 300, 11) if a + b]
+    for token in tokens:
+        assert read(lambda t: _cell(t, rules), token) == read(lambda t: Position.parse(f"{t} . A", rules).cells[0],
+                                                              token), token
+
+
+def test_a_game_process_finds_the_baseline_bots_imported(tmp_path):
+    """The template imports the baseline bots before it forks (trusted code): a strategy that falls back on
+    ``greedy``, as lesson 9's all do, does not import them again in each game process (40 times in lesson 9's
+    tournament)."""
+    (tmp_path / "falls_back.py").write_text(
+        "import sys\n"
+        "FOUND = 'amoeboid_edu.players.bots' in sys.modules  # before this file imports anything of the package\n"
+        "from amoeboid_edu.players.bots import greedy\n"
+        "def strategy(position, roll, rng):\n"
+        "    assert FOUND, 'the baseline bots were imported by this game process'\n"
+        "    return greedy(position, roll, rng)\n")
+    card = score(f"{tmp_path}/falls_back.py:strategy", games=2, seed=1, opponents=["random"], progress=False)
+    assert card.forfeits().empty, card.forfeits()[["reason", "value"]].values.tolist()
 
 
 def test_a_strategy_with_state_in_its_module_gets_the_same_card_on_any_number_of_workers():
