@@ -12,6 +12,7 @@ from ...engine.seeding import seed_text
 from ...players.bots import paper_options
 from ...engine.rules import Position, Turn, apply, legal_turns
 from ...players.bots import can_end_at_once
+from ...players.strategy import candidate_turns
 from ..search import LineOutcomes, SearchBudgetExceeded
 from .advantage import DELTA_SIZE
 from .lines import (
@@ -205,7 +206,14 @@ def describe_line(start: Position, line: Sequence[str]) -> str:
         position = apply(position, turn)
     result = {"B": "B wins", "A": "A wins", "tie": "a tie"}.get(position.result, "the game goes on")
     if position.result == "B" and line and line[-1].startswith("A "):
-        result += " on A's own turn (A's move leaves it owning no piece)"
+        last = start
+        for entry in line[:-1]:
+            last = apply(last, Turn.parse(entry.split(" ", 1)[1]))
+        roll = Turn.parse(line[-1].split(" ", 1)[1]).roll
+        forced = not a_keeps_an_amoeba(last, roll)
+        result += (" on A's own turn (every legal turn A has with its roll of "
+                   f"{roll} leaves it owning no piece)" if forced else
+                   " on A's own turn (A's move leaves it owning no piece)")
     text = f"A's turns: {'; '.join(parts)}; {result} on turn {len(line)}"
     if silent:
         text += (f"; A's turn{'s' if len(silent) > 1 else ''} {', '.join(silent)}: the paper silent, a default of "
@@ -222,7 +230,14 @@ def b_out_of_reach(position: Position, turns: int, roll: int | None = None) -> b
     turn adds its roll to its roller's units, so A's grow by at least 1 on each A turn and B's by at most the die's
     largest face on each B turn.  If even so B's units cannot outnumber A's at the end of any of the next ``turns``
     turns (the game may end on any of them), no line of play within ``turns`` turns is a B win, whatever either side
-    does."""
+    does.
+
+    And by A's amoebae: a turn takes at most one of them from A.  B's turn changes only its own grown and moved-from
+    amoebae and the cell it moves onto; A's turn can lose A the cell it moves from or the one it moves onto, not both
+    (their A units together, a roll added, still outnumber their B units).  So B wins within ``turns`` turns only if
+    A owns at most ``turns`` amoebae now."""
+    if len(position.owned_indices("A")) > turns:
+        return True
     lead = sum(cell.b - cell.a for cell in position.cells if cell is not None)  # B's units minus A's
     most, least = position.rules.die_sides, 1
     player = position.to_move
@@ -235,6 +250,47 @@ def b_out_of_reach(position: Position, turns: int, roll: int | None = None) -> b
     return True
 
 
+def a_keeps_an_amoeba(position: Position, roll: int) -> bool:
+    """A to move: some legal turn with ``roll`` neither loses nor ties the game at once.
+
+    Without a turn tried when A owns two amoebae (a turn takes at most one, :func:`b_out_of_reach`) or one with an
+    empty cell next to it (one of A's units moved there keeps both A's); else greedy's candidates first, where one
+    usually is, and every legal turn only when none of them is."""
+    owned = position.owned_indices("A")
+    if len(owned) >= 2 or any(position.cells[j] is None for i in owned for j in position.board.neighbours[i]):
+        return True
+    return any(apply(position, turn).result in ("ongoing", "A")
+               for turns in (candidate_turns(position, roll), legal_turns(position, roll)) for turn in turns)
+
+
+def a_holds_after_any_b_turn(position: Position) -> bool:
+    """B to move: whatever B plays, A (if it keeps an amoeba) then keeps an amoeba on its own turn (:func:`a_keeps_an_amoeba`):
+    A owns three amoebae (one B turn takes at most one), or every amoeba A owns has two empty cells next to it (one
+    B turn fills at most one)."""
+    owned = position.owned_indices("A")
+    cells, neighbours = position.cells, position.board.neighbours
+    return len(owned) >= 3 or all(sum(cells[j] is None for j in neighbours[i]) >= 2 for i in owned)
+
+
+def cells_that_corner_a(position: Position) -> set[str] | None:
+    """B to move: the cells a B turn must move onto to leave A one amoeba with no empty cell next to it (where A's
+    every turn may lose it, :func:`a_keeps_an_amoeba`); None when A is so cornered already (every B turn may keep it
+    so).  A B turn changes the owner of no amoeba of A's but the one it moves onto, and fills no empty cell but that
+    one (the cell it moves from it may empty), so it corners A only by moving onto an amoeba of A's or an empty cell
+    next to one."""
+    owned = position.owned_indices("A")
+    cells, neighbours, names = position.cells, position.board.neighbours, position.board.names
+    if len(owned) == 1 and all(cells[j] is not None for j in neighbours[owned[0]]):
+        return None
+    return {names[i] for i in owned} | {names[j] for i in owned for j in neighbours[i] if cells[j] is None}
+
+
+KEEPS_AN_AMOEBA: tuple[Callable[[Position, int], Turn], ...] = (paper_line,)
+"""Lines that never play a turn ending the game at once in their loss or a tie when a legal turn does not (the paper
+bot's default, ``tests/players/test_bots.py``).  Against them, on A's last turn of a search B wins only where every
+legal turn of A's ends the game (:func:`a_keeps_an_amoeba`), so the line is asked for its turn only there."""
+
+
 def b_win_line(position: Position, a_line: Callable[[Position, int], Turn], turns: int,
                budget: int = 2_000_000) -> list[str] | None:  # fmt: skip
     """A line within ``turns`` turns on which B, playing any legal turn, wins against ``a_line``; None if there is
@@ -244,10 +300,12 @@ def b_win_line(position: Position, a_line: Callable[[Position, int], Turn], turn
     bot's first rule, Case IV step 5's "can eat him ... winning the game", which completion (iv) keeps): an A roll
     with which A can win at once is settled without asking the line which winning turn it plays, the costly part of
     the search.  B's last turn is decided exactly (:func:`~amoeboid_edu.players.bots.can_end_at_once`).  A node
-    (and a roll) from which B cannot win by arithmetic is not searched (:func:`b_out_of_reach`).  Memoised per
-    (position, turns left); ``budget`` caps the turns visited (:class:`SearchBudgetExceeded`).
+    (and a roll) from which B cannot win by arithmetic is not searched (:func:`b_out_of_reach`).  For a line of
+    :data:`KEEPS_AN_AMOEBA`, A's roll on the search's last turn is settled without the line where some turn keeps A
+    an amoeba.  Memoised per (position, turns left); ``budget`` caps the turns visited (:class:`SearchBudgetExceeded`).
     """
     no_win: set[tuple[object, str, int]] = set()
+    keeps = a_line in KEEPS_AN_AMOEBA
     visited = 0
 
     def search(position: Position, turns: int) -> list[str] | None:
@@ -262,6 +320,13 @@ def b_win_line(position: Position, a_line: Callable[[Position, int], Turn], turn
         if b_out_of_reach(position, turns) or last_b_turn and not can_end_at_once(position, ties=False):
             no_win.add(key)
             return None
+        reach = None  # B's turns worth trying: those moving onto these cells (None: every turn)
+        if keeps and turns == 2 and b_to_move and not can_end_at_once(position, ties=False):
+            # B cannot win now, only by leaving A, on its last turn, no turn that keeps an amoeba
+            if a_holds_after_any_b_turn(position):
+                no_win.add(key)
+                return None
+            reach = cells_that_corner_a(position)
         for roll, _ in position.dice_outcomes():
             if b_out_of_reach(position, turns, roll):
                 continue
@@ -269,7 +334,11 @@ def b_win_line(position: Position, a_line: Callable[[Position, int], Turn], turn
                 continue
             if not b_to_move and can_end_at_once(position, roll, ties=False):
                 continue  # the line wins here: no B win along this roll
+            if not b_to_move and turns == 1 and keeps and a_keeps_an_amoeba(position, roll):
+                continue  # the line keeps an amoeba on its own turn: no B win along this roll
             for turn in legal_turns(position, roll) if b_to_move else [a_line(position, roll)]:
+                if reach is not None and turn.dst not in reach:
+                    continue
                 visited += 1
                 if visited > budget:
                     raise SearchBudgetExceeded(f"more than {budget:,} turns visited")

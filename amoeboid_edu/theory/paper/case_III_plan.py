@@ -16,7 +16,7 @@ from ...engine.rules import Amoeba, Position, Turn, apply, legal_turns
 from ...players.bots import can_end_at_once, paper_case
 from ...players.strategy import smallest_neutralisation
 from ..search import SearchBudgetExceeded, grid_symmetries
-from .case_III import b_out_of_reach
+from .case_III import a_holds_after_any_b_turn, b_out_of_reach
 from .lines import paper_line, text_options
 
 TEXT_ALLOWS = (
@@ -204,15 +204,6 @@ def a_holds(position: Position, turns: int) -> bool:
     return False
 
 
-def _a_holds_after_any_b_turn(position: Position) -> bool:
-    """B to move: whatever B plays, A (if it keeps an amoeba) then holds on its own turn (:func:`a_holds` with 1 turn):
-    A owns three amoebae (one B turn takes at most one), or every amoeba A owns has two empty cells next to it (one
-    B turn fills at most one)."""
-    owned = position.owned_indices("A")
-    cells, neighbours = position.cells, position.board.neighbours
-    return len(owned) >= 3 or all(sum(cells[j] is None for j in neighbours[i]) >= 2 for i in owned)
-
-
 def _b_turns_that_can_matter(position: Position) -> set[str] | None:
     """B to move, A's last turn next: the cells a B turn must move onto for A not to hold on its turn
     (:func:`a_holds`): A's amoebae (B eats one) and the last empty cell next to an amoeba of A's; every other B turn
@@ -271,7 +262,7 @@ class PlanSearch:
             return False
         if position.to_move == "A" and turns <= 2 and a_holds(position, turns):
             return False
-        if position.to_move == "B" and turns == 2 and _a_holds_after_any_b_turn(position):
+        if position.to_move == "B" and turns == 2 and a_holds_after_any_b_turn(position):
             return can_end_at_once(position, ties=False)  # B's only chance is this turn: exact
         key = self._key(position)
         if self._wins.get(key, turns + 1) <= turns:
