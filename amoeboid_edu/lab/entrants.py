@@ -136,6 +136,10 @@ def opponent_list(opponents: object, strategies: bool) -> list[Any]:
                              "name is written in small letters)")
         raise ValueError(f"opponents are {offer}, not {shown(repr(name))} (a list of names, e.g. "
                          "opponents=[\"greedy\", \"paper\"])")
+    twice = next((name for k, name in enumerate(given) if isinstance(name, str) and name in BOTS
+                  and name in given[:k]), None)  # fmt: skip
+    if twice is not None:  # a game's dice are keyed by its table, which a bot's name names: one table per bot
+        raise ValueError(f"opponents=: {twice!r} is listed twice; list each bot once (play more games with games=)")
     return given
 
 

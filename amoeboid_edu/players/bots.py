@@ -384,7 +384,9 @@ PAPER_RULES: dict[str, PaperRule] = {rule.key: rule for rule in (
               "your amoeba enough to make one of the opponent's amoeba neutral while keeping control of the center. "
               "(Read: a piece smaller than the biggest, only when the biggest cannot be taken keeping the centre.)"),
     PaperRule("IV-capture", "Case IV step 4", "When only one square is empty A will eat B's amoeba with a number 1 "
-              "higher (gaining control of the amoeba)."),
+              "higher (gaining control of the amoeba). (Read: the fewest of A's units that gain control, one more "
+              "than the piece's B units over its A units, and never fewer than the piece's size, which a move onto an "
+              "amoeba needs.)"),
     PaperRule("III-eat", "Case III", "When your Advantage 2 is no longer greater than 6 ..., the optimal play is to "
               "eat one of the opponent's split amoebae. (How many units: paper silent; default the smallest capture that "
               "keeps the centre, as the example game 'splits and eats', else the whole amoeba.)"),

@@ -135,6 +135,18 @@ def test_an_unknown_opponent_gets_the_bots_names():
     assert message.endswith(", not 'grady' (a list of names, e.g. opponents=[\"greedy\", \"paper\"])")
 
 
+@pytest.mark.parametrize("run", ["score", "tournament"])
+def test_a_bot_listed_twice_is_refused_in_one_line(run):
+    # red team 8: both tables of "random" and "random 2" dealt the same dice, so those games counted twice
+    with pytest.raises(ValueError) as error:
+        if run == "score":
+            lab.score("greedy", games=2, opponents=["random", "greedy", "random"], **QUIET)
+        else:
+            lab.tournament(["greedy", "paper"], games=2, opponents=["random", "random"], **QUIET)
+    message = _one_line_refusal(error, "entrants.py")
+    assert message == "opponents=: 'random' is listed twice; list each bot once (play more games with games=)"
+
+
 def test_a_single_opponent_name_is_a_list_of_one_not_of_letters():
     card = lab.score("random", games=2, opponents="greedy", **QUIET)
     assert card.summary()["opponent"].tolist() == ["greedy"]
