@@ -182,7 +182,7 @@ paper.symmetry_theorem(games=2_000)
 # change the limit, only the numbers. The authors "have run computer modeling that supports this claim".
 #
 # **In one sentence:** the authors' modelling was right, and it is even a theorem, for the dice sums *as if play went
-# on forever*; but real games end long before δ has wandered far (the card below measures both: how long games last,
+# on forever*; but a game gives δ only as many turns as it lasts (the card below measures both: how long games last,
 # and how many turns δ needs).
 #
 # We can do better than modelling: P_M(n) can be computed exactly, turn by turn, by keeping the probability of every
@@ -226,9 +226,12 @@ lengths = unbounded.evidence.dropna(subset=["half end within"])
 median = dict(zip(lengths["games"], lengths["half end within"]))
 levels = unbounded.evidence.dropna(subset=["M"]).set_index("M")
 need = int(levels.loc[10, "turns to P_M >= 0.9"])
+passed = analysis.exceedance_curve(10, int(max(median.values())))  # P_10(n), exact, n = 0, 1, ...
+by_then = "; ".join(f"{passed[int(turns)]:.0%} ({games})" for games, turns in median.items())
 Markdown(f"Half of the games end within: {'; '.join(f'{turns} turns ({games})' for games, turns in median.items())}. "
-         f"δ needs {need:,} turns ({need / 2:,g} rounds) to pass 10 with 90% chance. The bigger the board, the longer the games; on every "
-         "board a game stops long before δ has wandered far.")
+         f"δ needs {need:,} turns ({need / 2:,g} rounds) to pass 10 with 90% chance. The bigger the board, the longer "
+         f"the games, and the further δ can wander: by the time half the games have ended, δ has passed 10 with "
+         f"chance {by_then}.")
 
 # %% [markdown]
 # **Exercise 3.** Using `analysis.exceedance_curve(M, turns)` (it returns P_M(n) for n = 0..turns) and

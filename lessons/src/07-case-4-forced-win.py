@@ -69,8 +69,8 @@ matrices.evidence
 
 # %%
 Markdown(f"**{matrices.verdict}**: {matrices.brief[0].upper()}{matrices.brief[1:]} Each row above is one cell where "
-         f"the paper's picture and the rules disagree ({len(matrices.evidence)} in all, a misprint copied into the "
-         "next pictures counted each time).")
+         f"the paper's picture and the rules disagree ({len(matrices.evidence)} in all; the "
+         "card counts a wrong cell copied into later pictures once).")
 
 # %% [markdown]
 # The line works: B's pieces shrink, the board fills with neutral amoebae, and B ends up stuck.
