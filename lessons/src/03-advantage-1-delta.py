@@ -226,7 +226,7 @@ lengths = unbounded.evidence.dropna(subset=["half end within"])
 median = dict(zip(lengths["games"], lengths["half end within"]))
 levels = unbounded.evidence.dropna(subset=["M"]).set_index("M")
 need = int(levels.loc[10, "turns to P_M >= 0.9"])
-passed = analysis.exceedance_curve(10, int(max(median.values())))  # P_10(n), exact, n = 0, 1, ...
+passed = analysis.exceedance_curve(10, max(int(turns) for turns in median.values()))  # P_10(n), exact, n = 0, 1, ...
 by_then = "; ".join(f"{passed[int(turns)]:.0%} ({games})" for games, turns in median.items())
 Markdown(f"Half of the games end within: {'; '.join(f'{turns} turns ({games})' for games, turns in median.items())}. "
          f"δ needs {need:,} turns ({need / 2:,g} rounds) to pass 10 with 90% chance. The bigger the board, the longer "

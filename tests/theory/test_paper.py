@@ -353,7 +353,9 @@ def test_case_II_streak_is_the_gamblers_fallacy_with_a_replayable_counter_line()
 
 def test_case_II_length_both_readings():
     verdict = paper.verdict("case-II-length")  # shared with the CLI test in this process
-    assert verdict.verdict == "confirmed" and "168" in verdict.summary and "335" in verdict.summary
+    # the words cover A's every play: in B's own turns, with A not growing, B can do it in 168 (a tiny chance)
+    assert verdict.verdict == "confirmed with a correction" and "168" in verdict.summary and "335" in verdict.summary
+    assert "the correction: in B's own turns it holds surely while A keeps growing" in verdict.summary
     # A grows by at least 1 a turn: after B's j-th turn the gap is at least 1006 + (j - 1) - 6 j, closed at j = 201
     assert min(j for j in range(1, 400) if 1006 + (j - 1) - 6 * j <= 0) == 201
     assert "B needs at least 201 of its own turns to catch up" in verdict.summary

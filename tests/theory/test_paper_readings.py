@@ -77,6 +77,7 @@ def test_case_II_length_one_liner_carries_its_default_and_the_chance_without_it(
     chance = f"{float(_p_sum_at_least(200, 1006)):.1e}"
     assert "A keeps its amoeba whole" in card.brief and "almost surely" in card.brief and chance in card.brief
     assert "surely under the named default" in card.summary and chance in card.summary
+    assert card.verdict == "confirmed with a correction" and "(the correction)" in card.brief
     assert len(card.short) <= paper.SHORT_LINE
 
 
@@ -129,7 +130,9 @@ def test_case_IV_matrices_count_a_s_eats_one_way_and_note_step_5s_neutral_amoeba
     last = game.turns[-1]
     assert game.position[last.dst].is_neutral and game.result == "A"
     assert "winning control of the new amoeba" in card.summary and "neutral (12,12)" in card.summary
-    assert "paper's own example" in card.brief and "paper's own example" in card.explanation
+    # the word is about the sentence 'A eats and wins' (its one line is legal and A wins); the pictures' cells listed
+    assert card.verdict == "confirmed" and "the example's line is legal and A wins" in card.brief
+    assert "a misprint of the pictures" in card.explanation and f"{len(card.evidence)} printed cells" in card.plain
     docs = (ROOT / "docs" / "paper.md").read_text()
     a1 = card.evidence[(card.evidence["cell"] == "a1") & (card.evidence["matrix"] < len(paper.PAPER_CASE_IV_MATRICES))]
     ordinal = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth"}

@@ -391,7 +391,8 @@ def case_II_length(need: int = 1006, claimed: int = 200) -> Verdict:
                f"surely under the named default that A keeps its amoeba whole (growing at least 1 a turn, so B needs "
                f"at least {fewest_with_growth} of its own turns to catch up); without that default, from B's rolls "
                f"alone, at least {fewest_b_turns} of its turns, and almost surely more than 200: P(B gains {need} "
-               f"within {claimed} of its turns) = {float(p_within):.1e} < 1e-{digits - 1}")  # fmt: skip
+               f"within {claimed} of its turns) = {float(p_within):.1e} < 1e-{digits - 1}; the correction: in B's own "
+               f"turns it holds surely while A keeps growing the amoeba B must eat (the paper's 1006/5 = 201)")  # fmt: skip
     scope = ("the dice alone (any board): B's gain of 1006 units, 6 per roll at most, A's at least 1 per roll; A keeps "
              "its amoeba whole and grows it (paper silent on A's play: a default; 'until he gets 1006 more in size' "
              "counts B's growth only); exact convolution of 200 dice")  # fmt: skip
@@ -407,15 +408,18 @@ def case_II_length(need: int = 1006, claimed: int = 200) -> Verdict:
         "authors' own count)."
     )
     hitting = expected_b_turns
-    plain = (f"Right: if A keeps its amoeba whole (our default: the paper does not say), A keeps growing too, and B "
+    plain = (f"Right, with a correction: if A keeps its amoeba whole (the paper does not say), A keeps growing too, and B "
              f"needs at least {fewest_with_growth} of its own turns even rolling only sixes; without that default B "
              f"could do it in {fewest_b_turns} of its turns, with a chance of {float(p_within):.1e}, and needs about "
              f"{hitting:.0f} on average; counted in turns of the game, it is surely more than 200.")
-    brief = (f"more than 200 turns: surely if A keeps its amoeba whole (a default); else almost surely (fails with "
-             f"chance {float(p_within):.1e}).")
-    # the rule: "more than 200 turns" holds surely under both readings (B's turns with A growing, turns of the game),
-    # given the named default that A keeps its amoeba whole (the paper is silent on A's play)
+    brief = (f"over 200 turns: surely if A keeps its amoeba whole (the correction); else almost surely (fails at "
+             f"{float(p_within):.1e}).")
+    # the rule: the words cover A's every way of playing and both readings of 'turns'; in B's own turns (a round, as
+    # the symmetry card reads 'turn') with A not growing the amoeba B must eat, B can do it within 200 (with a tiny
+    # chance), so it fails in a case its words cover; it holds surely where A keeps growing that amoeba, the paper's
+    # own count (1006/5 = 201): confirmed with a correction, the correction naming A's growth
+    every_case = fewest_b_turns > claimed and fewest_game_turns > claimed
     surely = fewest_with_growth > claimed and fewest_game_turns > claimed
-    verdict = judged(surely, surely)
+    verdict = judged(every_case, surely)
     return Verdict("case-II-length", verdict, summary, explanation, evidence, scope=scope, plain=plain,
                    quote=LENGTH_QUOTE, brief=brief, reach="the dice alone, exact; A keeps its amoeba whole")  # fmt: skip

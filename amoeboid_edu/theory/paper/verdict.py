@@ -145,12 +145,13 @@ class Verdict:
         counter = (f"<p>Counter-line (replay it with <code>amoeboid replay</code>):</p><pre>{esc(self.counter_line)}</pre>"
                    if self.counter_line else "")  # fmt: skip
         quote = f"<p><i>The paper:</i> “{esc(self.quote)}”</p>" if self.quote else ""
-        plain = f"<p>{esc(self.plain)}</p>" if self.brief and self.plain and self.plain != self.brief else ""
+        # the plain sentence first (a student reads the word and what it means), the CLI's short line folded with the rest
+        short = f"<p><i>In short:</i> {esc(self.brief)}</p>" if self.brief and self.plain and self.plain != self.brief else ""
         full_scope = f"<p><i>Full scope:</i> {esc(self.scope)}</p>" if self.reach and self.scope != self.reach else ""
         return (
             f"<div class='verdict'><p><b>{esc(self.item)}: {esc(self.verdict)}</b> — "
-            f"{esc(self.brief or self.plain or self.summary)}</p><p><i>Scope:</i> {esc(self.reach or self.scope)}</p>"
+            f"{esc(self.plain or self.brief or self.summary)}</p><p><i>Scope:</i> {esc(self.reach or self.scope)}</p>"
             f"<p><i>Why this word:</i> {esc(self.clause)}.</p>"
-            f"<details><summary>For the curious: how this was checked</summary>{quote}{plain}{full_scope}"
+            f"<details><summary>For the curious: how this was checked</summary>{quote}{short}{full_scope}"
             f"<p>{esc(self.summary)}</p><p>{esc(self.explanation)}</p>{counter}{table}</details></div>"
         )
