@@ -239,7 +239,8 @@ _run_bytes: dict[str, int] = {}
 """Bytes copied so far into each run's snapshot folder (:func:`hand_in_snapshots`), by its path."""
 
 
-def _walk_folder(source: Path, into: Path | None = None, snapshot: str | None = None) -> None:
+def _walk_folder(source: Path, into: Path | None = None, snapshot: str | None = None,
+                 folder_bytes: int = FOLDER_BYTES) -> None:  # fmt: skip
     """Walk the student folder ``source`` once, through descriptors, with a list (not recursion) and never through a
     link.  DidNotLoad at the first link inside (symbolic, or a file with other names), naming it, or past
     :data:`FOLDER_LIMIT` entries.
@@ -247,7 +248,8 @@ def _walk_folder(source: Path, into: Path | None = None, snapshot: str | None = 
     With ``into``, the folder is also copied there, so that what its worker reads is what was checked here, whatever
     the student does to the class folder later; the copy is refused too (DidNotLoad) when the folder holds anything
     but files and folders, folders nested more than :data:`FOLDER_DEPTH` deep (the copy's removal recurses), a
-    ``.py`` file over :data:`SOURCE_LIMIT` or more than :data:`FOLDER_BYTES` in all, or, with ``snapshot`` (the run's folder it is
+    ``.py`` file over :data:`SOURCE_LIMIT` or more than ``folder_bytes`` (:data:`FOLDER_BYTES`, or a class folder's
+    fair share of :data:`RUN_BYTES`) in all, or, with ``snapshot`` (the run's folder it is
     copied into), when the run's copies would pass :data:`RUN_BYTES`.  Without ``into`` nothing is
     read and any depth is walked: a folder nested thousands deep costs no recursion.  Each folder's descriptor is
     open until it is walked: a folder of many folders holds many at once."""
@@ -290,9 +292,11 @@ def _walk_folder(source: Path, into: Path | None = None, snapshot: str | None = 
                         data = (_read_bytes(item.name, limit, dir_fd=place) if isinstance(place, int)
                                 else _read_bytes(item.path, limit))
                         size += len(data)
-                        if size > FOLDER_BYTES:
-                            raise DidNotLoad(f"its files are over {_mib(FOLDER_BYTES)} in all; the limit is "
-                                             f"{_mib(FOLDER_BYTES)}: hand in only the strategy's own files")
+                        if size > folder_bytes:
+                            share = ("" if folder_bytes == FOLDER_BYTES else
+                                     f", each folder's share of the class's {_mib(RUN_BYTES)}")
+                            raise DidNotLoad(f"its files are over {_mib(folder_bytes)} in all; the limit is "
+                                             f"{_mib(folder_bytes)}{share}: hand in only the strategy's own files")
                         if snapshot is not None and _run_bytes.get(snapshot, 0) + len(data) > RUN_BYTES:
                             raise DidNotLoad(f"not copied: the class's student folders are over {_mib(RUN_BYTES)} "
                                              "in all, this run's limit: hand in only the strategy's own files")
@@ -422,6 +426,8 @@ def read_folder(folder: str | Path, snapshot: str | None = None) -> tuple[list[S
     if not files:
         raise ValueError(f"{shown(folder)} holds no strategy files (NAME.py, NAME.ipynb or NAME/strategy.py)")
     stems = [p.stem for p in files]
+    # each student folder's fair share of the run's copy budget, so that no classmate's folder can spend another's
+    share = min(FOLDER_BYTES, RUN_BYTES // max(1, sum(path.is_dir() for path in files)))
     sources, unread = [], []
     for path in files:
         # a file name is the student's word: escaped and cut like anything else they say (it reaches the terminal,
@@ -441,7 +447,7 @@ def read_folder(folder: str | Path, snapshot: str | None = None) -> tuple[list[S
         try:
             if student_folder and snapshot is not None:
                 copy = Path(tempfile.mkdtemp(dir=snapshot)) / path.name
-                _walk_folder(path, copy, snapshot)
+                _walk_folder(path, copy, snapshot, folder_bytes=share)
                 path = copy
             if student_folder:
                 path = path / STUDENT_FOLDER_FILE

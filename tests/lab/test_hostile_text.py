@@ -190,22 +190,26 @@ def test_the_run_description_says_which_file_each_name_is(tmp_path):
     assert sorted(described["files"].items()) == [("alice", "alice.py"), ("bob", "bob.py")]
 
 
-def test_the_copies_of_a_class_have_one_budget_sparse_files_counted_whole(tmp_path, monkeypatch):
+def test_the_copies_of_a_class_have_one_budget_that_no_classmate_can_spend_for_another(tmp_path, monkeypatch):
+    # red team 8: folders sorted first, with sparse files (counted whole, as their copies are written whole), spent
+    # the whole run's budget and left an honest folder sorted after them "not copied"; each folder now has its share
     from amoeboid_edu import lab
     from amoeboid_edu.lab import roster
 
     monkeypatch.setattr(roster, "RUN_BYTES", 2 * roster.MiB)
     folder = tmp_path / "class"
     folder.mkdir()
-    for student in ("s1", "s2", "s3"):
+    for student in ("a1", "a2", "zoe"):
         (folder / student).mkdir()
         (folder / student / "strategy.py").write_text(GOOD)
+    for student in ("a1", "a2"):  # with its strategy, each folder is exactly half the run's budget
         with open(folder / student / "data.bin", "wb") as file:
-            file.truncate(roster.MiB - 4096)  # a hole: no block on disk, a megabyte once copied
+            file.truncate(roster.MiB - len(GOOD.encode()))  # a hole: no block on disk, a megabyte once copied
     result = lab.tournament(folder, games=2, seed=1, opponents=["random"], progress=False)
-    assert set(result.names) == {"s1", "s2", "random"}
-    [(name, reason)] = result.not_loaded
-    assert name == "s3" and "over 2 MiB in all" in reason
+    assert set(result.names) == {"zoe", "random"}
+    reasons = dict(result.not_loaded)
+    assert set(reasons) == {"a1", "a2"}
+    assert all("the limit is 0.7 MiB, each folder's share of the class's 2 MiB" in reason for reason in reasons.values())
 
 
 def test_names_equal_under_compatibility_folding_are_flagged_as_look_alikes(tmp_path):
