@@ -14,7 +14,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from jupyter_harness import jupyterlab, start_kernel
+from jupyter_harness import start_kernel
 from test_demo_browser import LONG_GAME, SMALLEST_TEXT
 
 from amoeboid_edu import Game, Position
@@ -44,16 +44,21 @@ board
 """
 
 
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    root = tmp_path_factory.mktemp("coach-lab")
-    notebook = nbformat.v4.new_notebook()
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
-    notebook.cells = [nbformat.v4.new_code_cell(NOTEBOOK.replace("STATE_PATH", repr(str(root / "board.json"))))]
-    nbformat.write(notebook, root / "coach.ipynb")
-    token = "amoeboid-coach-token"
-    with jupyterlab(root, token) as base:
-        yield {"url": f"{base}/lab/tree/coach.ipynb?token={token}", "root": root}
+def serve_notebook(session_lab, browser, name: str, source: str):
+    """``source`` as the one cell of ``name``.ipynb, in a folder of the session's JupyterLab of its own; afterwards
+    (the end of the test) its pages are closed, its kernel shut down and the theme put back."""
+    with session_lab.serving(name, browser) as root:
+        notebook = nbformat.v4.new_notebook()
+        notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)",
+                                           "language": "python"}
+        notebook.cells = [nbformat.v4.new_code_cell(source.replace("STATE_PATH", repr(str(root / "board.json"))))]
+        nbformat.write(notebook, root / f"{name}.ipynb")
+        yield {"url": session_lab.url(root, f"{name}.ipynb"), "root": root}
+
+
+@pytest.fixture
+def lab(session_lab, browser):
+    yield from serve_notebook(session_lab, browser, "coach", NOTEBOOK)
 
 
 def wait_for(read, condition, timeout: float = 60.0) -> dict:
@@ -175,16 +180,9 @@ board
 """
 
 
-@pytest.fixture(scope="module")
-def long_game_lab(tmp_path_factory):
-    root = tmp_path_factory.mktemp("coach-review-lab")
-    notebook = nbformat.v4.new_notebook()
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
-    notebook.cells = [nbformat.v4.new_code_cell(LONG_GAME_NOTEBOOK.replace("STATE_PATH", repr(str(root / "board.json"))))]
-    nbformat.write(notebook, root / "review.ipynb")
-    token = "amoeboid-review-token"
-    with jupyterlab(root, token) as base:
-        yield {"url": f"{base}/lab/tree/review.ipynb?token={token}", "root": root}
+@pytest.fixture
+def long_game_lab(session_lab, browser):
+    yield from serve_notebook(session_lab, browser, "review", LONG_GAME_NOTEBOOK)
 
 
 def test_the_board_answers_clicks_and_cancel_while_the_review_runs_and_the_review_ends(long_game_lab, browser):

@@ -193,14 +193,16 @@ def sometimes_slow(position, roll, rng):
     namespace = {"__name__": "__main__"}
     exec(calls, namespace)
     # A sleeping move uses no CPU, so the wall-clock guard (WAIT_FACTOR times the limit) stops it: 3 s at 0.3 s in
-    # each A game that rolls a 6.  The honest moves (the first legal turn) take milliseconds of CPU.
-    card = score(namespace["sometimes_slow"], games=8, seed=4, opponents=["random"], per_move_limit=0.3,
+    # each A game that rolls a 6.  The honest moves (the first legal turn) take milliseconds of CPU.  Four games: the
+    # strategy plays A in games 0 and 2 (each killed) and B in games 1 and 3, each after a kill.
+    card = score(namespace["sometimes_slow"], games=4, seed=4, opponents=["random"], per_move_limit=0.3,
                  progress=False)
     frame = card.to_frame()
     timeouts = frame[frame["reason"] == "timeout"]
     assert 0 < len(timeouts) < len(frame)
     assert (timeouts["seat"] == "A").all()
     assert frame[frame["reason"].isna()]["turns"].min() > 1  # the other games went on past the kill
+    assert frame[frame["reason"].isna()]["game"].max() > timeouts["game"].min()  # a game played after a kill
 
 
 def test_bad_arguments_are_clear_errors():
