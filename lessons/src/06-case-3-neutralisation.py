@@ -166,14 +166,18 @@ card_III = paper.verdict("case-III")  # what `amoeboid paper` computes; `amoeboi
 card_III
 
 # %%
-bot_rows = card_III.evidence[card_III.evidence["completion"] == "(v) the paper bot"].dropna(subset=["first B win turn"])
-beaten = [(Position.parse(row["start"]), int(row["first B win turn"])) for _, row in bot_rows.iterrows()]
+bot_rows = card_III.evidence[card_III.evidence["completion"] == "(v) the paper bot"]
+beaten = [(Position.parse(row["start"]), int(row["first B win turn"])) for _, row in bot_rows.iterrows()
+          if pd.notna(row["first B win turn"])]
+held = [(Position.parse(row["start"]), int(row["turns searched"])) for _, row in bot_rows.iterrows()
+        if pd.isna(row["first B win turn"])]
 Markdown("The strategy lab's `paper` bot fills in the plan's gaps with defaults of its own. The card searches it too, "
-         "one turn deeper at a time over every roll and every turn of B's, and B beats it: " + "; ".join(
-             f"from A {s['a1'].size} v B {s['c3'].size} on turn {t}"
-             + (" (on A's own turn: the bot's move leaves A owning no piece)" if t % 2 else "")
-             for s, t in beaten) + ". Before that turn nothing B does wins." if beaten else
-         "The card's search finds no B win against the strategy lab's `paper` bot within the turns it searched.")
+         "one turn deeper at a time over every roll and every turn of B's: " + "; ".join(
+             [f"from A {s['a1'].size} v B {s['c3'].size} B beats it on turn {t}"
+              + (" (on A's own turn: the bot is left no move that keeps a piece)" if t % 2 else "")
+              + ", and before that turn nothing B does wins" for s, t in beaten]
+             + [f"from A {s['a1'].size} v B {s['c3'].size} B cannot beat it within the {t} turns searched"
+                for s, t in held]) + ".")
 
 # %% [markdown]
 # The table above also shows where the paper is too quick about the neutral pieces. Its sentence "it cannot eat the
