@@ -118,7 +118,8 @@ max_8
 # rolls: small. B splits in half whenever it can; with small rolls its halves are small, A needs one neutralisation
 # per piece, and once B's piece has no empty cell next to it (the board need not be full: look for the empty cells
 # printed below) a small piece eats a small neutral piece (lesson 6: "twice its size" is false for small pieces),
-# which the paper's step 5 says B cannot do. You can replay it with `amoeboid replay`:
+# a move the paper's step 5 does not foresee: it reasons about a full board, where "B doesn't have where to go". You
+# can replay it with `amoeboid replay`:
 
 # %%
 steps_line = paper.paper_steps_line()  # the same line as in the card's details

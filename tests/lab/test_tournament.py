@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import json
 import os
-import random
 import shutil
 import signal
 import socket
@@ -22,7 +21,7 @@ import hostile
 from cli_runner import amoeboid
 
 from amoeboid_edu.theory import analysis
-from amoeboid_edu import lab
+from amoeboid_edu import lab, seeded_rng
 from amoeboid_edu.players.bots import greedy
 from amoeboid_edu.engine.game import TURN_CAP
 from amoeboid_edu.players.registry import BOTS
@@ -354,8 +353,8 @@ def test_killed_at_a_random_point_then_rerun_gives_the_same_rows(tmp_path):
     total = reference.read_text().count("\n") - 1
     out = tmp_path / "killed.csv"
     # Rows arrive a batch at a time (12 here), so a point in the first half leaves at least two batches unplayed;
-    # a random point, printed on failure.
-    kill_after = random.Random().randint(1, total // 2)
+    # a seeded point in it, printed on failure.
+    kill_after = seeded_rng("tournament kill point").randint(1, total // 2)
     command = [sys.executable, "-m", "amoeboid_edu", "tournament", str(folder), "--games", "24", "--batch", "4",
                "--seed", "5", "--opponents", "random", "--out", str(out), "-q"]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
