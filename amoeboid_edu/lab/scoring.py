@@ -548,6 +548,19 @@ class _SameFailure(Exception):
                 f"the last of them, game {game} as card.games() numbers them: {self.last.value}: {self.last.message}")
 
 
+class _Interrupted(Exception):
+    """Raised from ``_run`` when the run is interrupted (Ctrl-C, a notebook's interrupt): the games played so far."""
+
+    def __init__(self, records: list[GameRecord], total: int) -> None:
+        super().__init__("interrupted")
+        self.records, self.total = records, total
+
+    def explain(self) -> str:
+        """The card's banner."""
+        return (f"stopped by you (an interrupt) after {len(self.records):,} of {self.total:,} games: this card shows "
+                "only those; run it again for the whole card, or with fewer games (games=) to make it shorter")
+
+
 Failure = tuple[Optional[str], str]
 """The kind of a forfeit, as the early stop compares them: the reason, and an exception's type."""
 
@@ -618,6 +631,8 @@ def _run(entries: dict[str, Entry], matches: list[tuple[str, str]], games: int, 
             for _, records in results:  # every record was handed to ``finished`` already, except from a Dask worker
                 for record in records or ():
                     finished(record)
+    except KeyboardInterrupt:  # the games played so far make a card of their own; nothing is lost
+        raise _Interrupted([arrived[game] for game in order if game in arrived], len(order)) from None
     finally:
         results.close()
         bar.close()
@@ -753,6 +768,11 @@ def score(
         except _SameFailure as failure:
             records = _in_order(failure.records, matches)
             stopped = failure.explain(next(i for i, record in enumerate(records) if record is failure.last))
+        except _Interrupted as interrupted:
+            if not interrupted.records:
+                raise KeyboardInterrupt from None
+            records, stopped = _in_order(interrupted.records, matches), interrupted.explain()
+            print(f"⚠ {stopped}", file=sys.stderr)
         return ScoreCard(subject.name, seed, tuple(records), (setup.load_limit, setup.per_move_limit), seed_label,
                          stopped, board, max_turns)
 

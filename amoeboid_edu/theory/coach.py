@@ -587,7 +587,8 @@ class Review:
         if self.frame.empty:
             lines.append("no turns: the record has none to review")
         for row in self.frame.to_dict("records"):
-            better = "" if row["class"] in ("best", "forced") else f"  better: {row['best']} ({row['best_win']:.0%})"
+            better = ("" if row["class"] in ("best", "forced") else  # best_win is the mover's chance, named so
+                      f"  better: {row['best']} ({row['player']}'s chance {row['best_win']:.0%})")
             lines.append(
                 f"{row['turn']:>3} {row['player']} {row['played']:<18} A {row['A_before']:.0%} -> roll "
                 f"{row['A_after_roll']:.0%} -> {row['A_after']:.0%}  {row['class']}{better}"

@@ -337,3 +337,22 @@ def test_a_class_folders_hand_ins_travel_as_text_run_by_the_worker_itself(tmp_pa
     assert set(result.names) == {"alice", "bob", "carol"} and result.forfeits().empty, result.forfeits()
     assert dict(result.not_loaded) == {"dora": "it defines no 'strategy' (nor 'choose'): name the function to play "
                                                 "strategy"}
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_an_interrupted_score_returns_the_games_played_so_far_with_a_banner(monkeypatch, capsys, workers):
+    # new student 7: Ctrl-C in a long score gave a 40-line KeyboardInterrupt traceback and lost the games played
+    from amoeboid_edu.lab import estimate
+
+    arrived = []
+
+    def finished(self):
+        arrived.append(1)
+        if len(arrived) == 6:  # as if the student pressed Ctrl-C (a notebook's interrupt) after the sixth game
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(estimate.RunEstimate, "finished", finished)
+    card = lab.score("greedy", games=10, opponents=["random", "greedy"], progress=True, workers=workers)
+    games = card.to_frame()
+    assert len(games) == 6 and card.stopped.startswith("stopped by you (an interrupt) after 6 of 20 games")
+    assert card.stopped in str(card) and "⚠ stopped by you" in capsys.readouterr().err
