@@ -172,7 +172,7 @@ paper.symmetry_theorem(games=2_000)
 # ("the players start and play with the same conditions") overlooks that A rolls first: **confirmed with a
 # correction**. Something else it does not cover: δ at the end of a game. A game can end after A's turn, and then A
 # has had one roll more: on average the final δ is 7/2 × P(the game ends on A's turn). (The verdict above quantifies
-# this at the end of random games.)
+# this at the end of random games, under "For the curious".)
 
 # %% [markdown]
 # ## The unboundedness "conjecture"

@@ -158,7 +158,7 @@ checks[(checks["turn"] == 4)]
 
 # %% [markdown]
 # The paper's sentence is, in one line: with a lead in the centre, "the opponent cannot win". The verdict card shows
-# its word, one sentence and what was checked; everything else (the game records where B wins, with a note on each
+# its word, a few plain sentences and what was checked; everything else (the game records where B wins, with a note on each
 # of A's turns) is under "For the curious", or `card_III.details()`.
 
 # %%

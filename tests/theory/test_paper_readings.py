@@ -144,7 +144,7 @@ def test_one_liners_of_case_I_case_III_step_2_forced_win_and_split_carry_their_s
     from amoeboid_edu.theory.paper.case_IV import STEP_2_START
 
     case_I = paper.case_I((1, 2), games=1, opponents=("greedy",))
-    assert case_I.brief.startswith("3x3, equal sizes, A ahead 1-3: ") and len(case_I.short) <= paper.SHORT_LINE
+    assert case_I.brief.startswith("3x3, equal sizes, A's roll 1-3 ahead: ") and len(case_I.short) <= paper.SHORT_LINE
     start = paper.case_IV_position(45)
     setup = f"3x3, A {start['a1'].size} v B {start['c3'].size}"
     assert paper.verdict("case-IV-forced-win").brief.startswith(f"{setup} (delta 45): ")
