@@ -20,7 +20,7 @@
 #   paper's own example; just after A's roll (mid-round) A is 3.5 ahead on average, and at the end of a game δ is not
 #   0 on average either.
 # - *δ eventually passes any level*: **confirmed with a correction**: right for the dice alone, if you imagine
-#   rolling forever (then it is even a theorem); inside a real game, which ends long before, it can fail, by the same
+#   rolling forever (then it is even a theorem); inside a real game, which may end first, it can fail, by the same
 #   rule as the symmetry theorem.
 
 # %%
@@ -227,11 +227,12 @@ median = dict(zip(lengths["games"], lengths["half end within"]))
 levels = unbounded.evidence.dropna(subset=["M"]).set_index("M")
 need = int(levels.loc[10, "turns to P_M >= 0.9"])
 passed = analysis.exceedance_curve(10, max(int(turns) for turns in median.values()))  # P_10(n), exact, n = 0, 1, ...
-by_then = "; ".join(f"{passed[int(turns)]:.0%} ({games})" for games, turns in median.items())
+by_then = "; ".join(f"{'<1%' if 0 < passed[int(turns)] < 0.005 else format(passed[int(turns)], '.0%')} ({games})"
+                    for games, turns in median.items())
 Markdown(f"Half of the games end within: {'; '.join(f'{turns} turns ({games})' for games, turns in median.items())}. "
          f"δ needs {need:,} turns ({need / 2:,g} rounds) to pass 10 with 90% chance. The bigger the board, the longer "
-         f"the games, and the further δ can wander: by the time half the games have ended, δ has passed 10 with "
-         f"chance {by_then}.")
+         f"the games, and the further δ can wander: in as many turns as half the games last, the dice alone take δ past "
+         f"10 with chance {by_then}.")
 
 # %% [markdown]
 # **Exercise 3.** Using `analysis.exceedance_curve(M, turns)` (it returns P_M(n) for n = 0..turns) and

@@ -195,7 +195,7 @@ check(my_answer, exact, hint="dice have no memory: the same as for any roll")
 # %% [markdown]
 # So after A's move to the middle, B ties (rolling 5) or wins (rolling 6) at once one time in three. What the authors
 # got right: if B fails, A eats at least 500 and becomes (1006,502), and B "will never be able to eat A until he gets
-# 1006 more in size", which takes "more than 200 turns". Their advice to move to the middle may still be good; the
+# 1006 more in size", which takes "more than 200 turns" (surely while A keeps growing, see below). Their advice to move to the middle may still be good; the
 # reason they gave is not. The verdict card gives the exact numbers and a game record you can replay:
 
 # %%
@@ -206,7 +206,8 @@ streak
 print(streak.counter_line)
 
 # %% [markdown]
-# And "more than 200 turns"? B gains at most 6 per roll, and A keeps growing too. The card counts the turns exactly;
+# And "more than 200 turns"? B gains at most 6 per roll, and A keeps growing too if it keeps its amoeba whole (the
+# paper does not say it does: the card's correction). The card counts the turns exactly;
 # the sentences after it are written from its table, not by us:
 
 # %%
@@ -228,5 +229,6 @@ Markdown("\n".join(f"- Counted as {reading}: at least {row['fewest possible']} t
 #   games add; pooled, they favour stalling against greedy).
 # - Case II: going to the centre fails at once with probability exactly 1/2, 1/3 and 1/6 for δ = 4, 5, 6; otherwise A
 #   eats at least half of B. For the immediate reply these are exact; for the game the paper's "at least" is right.
-# - The size-1000 example: dice have no memory (the gambler's fallacy), but the authors' sums after it are right.
+# - The size-1000 example: dice have no memory (the gambler's fallacy); the authors' "more than 200 turns" after it
+#   holds surely only while A keeps growing the amoeba B must eat (the card's correction), else almost surely.
 # - Next: [lesson 6](06-case-3-neutralisation.ipynb), what to do with a big advantage: neutralise.

@@ -69,7 +69,7 @@ matrices.evidence
 
 # %%
 Markdown(f"**{matrices.verdict}**: {matrices.brief[0].upper()}{matrices.brief[1:]} Each row above is one cell where "
-         f"the paper's picture and the rules disagree ({len(matrices.evidence)} in all; the "
+         f"the paper's picture and the replay disagree ({len(matrices.evidence)} in all; the "
          "card counts a wrong cell copied into later pictures once).")
 
 # %% [markdown]

@@ -18,7 +18,7 @@ import pytest
 from IPython.display import Markdown
 
 from amoeboid_edu import Position
-from amoeboid_edu.theory import paper
+from amoeboid_edu.theory import analysis, paper
 
 ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("build_lessons", ROOT / "scripts" / "build_lessons.py")
@@ -92,9 +92,12 @@ def test_no_hand_typed_figure_that_a_card_computes(number, typed):
 
 def test_lesson_3_medians_are_the_cards():
     card = paper.unboundedness_conjecture(walks=200, length_games=60)
-    text = run_cell(prose_cell("03", "half end within"), {"unbounded": card})
+    text = run_cell(prose_cell("03", "half end within"), {"unbounded": card, "analysis": analysis})
     three = card.evidence.dropna(subset=["half end within"]).iloc[0]
     assert f"{three['half end within']} turns ({three['games']})" in text
+    # how far the dice alone take delta in as many turns as half the games last, exact (P_10 at the median)
+    chance = analysis.exceedance_curve(10, int(three["half end within"]))[int(three["half end within"])]
+    assert f"{'<1%' if 0 < chance < 0.005 else format(chance, '.0%')} ({three['games']})" in text
     assert f"within {three['half end within']} turns" in card.brief  # the card's own sentence, the same figure
 
 
@@ -158,7 +161,7 @@ def test_lesson_6_summary_tells_the_cards_line_from_the_lessons_start():
 
 def test_lesson_3_says_the_turns_delta_needs_from_the_card():
     card = paper.unboundedness_conjecture(walks=200, length_games=60)
-    text = run_cell(prose_cell("03", "half end within"), {"unbounded": card})
+    text = run_cell(prose_cell("03", "half end within"), {"unbounded": card, "analysis": analysis})
     levels = card.evidence.dropna(subset=["M"]).set_index("M")
     need = int(levels.loc[10, 'turns to P_M >= 0.9'])
     assert f"δ needs {need:,} turns ({need / 2:,g} rounds) to pass 10" in text

@@ -113,7 +113,7 @@ SIZES: dict[str, Sizes] = {
         "threshold_extra": tuple(range(7, 61)),
     },
 }  # fmt: skip
-WORD_SEARCHES: WordSearches = {"case_III_setups": ((10, 1, 3), (10, 5, 3)), "case_III_turns": 7,  # 3x3: the plan's board; as deep as the plan search (PLAN_TURNS)
+WORD_SEARCHES: WordSearches = {"case_III_setups": ((10, 1, 3), (10, 5, 3)), "case_III_turns": 8,  # 3x3: the plan's board; the bot's first B win from lesson 6's start is on turn 8
                  "forced_depths": (4, 4), "threshold_deltas": (45, 46, 47, 48, 50, 55, 60)}
 """The searches that decide words: identical in quick and full runs, so the words cannot differ."""
 

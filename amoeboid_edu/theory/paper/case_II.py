@@ -392,7 +392,7 @@ def case_II_length(need: int = 1006, claimed: int = 200) -> Verdict:
                f"at least {fewest_with_growth} of its own turns to catch up); without that default, from B's rolls "
                f"alone, at least {fewest_b_turns} of its turns, and almost surely more than 200: P(B gains {need} "
                f"within {claimed} of its turns) = {float(p_within):.1e} < 1e-{digits - 1}; the correction: in B's own "
-               f"turns it holds surely while A keeps growing the amoeba B must eat (the paper's 1006/5 = 201)")  # fmt: skip
+               f"turns it holds surely while A keeps growing the amoeba B must eat (1006/5 = 201, most likely the authors' count)")  # fmt: skip
     scope = ("the dice alone (any board): B's gain of 1006 units, 6 per roll at most, A's at least 1 per roll; A keeps "
              "its amoeba whole and grows it (paper silent on A's play: a default; 'until he gets 1006 more in size' "
              "counts B's growth only); exact convolution of 200 dice")  # fmt: skip
@@ -417,7 +417,7 @@ def case_II_length(need: int = 1006, claimed: int = 200) -> Verdict:
     # the rule: the words cover A's every way of playing and both readings of 'turns'; in B's own turns (a round, as
     # the symmetry card reads 'turn') with A not growing the amoeba B must eat, B can do it within 200 (with a tiny
     # chance), so it fails in a case its words cover; it holds surely where A keeps growing that amoeba, the paper's
-    # own count (1006/5 = 201): confirmed with a correction, the correction naming A's growth
+    # count, most likely (1006/5 = 201): confirmed with a correction, the correction naming A's growth
     every_case = fewest_b_turns > claimed and fewest_game_turns > claimed
     surely = fewest_with_growth > claimed and fewest_game_turns > claimed
     verdict = judged(every_case, surely)

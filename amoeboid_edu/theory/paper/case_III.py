@@ -546,10 +546,11 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
 
     first_turns = [int(t) for t in pd.concat([table, bot_table])["first B win turn"].dropna()]
     needed = max(first_turns, default=turns)
-    plan_results = []
+    plan_results, line_names = [], []  # the losing line each plan search was shown, (iv)'s where there is one
     for (_, row), (_, bot_row) in zip(table.iterrows(), bot_table.iterrows()):
         losing = row["found"] or bot_row["found"] or ()
         plan_results.append(search_plan(Position.parse(row["start"]), plan_turns, losing))
+        line_names.append("(iv)" if row["found"] else "(v)")
     plan_lost = [r for r in plan_results if r.first is not None]
     plan_held = [r for r in plan_results if r.first is None]
     plan_records = [(who(r.start), annotated_record(r.start, r.line, annotate=annotate_plan_turn),
@@ -563,8 +564,9 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
         plan_pieces.append(f"from {name} no completion of the plan avoids a B win by turn {r.first} (A's options "
                            f"on its turns of the line: {', '.join(map(str, r.options))}): {description}")
     for r in plan_held:
-        shown = (f"; where the losing line's A turn {r.where} lets B's win come within reach, the holding completion "
-                 f"plays {r.instead}" if r.where else "")
+        which = line_names[plan_results.index(r)]
+        shown = (f"; where {which}'s losing line's A turn {r.where} lets B's win come within reach, the holding "
+                 f"completion plays {r.instead}" if r.where else "")
         plan_pieces.append(f"from {who(r.start)} a completion the search found holds for {plan_deep} (exhaustive: "
                            "A's first allowed turn, in the order neutralise or eat with the fewest units first, "
                            f"then reset, after which B has no win within the turns left){shown}")
@@ -572,7 +574,7 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
         f"the search reaches turn {plan_turns}, " + (
             f"at least the first turn on which B wins against (iv) and (v) ({needed}), so it sees the losses it "
             "rules out for the plan; beyond it undecided" if covers else
-            f"short of turn {needed}, the first on which B wins against (iv) or (v): one turn deeper costs more "
+            f"short of turn {needed}, the latest first B win against (iv) or (v): one turn deeper costs more "
             "than a hundred times as much; from turn " + str(plan_turns + 1) + " on undecided"))
     plan_part = plan_text + "; ".join(plan_pieces)
     bot_fixed = [entry(case_III_start(10, 5), BOT_LINE_TURN_8)] if _is_bot_line(case_III_start(10, 5),
@@ -702,8 +704,8 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
                   for name, record, _, r in plan_records)
         + "".join(f"From {who(r.start)}: a completion holds for {plan_deep} (it plays, at each A turn, the first "
                   "allowed turn after which B has no win within the turns left)"
-                  + (f"; on the losing line of (iv) or (v), A's turn {r.where} lets B's win come within reach, and the "
-                     f"holding completion plays {r.instead} there" if r.where else "") + ".\n"
+                  + (f"; on {line_names[plan_results.index(r)]}'s losing line, A's turn {r.where} lets B's win come "
+                     f"within reach, and the holding completion plays {r.instead} there" if r.where else "") + ".\n"
                   for r in plan_held)
         + "Only the clause 'the opponent cannot win' is checked here."
     )

@@ -709,7 +709,9 @@ PAPER_CASE_IV_MATRICES = (
 (0,11), "11a, 11B" (11,11), the bare "19" and "13" of the centre A's own (19,0), (13,0)), each after the next turn
 of :data:`PAPER_CASE_IV_LINE`."""
 
-MATRICES_QUOTE = "A eats and wins [the 17 matrices of Case IV's steps 1-5, from 'A moves to the center' on]"
+MATRICES_QUOTE = "A eats and wins"
+"""The sentence the word judges; the 17 matrices that illustrate it (Case IV's steps 1-5, from 'A moves to the center'
+on) are checked cell by cell and their misprints listed (the scope says so)."""
 
 
 EATS_SO_FAR = "A's eats so far"
@@ -756,19 +758,25 @@ def case_IV_matrices() -> Verdict:
     verdict = judged(game.result == "A", game.result == "A")
     last_before, last_turn = game.positions[-2], game.turns[-1]
     new_amoeba = at(game.position, last_turn.dst)
+    control = [turn for turn in legal_turns(last_before, last_turn.roll)
+               if turn.dst == last_turn.dst and apply(last_before, turn)[turn.dst].owner == "A"]  # fmt: skip
+    control.sort(key=lambda turn: (turn.grow != last_turn.grow, turn.src != last_turn.src))  # the picture's own first
     step_5 = (f"step 5 says A eats B 'winning control of the new amoeba': the last picture and the replay both show "
               f"the new amoeba on {last_turn.dst} "
               + (f"neutral ({new_amoeba.a},{new_amoeba.b}), controlled by nobody; A wins all the same, because B owns "
                  "nothing" if new_amoeba.is_neutral else f"owned by {new_amoeba.owner}")
               + f" (A's last turn: {last_turn}, onto B's ({at(last_before, last_turn.dst).a},"
-              f"{at(last_before, last_turn.dst).b}))")  # fmt: skip
+              f"{at(last_before, last_turn.dst).b}))"
+              + (f"; a bigger eat, e.g. {control[0]}, would have won control as step 5 says: the picture's eat, not "
+                 "the step, leaves it neutral" if new_amoeba.is_neutral and control else ""))  # fmt: skip
     summary = (f"the {len(game)} turns the captions describe (A rolls 1, B rolls 6) are legal and A wins ({game.result}); "
                f"{len(differences)} of {cells} printed cells differ from the replay, {misprints} distinct misprints "
                f"(a wrong cell copied into later matrices counts once), all in the paper's own example: "
                f"{listed or 'none'}; {step_5}")  # fmt: skip
     scope = ("3x3, the paper's Case IV example from A 59 on a1 v B 16 on c3 (delta = 44 after A's roll of 1), every "
              f"cell of all {len(PAPER_CASE_IV_MATRICES)} matrices against the replay of the turns the captions name "
-             "(the counts moved are the ones that give the paper's next matrix where it is consistent)")  # fmt: skip
+             "(the counts moved are the ones that give the paper's next matrix where it is consistent); the word "
+             "judges the sentence 'A eats and wins', the pictures are checked, not judged")  # fmt: skip
     explanation = ("Each caption ('A rolls 1 and eats', 'B rolls 6 and splits') was written as a turn in notation and "
                    "replayed through the rules; the position after each turn was compared, cell by cell, with the "
                    "matrix the paper prints there. The word is about the sentence, 'A eats and wins': it covers one "
@@ -779,8 +787,9 @@ def case_IV_matrices() -> Verdict:
                    f"counting in every text of the course. Also: {step_5}.")  # fmt: skip
     plain = (f"Right: the example's line of play is legal and A wins. The paper's pictures of it have {misprints} "
              f"misprints: the replay differs from the paper in {len(differences)} printed cells, listed below."
-             + (" In the last picture A's final eat leaves a neutral amoeba, not one A controls, as step 5 says; A "
-                "wins anyway, since B owns nothing." if new_amoeba.is_neutral else ""))  # fmt: skip
+             + (" In the last picture A's final eat leaves a neutral amoeba; step 5 says A wins control of it, which "
+                "a bigger eat would have done. A wins anyway, since B owns nothing." if new_amoeba.is_neutral
+                else ""))  # fmt: skip
     copies = f" ({len(differences)} cells)" if len(differences) != misprints else ""
     brief = (f"the example's line is legal and A wins; its pictures have {misprints} misprints{copies}, each listed.")
     return Verdict("case-IV-matrices", verdict, summary, explanation, differences, scope=scope, plain=plain,
