@@ -759,7 +759,7 @@ def case_IV_matrices() -> Verdict:
     last_before, last_turn = game.positions[-2], game.turns[-1]
     new_amoeba = at(game.position, last_turn.dst)
     control = [turn for turn in legal_turns(last_before, last_turn.roll)
-               if turn.dst == last_turn.dst and apply(last_before, turn)[turn.dst].owner == "A"]  # fmt: skip
+               if turn.dst == last_turn.dst and at(apply(last_before, turn), last_turn.dst).owner == "A"]  # fmt: skip
     control.sort(key=lambda turn: (turn.grow != last_turn.grow, turn.src != last_turn.src))  # the picture's own first
     step_5 = (f"step 5 says A eats B 'winning control of the new amoeba': the last picture and the replay both show "
               f"the new amoeba on {last_turn.dst} "
