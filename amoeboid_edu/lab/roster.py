@@ -427,7 +427,8 @@ def read_folder(folder: str | Path, snapshot: str | None = None) -> tuple[list[S
         raise ValueError(f"{shown(folder)} holds no strategy files (NAME.py, NAME.ipynb or NAME/strategy.py)")
     stems = [p.stem for p in files]
     # each student folder's fair share of the run's copy budget, so that no classmate's folder can spend another's
-    share = min(FOLDER_BYTES, RUN_BYTES // max(1, sum(path.is_dir() for path in files)))
+    # (counted over the folders holding a strategy.py: an empty folder, which loads nothing, takes no share)
+    share = min(FOLDER_BYTES, RUN_BYTES // max(1, sum((path / STUDENT_FOLDER_FILE).is_file() for path in files)))
     sources, unread = [], []
     for path in files:
         # a file name is the student's word: escaped and cut like anything else they say (it reaches the terminal,

@@ -205,11 +205,16 @@ def test_the_copies_of_a_class_have_one_budget_that_no_classmate_can_spend_for_a
     for student in ("a1", "a2"):  # with its strategy, each folder is exactly half the run's budget
         with open(folder / student / "data.bin", "wb") as file:
             file.truncate(roster.MiB - len(GOOD.encode()))  # a hole: no block on disk, a megabyte once copied
+    with open(folder / "zoe" / "data.bin", "wb") as file:  # an honest folder's data, within a third of the budget
+        file.truncate(roster.MiB // 2)
+    for empty in ("e1", "e2", "e3", "e4", "e5", "e6"):  # folders that load nothing take no share
+        (folder / empty).mkdir()
     result = lab.tournament(folder, games=2, seed=1, opponents=["random"], progress=False)
     assert set(result.names) == {"zoe", "random"}
     reasons = dict(result.not_loaded)
-    assert set(reasons) == {"a1", "a2"}
-    assert all("the limit is 0.7 MiB, each folder's share of the class's 2 MiB" in reason for reason in reasons.values())
+    assert set(reasons) == {"a1", "a2", "e1", "e2", "e3", "e4", "e5", "e6"}
+    assert all("without strategy.py" in reasons[name] for name in ("e1", "e6"))
+    assert all("the limit is 0.7 MiB, each folder's share of the class's 2 MiB" in reasons[name] for name in ("a1", "a2"))
 
 
 def test_names_equal_under_compatibility_folding_are_flagged_as_look_alikes(tmp_path):

@@ -250,14 +250,20 @@ def b_out_of_reach(position: Position, turns: int, roll: int | None = None) -> b
     return True
 
 
+def a_keeps_an_amoeba_by_its_cells(position: Position) -> bool:
+    """A to move keeps an amoeba on its turn, whatever its roll, if it owns two (a turn takes at most one) or one
+    with an empty cell next to it (one of A's units moved there keeps both A's)."""
+    owned = position.owned_indices("A")
+    return len(owned) >= 2 or any(position.cells[j] is None for i in owned for j in position.board.neighbours[i])
+
+
 def a_keeps_an_amoeba(position: Position, roll: int) -> bool:
     """A to move: some legal turn with ``roll`` neither loses nor ties the game at once.
 
     Without a turn tried when A owns two amoebae (a turn takes at most one, :func:`b_out_of_reach`) or one with an
     empty cell next to it (one of A's units moved there keeps both A's); else greedy's candidates first, where one
     usually is, and every legal turn only when none of them is."""
-    owned = position.owned_indices("A")
-    if len(owned) >= 2 or any(position.cells[j] is None for i in owned for j in position.board.neighbours[i]):
+    if a_keeps_an_amoeba_by_its_cells(position):
         return True
     return any(apply(position, turn).result in ("ongoing", "A")
                for turns in (candidate_turns(position, roll), legal_turns(position, roll)) for turn in turns)

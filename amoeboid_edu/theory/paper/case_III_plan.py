@@ -16,7 +16,7 @@ from ...engine.rules import Amoeba, Position, Turn, apply, legal_turns
 from ...players.bots import can_end_at_once, paper_case
 from ...players.strategy import smallest_neutralisation
 from ..search import SearchBudgetExceeded, grid_symmetries
-from .case_III import a_holds_after_any_b_turn, b_out_of_reach
+from .case_III import a_holds_after_any_b_turn, a_keeps_an_amoeba_by_its_cells, b_out_of_reach
 from .lines import paper_line, text_options
 
 TEXT_ALLOWS = (
@@ -189,7 +189,7 @@ def a_holds(position: Position, turns: int) -> bool:
     owned = position.owned_indices("A")
     cells, neighbours = position.cells, position.board.neighbours
     if turns == 1:
-        return len(owned) >= 2 or any(cells[j] is None for i in owned for j in neighbours[i])
+        return a_keeps_an_amoeba_by_its_cells(position)
     if len(owned) >= 3:
         return True
     if position.Delta > 6:
