@@ -837,7 +837,8 @@ def _default_choices(position: Position, roll: int) -> list[Turn]:
     safe = [turn for turn, _, is_safe in judged if is_safe]
     if not safe:
         rolls = {turn: _ending_rolls(after) for turn, after, _ in judged}
-        safe = [turn for turn in rolls if rolls[turn] == min(rolls.values())]
+        fewest = min(rolls.values())
+        safe = [turn for turn in rolls if rolls[turn] == fewest]
     return _best(safe, lambda turn: outcome_after(position, turn))
 
 
