@@ -463,7 +463,9 @@ SILENT = "which of B's pieces A eats, with how many units, and where it resets: 
 """The paper-silent choices of Case III's plan: A's to make, as in Case IV's 'A can win'."""
 
 BOT_EAT = ("the paper bot's eat: the biggest of B's pieces next to its centre, with one unit more than the piece, and "
-           "never a turn after which B can win at once when another avoids it")  # fmt: skip
+           "of greedy's candidate turns never one after which B can win at once when another candidate avoids it "
+           "(a legal turn outside the candidates, such as another split, is judged only when every candidate loses "
+           "at once)")  # fmt: skip
 """The paper bot's defaults for Case III's eat, named in the summary."""
 
 
@@ -593,8 +595,8 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
         "ii": "A eats B's smaller piece with its whole amoeba (a fixed line)",
         "iii": "A eats with one unit more than the piece, then moves its whole amoeba (a fixed line)",
         "iv": "A eats, with its whole amoeba, the biggest of B's pieces next to its centre that it can eat",
-        "v": ("the course's paper bot (its eat: one unit more than the biggest piece, never a turn after which B can "
-              "win at once)"),
+        "v": ("the course's paper bot (its eat: one unit more than the biggest piece; of greedy's candidate turns, "
+              "never one after which B can win at once when another candidate avoids it)"),
     }
 
     def lines_text(found: list[tuple[str, str, str, str]]) -> str:
@@ -607,7 +609,6 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
             parts.append(f"({key}) {completions[key]} loses: {lines_text(fixed[key])}")
     for key in ("iv", "v"):
         text = f"({key}) {completions[key]}: "
-        found = searched[key] + (bot_games if key == "v" else [])
         pieces = []
         if searched[key]:
             pieces.append("B wins on the first turn it can (searched one turn deeper at a time, exhaustive before "
@@ -619,7 +620,7 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
                           f"completion loses; the first {min(len(bot_games), 3)} lines are in the details)")
         if held[key]:
             pieces.append(f"no B win within {deep} from {', '.join(held[key])} (exhaustive; beyond undecided)")
-        parts.append(text + "; ".join(pieces) + ("" if found else ""))
+        parts.append(text + "; ".join(pieces))
     losing_keys = [key for key in ("ii", "iii") if any(result == "B" for *_, result in fixed[key])]
     losing_keys += [key for key in ("iv",) if searched[key]]
     losing_keys += ["v"] if searched["v"] or bot_fixed or bot_games else []
@@ -646,13 +647,17 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
              "c3; (ii) also A 20 v B 14); (iv) searched: A plays the paper bot (centre, neutralise the biggest piece "
              "while Delta > 6, reset to an opposite square; defaults named in its rules) but eats with its whole "
              "amoeba the biggest of B's pieces next to its centre that it can eat; (v) the paper bot itself; both "
-             "against B's every roll and every legal turn, from every set-up named, one turn of the game deeper at "
-             "a time until B wins (so each line found is a shortest one, and the search is as deep as the first turn "
-             f"on which B can win against that completion), at most {deep}; the pruning is arithmetic only (a B win "
-             "needs more of B's units than A's on the board, the Advantage 1 claim, and A's units grow by at least 1 "
-             "a turn, B's by at most 6); (v) also a reviewer's line against the paper bot, replayed and checked turn "
-             "by turn to be the bot's own; every losing line is described from its own turns; sentences of Case III given no item, with the reason: 'the optimal strategy here is to move "
-             "your amoeba to the center' and 'splitting can be ruled out' are optimality claims, and no exact "
+             "against every roll of A's and of B's (the dice are any dice) and every legal B turn, from every set-up "
+             "named, one turn of the game deeper at a time until B wins (so each line found is a shortest one, and "
+             "the search is as deep as the first turn on which B can win against that completion), at most "
+             f"{deep}; the pruning uses rule facts only, each tested against every legal turn (a B win needs more of "
+             "B's units than A's on the board, the Advantage 1 claim, and A's units grow by at least 1 a turn, B's by "
+             "at most 6; a turn takes at most one of A's amoebae; on A's last searched turn the bot keeps an amoeba "
+             "whenever a legal turn does); "
+             + ("(v) also a reviewer's line against the paper bot, replayed and checked turn by turn to be the bot's "
+                "own; " if bot_fixed else "")
+             + "every losing line is described from its own turns; sentences of Case III given no item, with the "
+             "reason: 'the optimal strategy here is to move your amoeba to the center' and 'splitting can be ruled out' are optimality claims, and no exact "
              "comparison of whole strategies exists (as case-I's 'optimal'); 'until either there are no squares left "
              "unoccupied in which case you win' is the end of this same plan (a B win before it is what (ii)-(v) "
              "look for; a full board with B stuck is case-IV's step 5, case-IV-max-8); 'your opponent cannot eat "
