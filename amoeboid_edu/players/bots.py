@@ -393,10 +393,12 @@ PAPER_RULES: dict[str, PaperRule] = {rule.key: rule for rule in (
     PaperRule("III-reset", "Case III", "From here, the Delta may continue to decrease from your advantage in which "
               "case the optimal move is to move to an opposite square from your opponent. (Read: after the eat, "
               "with Delta <= 6, move the whole amoeba to a neighbouring empty cell next to no enemy amoeba.)"),
-    PaperRule("default", "paper silent", "greedy (the turn with the largest Delta afterwards); of greedy's candidate "
-              "turns, never one that hands the opponent a move that ends the game at once when another candidate "
-              "avoids it; when none does, the candidate that leaves the opponent the fewest rolls that end the game; "
-              "only when every candidate loses or ties at once, every legal turn judged the same way"),
+    PaperRule("default", "paper silent", "greedy (of its candidate turns, the one with the largest Delta "
+              "afterwards: for each grow and each move, the whole amoeba, half of it, and onto an amoeba the smallest "
+              "eat, the smallest capture and the exact neutralisation; other splits are not candidates); never a "
+              "candidate that hands the opponent a move that ends the game at once when another candidate avoids it; "
+              "when none does, the candidate that leaves the opponent the fewest rolls that end the game; only when "
+              "every candidate loses or ties at once, every legal turn judged the same way"),
 )}  # fmt: skip
 """Every branch of :func:`paper`: the sentence it follows (kept as data so counter-lines can be annotated)."""
 

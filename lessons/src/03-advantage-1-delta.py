@@ -170,9 +170,9 @@ paper.symmetry_theorem(games=2_000)
 # So the theorem is right at the end of every round (what the paper's example calls a turn), but not "always": δ is
 # defined "in a given moment", and in the middle of a round A has rolled once more (7/2 on average). The paper's proof
 # ("the players start and play with the same conditions") overlooks that A rolls first: **confirmed with a
-# correction**. Something else it does not cover: δ at the end of a game. A game can end after A's turn, and then A
-# has had one roll more: on average the final δ is 7/2 × P(the game ends on A's turn). (The verdict above quantifies
-# this at the end of random games, under "For the curious".)
+# correction**. Another moment its words cover, where it fails too: δ at the end of a game. A game can end after
+# A's turn, and then A has had one roll more: on average the final δ is 7/2 × P(the game ends on A's turn). (The
+# verdict above quantifies this at the end of random games, under "For the curious".)
 
 # %% [markdown]
 # ## The unboundedness "conjecture"

@@ -230,5 +230,6 @@ Markdown("\n".join(f"- Counted as {reading}: at least {row['fewest possible']} t
 # - Case II: going to the centre fails at once with probability exactly 1/2, 1/3 and 1/6 for δ = 4, 5, 6; otherwise A
 #   eats at least half of B. For the immediate reply these are exact; for the game the paper's "at least" is right.
 # - The size-1000 example: dice have no memory (the gambler's fallacy); the authors' "more than 200 turns" after it
-#   holds surely only while A keeps growing the amoeba B must eat (the card's correction), else almost surely.
+#   is certain counted in turns of the game; counted in B's own turns it can fail, with a vanishing chance the card
+#   computes, unless A keeps growing the amoeba B must eat (the card's correction).
 # - Next: [lesson 6](06-case-3-neutralisation.ipynb), what to do with a big advantage: neutralise.

@@ -355,11 +355,12 @@ def test_case_II_length_both_readings():
     verdict = paper.verdict("case-II-length")  # shared with the CLI test in this process
     # the words cover A's every play: in B's own turns, with A not growing, B can do it in 168 (a tiny chance)
     assert verdict.verdict == "confirmed with a correction" and "168" in verdict.summary and "335" in verdict.summary
-    assert "the correction: in B's own turns it holds surely while A keeps growing" in verdict.summary
+    assert "the correction, in the paper's words: 'more than 200 turns' is certain counted in turns of the game" \
+        in verdict.summary
     # A grows by at least 1 a turn: after B's j-th turn the gap is at least 1006 + (j - 1) - 6 j, closed at j = 201
     assert min(j for j in range(1, 400) if 1006 + (j - 1) - 6 * j <= 0) == 201
-    assert "B needs at least 201 of its own turns to catch up" in verdict.summary
-    assert "A keeps its amoeba whole" in verdict.scope
+    assert "B then needs at least 201 of its own turns" in verdict.summary
+    assert "A keeping its amoeba whole and growing it" in verdict.scope
     assert "exact convolution of 200 dice" in verdict.scope
     assert "about 288 on average" in verdict.plain and "287" not in verdict.plain  # the hitting time, not 1006/3.5
 

@@ -26,7 +26,11 @@ ONE_RULE = ("the same rule for both delta items (symmetry, unboundedness): " + W
             "the only moments its example of delta counts ('after three turns A has rolled 1,2,3 and B has rolled "
             "4,5,6') and the only ones at which its proof's 'the players start and play with the same conditions' is "
             "true (the paper uses the theorem nowhere else); unboundedness for the dice sums as if play went on, what "
-            "its 'computer modeling' of delta supports: confirmed with a correction, for both")
+            "its 'computer modeling' of delta supports: confirmed with a correction, for both; both read delta after "
+            "every turn of the game, inside the game, the moments their words cover ('in a given moment', 'before n "
+            "turns'), and their corrections confine them: symmetry to after whole rounds, unboundedness to the dice "
+            "as if play went on (its n counts turns of the game; counted in rounds, as the paper's example counts a "
+            "turn, the limit is the same)")
 """How the symmetry theorem and the unboundedness conjecture read delta: the same reading for both words."""
 
 REACH = "delta as the dice sums (exact); inside a game it fails: the correction (same rule for both delta items)"
@@ -137,8 +141,8 @@ def symmetry_theorem(rounds: int = 10, games: int = 5_000, seed: int | str = 0) 
                f"independent differences A's roll - B's roll, each symmetric about 0, so its law is symmetric and "
                f"E[delta] = 0 (exact laws for rounds 0..{rounds} agree); correction: 'always' is too strong, as delta "
                f"is defined 'in a given moment' and the proof's 'same conditions' overlooks that A rolls first: in "
-               f"the middle of a round (after A's roll) E[delta] = {shown}; not covered by the statement: delta taken "
-               f"at the end of a game has E = 7/2 x P(the game ends on A's turn) ({games:,} seeded random games: mean "
+               f"the middle of a round (after A's roll) E[delta] = {shown}; also a moment its words cover: "
+               f"delta at the end of a game has E = 7/2 x P(the game ends on A's turn) ({games:,} seeded random games: mean "
                f"{ends['delta'].mean():.2f} against 7/2 x {ended_on_a:.3f} = {3.5 * ended_on_a:.2f})")  # fmt: skip
     scope = (f"the proof: every round (any board: delta counts only the dice); delta read as the paper defines it, "
              f"the dice sums as if play went on (inside a game delta stops when the game ends: the end-of-game "
@@ -153,8 +157,8 @@ def symmetry_theorem(rounds: int = 10, games: int = 5_000, seed: int | str = 0) 
         "law of delta is symmetric and its mean is exactly 0, as the theorem says. The correction: the theorem says "
         "'always', and delta is defined 'in a given moment'; in the middle of a round A has rolled once more than B "
         f"(the proof's 'the players start and play with the same conditions' overlooks that A rolls first), so there "
-        f"E[delta] = {shown} (the mean of one die) and P(delta > 0) > 1/2. And one thing the statement does not cover: "
-        "the delta of a finished game is not mean 0 either: a game stops when it is won, so by optional stopping "
+        f"E[delta] = {shown} (the mean of one die) and P(delta > 0) > 1/2. And another moment its words cover, where it "
+        "fails too: the delta of a finished game is not mean 0 either: a game stops when it is won, so by optional stopping "
         "E[final delta] = 7/2 x P(the game ended on A's turn), which is 0 only if no game ends on A's turn; in "
         f"{games:,} seeded random games the mean final delta is {ends['delta'].mean():.2f} against "
         f"7/2 x {ended_on_a:.3f} = {3.5 * ended_on_a:.2f}."

@@ -368,8 +368,9 @@ def _expected_rolls(total: int, sides: int = 6) -> Fraction:
 def case_II_length(need: int = 1006, claimed: int = 200) -> Verdict:
     """"More than 200 turns": both readings (B's own turns, turns of the game), exactly.
 
-    Rolls alone, B's turns are only almost surely more than 200; counting A's growth too (at least 1 a turn, A
-    keeping its amoeba whole: a named default), B's deficit shrinks by at most 5 a round, so it is surely more."""
+    In turns of the game it is certain.  In B's own turns, from B's rolls alone, it fails with a tiny chance; it is
+    certain when A keeps growing the amoeba B must eat (at least 1 a turn: B's deficit shrinks by at most 5 a round),
+    a sufficient condition the paper does not state."""
     fewest_b_turns = math.ceil(need / 6)
     # after B's j-th turn A has grown j - 1 times: B catches up when need + (j - 1) - 6 j <= 0
     fewest_with_growth = math.ceil((need - 1) / 5)
@@ -378,7 +379,7 @@ def case_II_length(need: int = 1006, claimed: int = 200) -> Verdict:
     expected_b_turns = float(_expected_rolls(need))
     rows = [
         {"reading": "B's own turns", "fewest possible": fewest_b_turns, "expected (rolls only)": expected_b_turns,
-         f"P(done within {claimed})": float(p_within), "more than 200?": "almost surely, not surely"},
+         f"P(done within {claimed})": float(p_within), "more than 200?": f"with probability 1 - {float(p_within):.1e}"},
         {"reading": "B's own turns, A growing too", "fewest possible": fewest_with_growth,
          "expected (rolls only)": None, f"P(done within {claimed})": 0.0,
          "more than 200?": "surely" if fewest_with_growth > claimed else "not surely"},
@@ -388,14 +389,17 @@ def case_II_length(need: int = 1006, claimed: int = 200) -> Verdict:
     evidence = pd.DataFrame(rows)
     digits = -math.floor(math.log10(float(p_within))) if p_within else 0
     summary = (f"exact: in turns of the game, at least {fewest_game_turns}, so more than 200 surely; in B's own turns, "
-               f"surely under the named default that A keeps its amoeba whole (growing at least 1 a turn, so B needs "
-               f"at least {fewest_with_growth} of its own turns to catch up); without that default, from B's rolls "
-               f"alone, at least {fewest_b_turns} of its turns, and almost surely more than 200: P(B gains {need} "
-               f"within {claimed} of its turns) = {float(p_within):.1e} < 1e-{digits - 1}; the correction: in B's own "
-               f"turns it holds surely while A keeps growing the amoeba B must eat (1006/5 = 201, most likely the authors' count)")  # fmt: skip
-    scope = ("the dice alone (any board): B's gain of 1006 units, 6 per roll at most, A's at least 1 per roll; A keeps "
-             "its amoeba whole and grows it (paper silent on A's play: a default; 'until he gets 1006 more in size' "
-             "counts B's growth only); exact convolution of 200 dice")  # fmt: skip
+               f"from B's rolls alone, at least {fewest_b_turns}, and more than 200 with probability "
+               f"1 - {float(p_within):.1e} (P(B gains {need} within {claimed} of its turns) = {float(p_within):.1e} "
+               f"< 1e-{digits - 1}); surely if A keeps its amoeba whole and growing, a sufficient condition the paper "
+               f"does not state (B then needs at least {fewest_with_growth} of its own turns; 1006/5 = 201 may be "
+               "the authors' count); the correction, in the paper's words: 'more than 200 turns' is certain counted "
+               "in turns of the game; counted in B's own turns ('him') it can fail, with that chance, unless A keeps "
+               "growing")  # fmt: skip
+    scope = ("the dice alone (any board): B's gain of 1006 units, 6 per roll at most ('until he gets 1006 more in "
+             "size' counts B's growth only); both readings of 'turns' (of the game; B's own); A's play: any (paper "
+             "silent), with A keeping its amoeba whole and growing it (at least 1 a roll) as a sufficient condition "
+             "for B's own turns; exact convolution of 200 dice")  # fmt: skip
     explanation = (
         f"B gains at most 6 per roll, so 1006 more units take at least ceil(1006/6) = {fewest_b_turns} of B's turns, "
         f"which with A's turns in between is {fewest_game_turns} turns of the game: under that reading 'more than 200 "
@@ -408,18 +412,19 @@ def case_II_length(need: int = 1006, claimed: int = 200) -> Verdict:
         "authors' own count)."
     )
     hitting = expected_b_turns
-    plain = (f"Right, with a correction: if A keeps its amoeba whole (the paper does not say), A keeps growing too, and B "
-             f"needs at least {fewest_with_growth} of its own turns even rolling only sixes; without that default B "
-             f"could do it in {fewest_b_turns} of its turns, with a chance of {float(p_within):.1e}, and needs about "
-             f"{hitting:.0f} on average; counted in turns of the game, it is surely more than 200.")
-    brief = (f"over 200 turns: surely if A keeps its amoeba whole (the correction); else almost surely (fails at "
-             f"{float(p_within):.1e}).")
+    plain = (f"Right, with a correction: counted in turns of the game (A's and B's), it is certain: even rolling only "
+             f"sixes B needs {fewest_b_turns} of its own turns, which is turn {fewest_game_turns} of the game. Counted "
+             f"in B's own turns, B could do it in as few as {fewest_b_turns}, but the chance that it does within 200 "
+             f"is {float(p_within):.1e} (about {hitting:.0f} on average); it is certain if A keeps growing the amoeba "
+             f"B must eat (then B needs at least {fewest_with_growth}), which the paper does not say.")
+    brief = (f"over 200 turns: certain in turns of the game; in B's own turns, fails with chance "
+             f"{float(p_within):.1e} (0 if A grows).")
     # the rule: the words cover A's every way of playing and both readings of 'turns'; in B's own turns (a round, as
     # the symmetry card reads 'turn') with A not growing the amoeba B must eat, B can do it within 200 (with a tiny
-    # chance), so it fails in a case its words cover; it holds surely where A keeps growing that amoeba, the paper's
-    # count, most likely (1006/5 = 201): confirmed with a correction, the correction naming A's growth
+    # chance), so it fails in a case its words cover; it holds surely in turns of the game, and in B's turns where A
+    # keeps growing that amoeba (1006/5 = 201 may be the authors' count): confirmed with a correction
     every_case = fewest_b_turns > claimed and fewest_game_turns > claimed
     surely = fewest_with_growth > claimed and fewest_game_turns > claimed
     verdict = judged(every_case, surely)
     return Verdict("case-II-length", verdict, summary, explanation, evidence, scope=scope, plain=plain,
-                   quote=LENGTH_QUOTE, brief=brief, reach="the dice alone, exact; A keeps its amoeba whole")  # fmt: skip
+                   quote=LENGTH_QUOTE, brief=brief, reach="the dice alone, exact; both readings of 'turns'")  # fmt: skip
