@@ -207,8 +207,8 @@ print(streak.counter_line)
 
 # %% [markdown]
 # And "more than 200 turns"? B gains at most 6 per roll, and A keeps growing too if it keeps its amoeba whole (the
-# paper does not say it does: the card's correction). The card counts the turns exactly;
-# the sentences after it are written from its table, not by us:
+# paper does not say it does). "Turns" can be read two ways, the turns of the game or B's own turns: the card counts
+# both exactly, and the sentences after it are written from its table, not by us:
 
 # %%
 length = paper.case_II_length()

@@ -104,7 +104,7 @@ def test_lesson_3_medians_are_the_cards():
 def test_lesson_5_length_says_what_the_card_says():
     card = paper.case_II_length()
     text = run_cell(prose_cell("05", "more than 200?"), {"length": card})
-    assert "surely under the named default that A keeps its amoeba whole" in card.summary
+    assert "a sufficient condition the paper does not state" in card.summary
     for _, row in card.evidence.iterrows():
         assert f"Counted as {row['reading']}: at least {row['fewest possible']} turns" in text
         assert f"**{row['more than 200?']}**" in text
