@@ -132,19 +132,19 @@ _GAME_SYSCALLS = (
     # files Landlock lets it open (open and openat are allowed read-only, below), and the descriptors it holds
     "read", "pread64", "readv", "preadv", "write", "writev", "close", "close_range", "lseek",
     "fstat", "stat", "lstat", "newfstatat", "statx", "statfs", "fstatfs", "getdents64", "readlink", "readlinkat",
-    "getcwd", "access", "faccessat", "faccessat2", "dup", "dup2", "dup3", "pipe", "pipe2",
+    "getcwd", "access", "faccessat", "faccessat2", "dup", "dup2", "dup3",
     "poll", "ppoll", "select", "pselect6", "epoll_create", "epoll_create1", "epoll_ctl", "epoll_wait",
     "epoll_pwait", "epoll_pwait2",
     # its sockets: receive, and send only to the connected peer (sendto with an address is below)
     "recvfrom", "recvmsg", "shutdown", "getsockopt", "getsockname", "getpeername",
-    # memory (madvise below)
-    "mmap", "mprotect", "munmap", "mremap", "brk",
+    # memory (mmap and madvise below)
+    "mprotect", "munmap", "mremap", "brk",
     # what the interpreter does for itself in its one thread
     "set_robust_list", "rseq", "set_tid_address", "arch_prctl", "restart_syscall", "exit", "exit_group",
     # its own signal mask and timers (rt_sigaction below: SIGALRM's and SIGPROF's handlers are the lab's)
     "rt_sigprocmask", "rt_sigreturn", "rt_sigpending", "sigaltstack", "setitimer", "getitimer",
-    # the clock
-    "clock_gettime", "clock_getres", "gettimeofday", "time", "nanosleep", "clock_nanosleep",
+    # the clock (clock_gettime, clock_getres and clock_nanosleep below: never another process's CPU clock)
+    "gettimeofday", "time", "nanosleep",
     # about itself
     "getpid", "gettid", "getppid", "getuid", "geteuid", "getgid", "getegid", "getresuid", "getresgid",
     "getgroups", "getpgrp", "uname", "times", "sched_yield", "getrlimit",
@@ -152,7 +152,10 @@ _GAME_SYSCALLS = (
 """Syscalls a game process may make with any arguments: what CPython, NumPy (imported before the walls) and
 pure-Python strategies need to compute and to import modules.  Everything not allowed here or in
 ``_game_rules`` is refused with EPERM: processes, programs, threads, the network, signals to anyone else,
-file metadata, folder watches, memfds, scheduling, ``getrandom`` (a game's entropy is the move's stream;
+file metadata, folder watches, memfds, pipes and socket pairs, shared anonymous memory (each new one takes a number
+from a counter every process on the machine shares, so making them at a rate set by the rolls it has seen, a game
+process could tell them to any process that makes one and reads its number), other processes' CPU clocks,
+scheduling, ``getrandom`` (a game's entropy is the move's stream;
 refusing the raw syscall makes a strategy that goes around it fail the same way on every run), and readings that
 differ from run to run with nothing to seed them: ``sysinfo`` (uptime, load, free memory), ``getrusage`` (page
 faults, context switches) and ``getcpu`` (the processor it runs on).  Refused, they fail the same way every time,
@@ -183,6 +186,9 @@ _SIGPROF = 27
 _FD_CEILING = 1 << 16
 """Above every descriptor a game process can hold (it may open ``OPEN_FILES``; the harness's are lower)."""
 _SECCOMP_SET_MODE_FILTER = 1
+_MAP_PRIVATE, _MAP_ANONYMOUS, _MAP_TYPE = 0x02, 0x20, 0x0F
+_CLOCK_OF_A_PID = 0x8000_0000
+"""The sign bit of a clock id: set in every clock id made from a pid (``((~pid) << 3) | clock``)."""
 _FUTEX_PRIVATE_FLAG = 128
 _PR_SET_NO_NEW_PRIVS = 38
 
@@ -209,7 +215,6 @@ def _game_rules(seccomp: Any, pid: int, own_seal: bool = True) -> list[tuple[str
         ("open", (int_is(1, 0, writes),)),  # read-only, even where Landlock is missing: it may write nothing
         ("openat", (int_is(2, 0, writes),)),
         ("sendto", (null(4),)),  # to the connected peer only, never to a named socket
-        ("socketpair", (int_is(0, _AF_UNIX),)),
         ("tkill", (int_is(0, pid),)),
         ("tgkill", (int_is(0, pid), int_is(1, pid))),
         ("rt_sigaction", (null(1),)),  # reading any disposition
@@ -221,6 +226,13 @@ def _game_rules(seccomp: Any, pid: int, own_seal: bool = True) -> list[tuple[str
         # wait and be woken by this one, a channel out for the rolls it has seen
         ("futex", (seccomp.Arg(1, seccomp.MASKED_EQ, _FUTEX_PRIVATE_FLAG, _FUTEX_PRIVATE_FLAG),)),
     ]
+    # private memory, or a file's pages: never MAP_SHARED | MAP_ANONYMOUS (a new inode of the kernel's shmem mount)
+    rules += [("mmap", (int_is(3, 0, _MAP_ANONYMOUS),)),
+              ("mmap", (int_is(3, _MAP_ANONYMOUS | _MAP_PRIVATE, _MAP_ANONYMOUS | _MAP_TYPE),))]
+    # the clocks every process has and its own CPU time (clock ids 0-11), never another's: a clock id below 0 names a
+    # process's or a thread's CPU clock by pid, which a process whose moves take time set by its rolls would write
+    rules += [(name, (int_is(0, 0, _CLOCK_OF_A_PID),)) for name in ("clock_gettime", "clock_getres",
+                                                                     "clock_nanosleep")]
     if own_seal:  # one more filter on itself, no flags (no listener, no other threads): :func:`seal` adds its layer
         rules.append(("seccomp", (int_is(0, _SECCOMP_SET_MODE_FILTER), int_is(1, 0))))
     rules += [("kill", (int_is(0, who),)) for who in yourself]

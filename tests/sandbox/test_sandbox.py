@@ -850,6 +850,11 @@ victim_file = os.path.join(scratch, "victim.txt")
 open(victim_file, "w").write("x")
 signal.signal(signal.SIGALRM, lambda *_: None)  # as a game process does before its filter
 signal.signal(signal.SIGPROF, lambda *_: None)
+# made before the filter, as the game's socket is (a game process may make no pipe or socket pair of its own):
+# the descriptors the attacks below turn on
+early_pipe = os.pipe()
+early_stream = socket.socketpair()
+early_datagrams = [socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM) for _ in range(2)]
 if kind == "compiled":  # the allow-list as a game process forked from the template loads it
     assert _walls.load_game_program(_walls.compile_game_program(own_seal=True)), "seccomp is not available"
 else:
@@ -884,26 +889,32 @@ def call(function):
         return errno.errorcode.get(error.errno, str(error.errno))
 
 def owner(command, value):
-    read_end, _ = os.pipe()
     import fcntl
-    return call(lambda: fcntl.fcntl(read_end, command, value))
+    return call(lambda: fcntl.fcntl(early_pipe[0], command, value))
 
 def socket_ioctl(request):
     import fcntl
-    mine, _ = socket.socketpair()
-    return call(lambda: fcntl.ioctl(mine.fileno(), request, ctypes.c_int(victim)))
+    return call(lambda: fcntl.ioctl(early_stream[0].fileno(), request, ctypes.c_int(victim)))
+
+def clock_of(pid):
+    """clock_gettime of process ``pid``'s CPU clock (``((~pid) << 3) | CPUCLOCK_SCHED``)."""
+    return raw(228, ((~pid) << 3 | 2) & 0xFFFFFFFF, ctypes.addressof(ctypes.create_string_buffer(16)))
+
+def anonymous_mapping(flags):
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+    address = libc.mmap(None, 4096, 3, flags | 0x20, -1, 0)  # PROT_READ | PROT_WRITE, MAP_ANONYMOUS
+    return "ok" if address not in (None, ctypes.c_void_p(-1).value) else errno.errorcode[ctypes.get_errno()]
 
 def sigaction_of_sigalrm(signum):
     handler = (ctypes.c_ulong * 4)(1, 0, 0, 0)  # SIG_IGN, no flags, no restorer, empty mask
     return raw(13, signum, ctypes.addressof(handler), 0, 8)  # rt_sigaction (x86_64)
 
 def datagram_to(path):
-    mine, _ = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
-    return call(lambda: mine.sendto(b"roll 6", path))
+    return call(lambda: early_datagrams[0][0].sendto(b"roll 6", path))
 
 def bind_in(path):
-    mine, _ = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
-    return call(lambda: mine.bind(path))
+    return call(lambda: early_datagrams[1][0].bind(path))
 
 probes = {
     "prctl(1<<32 | PR_SET_PDEATHSIG, 0)": lambda: raw(157, (1 << 32) | 1, 0, 0, 0, 0),
@@ -913,7 +924,7 @@ if kind in ("game", "compiled"):
         "fcntl F_SETOWN": lambda: owner(8, victim),
         "fcntl F_SETSIG": lambda: owner(10, signal.SIGSTOP),
         "fcntl F_SETOWN_EX": lambda: owner(15, __import__("struct").pack("ii", 1, victim)),  # F_OWNER_TID
-        "fcntl F_SETOWN (1<<32 | 8)": lambda: raw(72, os.pipe()[0], (1 << 32) | 8, victim),
+        "fcntl F_SETOWN (1<<32 | 8)": lambda: raw(72, early_pipe[0], (1 << 32) | 8, victim),
         "ioctl FIOSETOWN": lambda: socket_ioctl(0x8901),
         "ioctl SIOCSPGRP": lambda: socket_ioctl(0x8902),
         "kill another process": lambda: call(lambda: os.kill(victim, 0)),
@@ -940,7 +951,13 @@ if kind in ("game", "compiled"):
         "SIGALRM's handler as 1<<32 | 14": lambda: sigaction_of_sigalrm((1 << 32) | 14),
         "SIGPROF's handler (the CPU-time move timer)": lambda: call(lambda: signal.signal(signal.SIGPROF, signal.SIG_IGN)),
         "setsockopt SO_RCVBUFFORCE": lambda: call(
-            lambda: socket.socketpair()[0].setsockopt(socket.SOL_SOCKET, 33, 1 << 30)),
+            lambda: early_stream[0].setsockopt(socket.SOL_SOCKET, 33, 1 << 30)),
+        "a pipe (each takes a number from a counter every process shares)": lambda: call(os.pipe),
+        "a socket pair": lambda: call(socket.socketpair),
+        "shared anonymous memory (a new shmem inode)": lambda: anonymous_mapping(0x01),
+        "shared anonymous memory, MAP_SHARED_VALIDATE": lambda: anonymous_mapping(0x03),
+        "another process's CPU clock": lambda: clock_of(victim),
+        "pid 1's CPU clock": lambda: clock_of(1),
         "prlimit64 setting its own limit": lambda: raw(302, 0, 7, ctypes.addressof((ctypes.c_ulong * 2)(64, 64)), 0),
         "futex FUTEX_WAKE on a file's page (a channel to any process mapping it)": lambda: raw(202, shared_page(), 1, 1),
         "futex FUTEX_WAIT on a file's page": lambda: raw(202, shared_page(), 0, 0, 0),
@@ -956,15 +973,20 @@ if kind in ("game", "compiled"):
         "preadv2 without flags": lambda: preadv2(0),
         "list a folder": lambda: call(lambda: os.listdir(scratch)),
         "stat": lambda: call(lambda: os.stat(victim_file)),
-        "a socketpair, both ways": lambda: call(lambda: (lambda a, b: (a.sendall(b"x"), b.recv(1)))(*socket.socketpair())),
-        "a pipe and select": lambda: call(lambda: (lambda r, w: (os.write(w, b"x"), __import__("select").select([r], [], [], 1)))(*os.pipe())),
+        "a socket made before, both ways": lambda: call(lambda: (early_stream[0].sendall(b"x"), early_stream[1].recv(1))),
+        "a pipe made before, and select": lambda: call(lambda: (os.write(early_pipe[1], b"x"),
+                                                                __import__("select").select([early_pipe[0]], [], [], 1))),
+        "private anonymous memory": lambda: anonymous_mapping(0x02),
+        "its own CPU time and the clocks": lambda: call(lambda: (time.process_time(), time.thread_time(),
+                                                                time.clock_gettime(time.CLOCK_MONOTONIC_RAW),
+                                                                time.clock_getres(time.CLOCK_PROCESS_CPUTIME_ID))),
         "signal itself": lambda: call(lambda: os.kill(os.getpid(), 0)),
         "raise a signal it handles": lambda: call(lambda: (signal.signal(signal.SIGUSR1, lambda *_: None),
                                                          signal.raise_signal(signal.SIGUSR1))),
         "sleep": lambda: call(lambda: time.sleep(0.001)),
         "its own limits and CPUs": lambda: call(lambda: (__import__("resource").getrlimit(__import__("resource").RLIMIT_AS),
                                                         os.sched_getaffinity(0))),
-        "non-blocking sockets": lambda: call(lambda: socket.socketpair()[0].settimeout(0.5)),
+        "non-blocking sockets": lambda: call(lambda: early_stream[0].settimeout(0.5)),
         "a per-move timer": lambda: call(lambda: signal.setitimer(signal.ITIMER_REAL, 0)),
         "a futex of its own (FUTEX_WAKE | FUTEX_PRIVATE_FLAG)": lambda: raw(202, shared_page(), 1 | 128, 1),
         "a lock and a condition, as threading's": lambda: call(lambda: (lambda c: (c.acquire(), c.notify_all(),
@@ -999,7 +1021,10 @@ GAME_REFUSES = ["fcntl F_SETOWN", "fcntl F_SETSIG", "fcntl F_SETOWN_EX", "fcntl 
                 "setsockopt SO_RCVBUFFORCE", "prlimit64 setting its own limit", "prctl(1<<32 | PR_SET_PDEATHSIG, 0)",
                 "futex FUTEX_WAKE on a file's page (a channel to any process mapping it)",
                 "futex FUTEX_WAIT on a file's page", "futex_wake, the newer call, on a file's page",
-                "prctl PR_SET_NAME (its name, which any user reads in /proc)", "prctl PR_SET_VMA (names in /proc/PID/maps)"]
+                "prctl PR_SET_NAME (its name, which any user reads in /proc)", "prctl PR_SET_VMA (names in /proc/PID/maps)",
+                "a pipe (each takes a number from a counter every process shares)", "a socket pair",
+                "shared anonymous memory (a new shmem inode)", "shared anonymous memory, MAP_SHARED_VALIDATE",
+                "another process's CPU clock", "pid 1's CPU clock"]
 
 
 @pytest.mark.skipif(os.uname().machine != "x86_64", reason="raw syscall numbers of x86_64")
