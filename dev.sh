@@ -45,6 +45,7 @@ ensure_chromium() {
 case "${1:-}" in
   setup)
     setup_venv "$ALL_EXTRAS"
+    echo "==> ready: $VENV (./dev.sh course opens the course, ./dev.sh test runs every test)"
     ;;
   course)
     shift

@@ -214,7 +214,8 @@ def _bench(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def _score(args: argparse.Namespace, out: TextIO) -> None:
-    """Score a student's strategy; whatever the strategy does, the card is printed and the exit status is 0."""
+    """Score a student's strategy; whatever the strategy does, the card is printed and the exit status is 0 (130
+    after Ctrl-C, once the games played so far are printed)."""
     from .sandbox.importpath import trusted_imports
 
     with trusted_imports():  # the current folder may be the class folder: nothing is imported from it
@@ -237,6 +238,8 @@ def _score_here(args: argparse.Namespace, out: TextIO) -> None:
         progress=not args.quiet,
     )
     print(card.terminal(), file=out)
+    if card.interrupted:  # the partial card is printed; the command still ends as an interrupted one
+        raise KeyboardInterrupt
     if args.printed is not None:
         try:
             printed = card.printed(args.printed)
@@ -495,8 +498,8 @@ def _main(argv: Sequence[str] | None, out: TextIO, show_warning: Callable[..., N
         print(f"error: {_one_line(str(error))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("error: interrupted", file=sys.stderr)
-        return 2
+        print("interrupted", file=sys.stderr)
+        return 130  # as a shell reports a command stopped by Ctrl-C (128 + SIGINT)
     except BrokenPipeError:  # e.g. `amoeboid moves ... | head`
         return 0
     except Exception as error:  # a bug of ours: still one line, with a way to see more

@@ -214,6 +214,7 @@ class ScoreCard(_Standings):
     stopped: str = ""  # why scoring stopped early (the same failure every game), shown above the table
     board: int = 3
     max_turns: int = TURN_CAP
+    interrupted: bool = False  # stopped by the user: the games that finished first, not a fair sample (no verdict)
     by = "opponent"
 
     def _players(self) -> Sequence[str]:
@@ -269,6 +270,10 @@ class ScoreCard(_Standings):
                           if capped[opponent] else "")
                 verdict, why = "tied every game", (f"all {played} games were ties{at_cap}: more games would likely tie "
                                                    "too; they play alike on these positions")
+            if self.interrupted:  # the games that finished first are the short ones: not a fair sample
+                verdict, why = "stopped early", (f"only the {played} {'game' if played == 1 else 'games'} that "
+                                                 "finished before the interrupt, and short games finish first, so "
+                                                 "they are not a fair sample: run it again for a verdict")
             rows.append({"opponent": opponent, "verdict": verdict, "why": why})
         return pd.DataFrame(rows, columns=["opponent", "verdict", "why"])
 
@@ -276,7 +281,7 @@ class ScoreCard(_Standings):
         """The verdicts, the time per move, the cap and the hidden prints in sentences; in a ``terminal`` (where there
         is no card to ask) the time per move has its numbers."""
         lines = [f"Against {row.opponent}: {row.verdict} ({row.why})." if row.verdict in ("too close to call",
-                 "not enough games", "every game forfeited", "tied every game") else f"{self.player} {row.verdict}: "
+                 "not enough games", "every game forfeited", "tied every game", "stopped early") else f"{self.player} {row.verdict}: "
                  f"{row.why}."
                  for row in self.verdicts().itertuples()]
         mine = [(record, self._side(record)) for record in self.records]

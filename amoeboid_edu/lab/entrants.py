@@ -87,6 +87,9 @@ def _parse_target(target: str) -> dict[str, Any]:
         word = target.strip()
         bot = next((f"; the bot {bot!r}?" for bot in BOTS if bot.casefold() == word.casefold()), "")
         name = shown(word, 60)  # named three times: kept short, so the line stays a line
+        if os.path.isfile(f"{word}.py"):  # `amoeboid score alice` beside alice.py: the file, its suffix left out
+            raise ValueError(f"strategy {shown(repr(target), 60)} is neither a bot's name nor a file{bot}; to play the "
+                             f"file {name}.py, write its whole name: {name}.py")
         raise ValueError(f"strategy {shown(repr(target), 60)} is neither a bot's name nor a file nor "
                          f"MODULE:FUNCTION{bot}; to play your function {name}, pass the function itself, without the "
                          f"quotes: {name}, not {shown(repr(word), 60)}")
@@ -753,12 +756,13 @@ def scored_entry(item: Entry, target: str, snapshot: str) -> Entry:
         if helpers:
             file = Path(item.load["file"])
             folder = os.path.dirname(target.rpartition(":")[0] if not target.endswith(".py") else target) or "."
+            own = os.path.join(folder, file.stem) + os.sep  # a new folder of its own: never the class folder itself
             raise ValueError(
                 f"{shown(file.name)} imports {shown(', '.join(helpers))} from its folder, and a single file is played "
                 f"without the files beside it (a classmate's module there must never stand in for one it imports): "
-                f"save it as {shown(os.path.join(folder, STUDENT_FOLDER_FILE))} and score the folder, amoeboid score "
-                f"{shown(folder.rstrip(os.sep) + os.sep)} (score(\"{shown(folder.rstrip(os.sep) + os.sep)}\") in Python), to "
-                "bring the files beside it (a folder of your own: all of it is read)")
+                f"make a folder of its own, move it there as {shown(os.path.join(own, STUDENT_FOLDER_FILE))} with "
+                f"{shown(', '.join(helpers))} beside it, and score that folder, amoeboid score {shown(own)} "
+                f"(score(\"{shown(own)}\") in Python; all of the folder is read)")
     # its text, run by the worker itself (load "source"): a game process then imports nothing of the lab's
     load = {"load": "source", "name": source.function or "strategy", "filename": source.filename,
             **({"file": source.filename} if source.folder else {})}

@@ -548,6 +548,10 @@ class _SameFailure(Exception):
                 f"the last of them, game {game} as card.games() numbers them: {self.last.value}: {self.last.message}")
 
 
+STOPPED_BY_YOU = "stopped by you"
+"""How an interrupted card's banner starts."""
+
+
 class _Interrupted(Exception):
     """Raised from ``_run`` when the run is interrupted (Ctrl-C, a notebook's interrupt): the games played so far."""
 
@@ -557,8 +561,10 @@ class _Interrupted(Exception):
 
     def explain(self) -> str:
         """The card's banner."""
-        return (f"stopped by you (an interrupt) after {len(self.records):,} of {self.total:,} games: this card shows "
-                "only those; run it again for the whole card, or with fewer games (games=) to make it shorter")
+        return (f"{STOPPED_BY_YOU} (an interrupt) after {len(self.records):,} of {self.total:,} games: this card shows "
+                "only those, and they are not a fair sample (short games finish first), so it gives no verdict; run "
+                "it again for the whole card, or with fewer games (games= in Python, --games on the command line) "
+                "to make it shorter")
 
 
 Failure = tuple[Optional[str], str]
@@ -718,8 +724,8 @@ def score(
     else its one function taking ``(position, roll, rng)``), or a folder of the student's own, ``"mywork/"``
     (its ``strategy.py``, with its helper modules beside it).  A file is played as a tournament plays a single
     hand-in: read once, before any game, with nothing beside it importable; one that imports a module only its
-    folder holds is refused with a line saying to score the folder.  Untrusted strategies
-    run in a worker process; a move slower than ``per_move_limit`` seconds, an
+    folder holds is refused with a line saying to move it into a folder of its own and score that.  Untrusted
+    strategies run in a worker process; a move slower than ``per_move_limit`` seconds, an
     exception, an illegal or malformed turn forfeits that game; a worker that
     takes longer than ``load_limit`` seconds to import the strategy forfeits every
     game (reason "load").  ``seed_label`` is shown on the card instead of the
@@ -772,9 +778,8 @@ def score(
             if not interrupted.records:
                 raise KeyboardInterrupt from None
             records, stopped = _in_order(interrupted.records, matches), interrupted.explain()
-            print(f"⚠ {stopped}", file=sys.stderr)
         return ScoreCard(subject.name, seed, tuple(records), (setup.load_limit, setup.per_move_limit), seed_label,
-                         stopped, board, max_turns)
+                         stopped, board, max_turns, interrupted=bool(stopped) and stopped.startswith(STOPPED_BY_YOU))
 
 
 def default_workers(lanes: int) -> int:

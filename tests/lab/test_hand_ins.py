@@ -431,16 +431,19 @@ def test_a_file_that_imports_a_helper_beside_it_is_told_to_score_its_folder(tmp_
     mywork.mkdir()
     (mywork / "alice.py").write_text(HELPED)
     (mywork / "alices_helpers.py").write_text("def first(turns):\n    return next(turns)\n")
-    with pytest.raises(ValueError, match=r"^alice.py imports alices_helpers.py from its folder, .*save it as "
-                                         rf"{re.escape(str(mywork / 'strategy.py'))} and score the folder, "
-                                         rf"amoeboid score {re.escape(str(mywork))}/"):
+    own = mywork / "alice"  # a folder of its own, not the folder it sits in (which may be the class folder)
+    with pytest.raises(ValueError, match=r"^alice.py imports alices_helpers.py from its folder, .*move it there as "
+                                         rf"{re.escape(str(own / 'strategy.py'))} with alices_helpers.py beside it, "
+                                         rf"and score that folder, amoeboid score {re.escape(str(own))}/"):
         lab.score(str(mywork / "alice.py"), games=2, opponents=["random"], progress=False)
     assert main(["score", str(mywork / "alice.py"), "--games", "2", "--opponents", "random", "-q"]) == 2
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "imports alices_helpers.py from its folder" in error
-    (mywork / "alice.py").rename(mywork / "strategy.py")
-    card = lab.score(f"{mywork}/", games=2, opponents=["random"], progress=False)
-    assert card.player == "mywork" and card.forfeits().empty, card.forfeits()
+    own.mkdir()  # as the line says
+    (mywork / "alice.py").rename(own / "strategy.py")
+    (mywork / "alices_helpers.py").rename(own / "alices_helpers.py")
+    card = lab.score(f"{own}/", games=2, opponents=["random"], progress=False)
+    assert card.player == "alice" and card.forfeits().empty, card.forfeits()
 
 
 def test_a_student_folder_imports_its_own_helpers(tmp_path):

@@ -3,6 +3,7 @@ did, and checks the one line that says what was wrong and what to do."""
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -118,6 +119,17 @@ def test_a_function_name_in_quotes_says_to_drop_the_quotes():
     assert message == ("strategy 'always_eat' is neither a bot's name nor a file nor MODULE:FUNCTION; to play your "
                        "function always_eat, pass the function itself, without the quotes: always_eat, not "
                        "'always_eat'")
+
+
+def test_a_file_named_without_its_suffix_on_the_command_line_is_offered_the_file(tmp_path, monkeypatch, capsys):
+    # new student 8: `amoeboid score alice` beside alice.py was told to drop the quotes, Python advice at a terminal
+    from amoeboid_edu import cli
+
+    (tmp_path / "alice.py").write_text(GOOD)
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["score", "alice", "--games", "2"], io.StringIO()) == 2
+    assert capsys.readouterr().err == ("error: strategy 'alice' is neither a bot's name nor a file; to play the file "
+                                       "alice.py, write its whole name: alice.py\n")
 
 
 def test_a_bot_name_with_a_capital_is_offered_the_bot():
@@ -355,4 +367,26 @@ def test_an_interrupted_score_returns_the_games_played_so_far_with_a_banner(monk
     card = lab.score("greedy", games=10, opponents=["random", "greedy"], progress=True, workers=workers)
     games = card.to_frame()
     assert len(games) == 6 and card.stopped.startswith("stopped by you (an interrupt) after 6 of 20 games")
-    assert card.stopped in str(card) and "⚠ stopped by you" in capsys.readouterr().err
+    assert card.stopped in str(card) and str(card).count("stopped by you") == 1  # said once, on the card
+    assert "stopped by you" not in capsys.readouterr().err  # not a second time beside it (new student 8)
+    # the games that finished first are the short ones: no verdict from them (new student 8: "loses to paper")
+    assert set(card.verdicts()["verdict"]) == {"stopped early"} and "not a fair sample" in card.stopped
+    assert "--games on the command line" in card.stopped
+
+
+def test_the_cli_prints_an_interrupted_card_and_ends_as_interrupted(monkeypatch):
+    from amoeboid_edu import cli
+    from amoeboid_edu.lab import estimate
+
+    arrived = []
+
+    def finished(self):
+        arrived.append(1)
+        if len(arrived) == 4:  # Ctrl-C after the fourth game
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(estimate.RunEstimate, "finished", finished)
+    out = io.StringIO()
+    status = cli.main(["score", "greedy", "--games", "10", "--opponents", "random", "--workers", "1"], out)
+    assert status == 130 and out.getvalue().count("stopped by you (an interrupt) after 4 of 10 games") == 1
+    assert "stopped early" in out.getvalue()
