@@ -398,7 +398,7 @@ PAPER_RULES: dict[str, PaperRule] = {rule.key: rule for rule in (
               "eat, the smallest capture and the exact neutralisation; other splits are not candidates); never a "
               "candidate that hands the opponent a move that ends the game at once when another candidate avoids it; "
               "when none does, the candidate that leaves the opponent the fewest rolls that end the game; only when "
-              "every candidate loses or ties at once, every legal turn judged the same way"),
+              "every candidate loses or ties the game on the bot's own move, every legal turn judged the same way"),
 )}  # fmt: skip
 """Every branch of :func:`paper`: the sentence it follows (kept as data so counter-lines can be annotated)."""
 

@@ -167,12 +167,12 @@ laws.assign(mean=laws["mean"].astype(float), variance=laws["variance"].astype(fl
 paper.symmetry_theorem(games=2_000)
 
 # %% [markdown]
-# So the theorem is right at the end of every round (what the paper's example calls a turn), but not "always": δ is
-# defined "in a given moment", and in the middle of a round A has rolled once more (7/2 on average). The paper's proof
-# ("the players start and play with the same conditions") overlooks that A rolls first: **confirmed with a
-# correction**. Another moment its words cover, where it fails too: δ at the end of a game. A game can end after
-# A's turn, and then A has had one roll more: on average the final δ is 7/2 × P(the game ends on A's turn). (The
-# verdict above quantifies this at the end of random games, under "For the curious".)
+# So the theorem is right at the end of every round (what the paper's example calls a turn) for the dice as if play
+# went on, but not "always": δ is defined "in a given moment", and in the middle of a round A has rolled once more
+# (7/2 on average). The paper's proof ("the players start and play with the same conditions") overlooks that A rolls
+# first: **confirmed with a correction**. Another moment its words cover, where it fails too: δ at the end of a game.
+# A game can end after A's turn, and then A has had one roll more: on average the final δ is 7/2 × P(the game ends on
+# A's turn). (The verdict above quantifies this at the end of random games, under "For the curious".)
 
 # %% [markdown]
 # ## The unboundedness "conjecture"
@@ -209,7 +209,8 @@ Markdown(f"The curves climb towards 1, slowly: δ passes 10 with probability 1/2
 # Over a full round δ changes by A's roll minus B's roll, a step with mean 0 and finite variance 35/6. By the
 # **Chung–Fuchs theorem** such a random walk on the integers is *recurrent*: it comes back to every value infinitely
 # often, so its highest value grows without bound and passes every level M with probability 1. This is about the dice
-# alone: a game that has ended rolls no more dice, so inside one game δ rarely gets far from 0.
+# alone: a game that has ended rolls no more dice, so inside one game δ only gets as far as the game lasts (most
+# games end long before δ passes 10, though a long game can drift far).
 #
 # </details>
 

@@ -9,7 +9,7 @@
 #
 # - Explain the paper's three options in Case I (stall, move next to the opponent, split) and why it stalls.
 # - See where the numbers confirm the paper, and where they only partly do (splitting).
-# - Compute, for δ = 4, 5, 6, the exact probability that going to the centre does not win, and compare with the
+# - Compute, for δ = 4, 5, 6, the exact probability that going to the centre fails at once, and compare with the
 #   paper's Case II.
 # - Spot the gambler's fallacy in the paper's size-1000 example, and say what the authors got right there.
 
@@ -206,9 +206,9 @@ streak
 print(streak.counter_line)
 
 # %% [markdown]
-# And "more than 200 turns"? B gains at most 6 per roll, and A keeps growing too if it keeps its amoeba whole (the
-# paper does not say it does). "Turns" can be read two ways, the turns of the game or B's own turns: the card counts
-# both exactly, and the sentences after it are written from its table, not by us:
+# And "more than 200 turns"? B gains at most 6 per roll, and A's one amoeba grows too, by each of A's rolls, unless
+# A splits it. "Turns" can be read two ways, the turns of the game or B's own turns: the card counts both exactly, and
+# the sentences after it are written from its table, not by us:
 
 # %%
 length = paper.case_II_length()
@@ -227,9 +227,10 @@ Markdown("\n".join(f"- Counted as {reading}: at least {row['fewest possible']} t
 #   the paper itself applies it (false as stated, card case-I-split). That
 #   stalling is *optimal* is decided by no exact comparison: the verdict is "open" (the card says what the played-out
 #   games add; pooled, they favour stalling against greedy).
-# - Case II: going to the centre fails at once with probability exactly 1/2, 1/3 and 1/6 for δ = 4, 5, 6; otherwise A
-#   eats at least half of B. For the immediate reply these are exact; for the game the paper's "at least" is right.
+# - Case II (3x3): going to the centre fails at once with probability exactly 1/2, 1/3 and 1/6 for δ = 4, 5, 6;
+#   otherwise A eats at least half of B. On a bigger board the opponent can step away and A may eat nothing: the
+#   card's correction. Only the immediate reply is computed, not the rest of the game.
 # - The size-1000 example: dice have no memory (the gambler's fallacy); the authors' "more than 200 turns" after it
-#   is certain counted in turns of the game; counted in B's own turns it can fail, with a vanishing chance the card
-#   computes, unless A keeps growing the amoeba B must eat (the card's correction).
+#   is certain while A's one amoeba keeps growing, as it does unless A splits, and in turns of the game; only if A
+#   splits can B do it within 200 of its own turns, with a vanishing chance the card computes (its correction).
 # - Next: [lesson 6](06-case-3-neutralisation.ipynb), what to do with a big advantage: neutralise.

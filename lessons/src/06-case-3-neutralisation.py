@@ -10,7 +10,8 @@
 #
 # - Follow the Case III plan move by move: centre, neutralise, repeat, win once B's last piece has no empty cell
 #   next to it and nothing it may eat.
-# - Explain why neutralising (rather than eating) keeps the opponent from winning, using Δ.
+# - Explain, using Δ, the paper's argument that neutralising (rather than eating) keeps the opponent from winning,
+#   and see how far a search can check it.
 # - Check a line of play by exhaustive computation, and find where the paper's argument depends on luck.
 
 # %%
@@ -269,7 +270,8 @@ Markdown("**For the teacher (question 4), from the card:** " + (
 #   search. The card also searches the plan itself, every way of filling it in that the text allows (question 4),
 #   and its word follows from that search.
 #
-#   The strategy lab's `paper` bot eats the biggest piece next to it with one unit more, never with a turn after
-#   which B can win at once; the card's search beats it too (the cell after the card says on which turn). The games
-#   against the bots above are examples, not proofs.
+#   The strategy lab's `paper` bot eats the biggest piece next to it with one unit more, and otherwise plays greedy's
+#   candidate turns (whole, half, the smallest eat, capture or neutralisation), avoiding one after which B can win at
+#   once when another candidate does; the card's search beats it too (the cell after the card says on which turn).
+#   The games against the bots above are examples, not proofs.
 # - Next: [lesson 7](07-case-4-forced-win.ipynb), where the paper claims that a large enough δ makes the win certain.

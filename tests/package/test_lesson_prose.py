@@ -104,7 +104,7 @@ def test_lesson_3_medians_are_the_cards():
 def test_lesson_5_length_says_what_the_card_says():
     card = paper.case_II_length()
     text = run_cell(prose_cell("05", "more than 200?"), {"length": card})
-    assert "a sufficient condition the paper does not state" in card.summary
+    assert "as the paper's set-up has it unless A splits" in card.summary
     for _, row in card.evidence.iterrows():
         assert f"Counted as {row['reading']}: at least {row['fewest possible']} turns" in text
         assert f"**{row['more than 200?']}**" in text
@@ -336,3 +336,15 @@ def test_lesson_6s_answer_to_question_4_comes_from_the_plan_search():
     row = card.evidence[card.evidence["start"] == start].dropna(subset=["turns visited"]).iloc[0]
     assert f"{row['turns searched']} turns" in text
     assert pd.isna(row["holding completion plays"]) or str(row["holding completion plays"]) in text
+
+
+def test_lesson_5_summary_gives_case_IIs_chances_and_correction_as_its_card_does():
+    from fractions import Fraction
+
+    card = paper.verdict("case-II")
+    on_3x3 = card.evidence[card.evidence["board"] == "3x3"]
+    chances = {int(row.delta): Fraction(row.exact) for row in on_3x3.itertuples()}
+    assert chances == {4: Fraction(1, 2), 5: Fraction(1, 3), 6: Fraction(1, 6)}
+    text = markdown_text("05")
+    assert "exactly 1/2, 1/3 and 1/6 for δ = 4, 5, 6" in text
+    assert "bigger board the opponent can step away" in card.plain and "bigger board the opponent can step away" in text

@@ -355,8 +355,7 @@ def test_case_II_length_both_readings():
     verdict = paper.verdict("case-II-length")  # shared with the CLI test in this process
     # the words cover A's every play: in B's own turns, with A not growing, B can do it in 168 (a tiny chance)
     assert verdict.verdict == "confirmed with a correction" and "168" in verdict.summary and "335" in verdict.summary
-    assert "the correction, in the paper's words: 'more than 200 turns' is certain counted in turns of the game" \
-        in verdict.summary
+    assert "the correction: 'more than 200 turns' is certain while A's amoeba grows (no split)" in verdict.summary
     # A grows by at least 1 a turn: after B's j-th turn the gap is at least 1006 + (j - 1) - 6 j, closed at j = 201
     assert min(j for j in range(1, 400) if 1006 + (j - 1) - 6 * j <= 0) == 201
     assert "B then needs at least 201 of its own turns" in verdict.summary
@@ -447,7 +446,8 @@ def test_case_III_is_open_and_lists_every_completion_that_loses_with_its_line():
     assert game.result == "B" and len(game.turns) == 6
     assert all(note.startswith("Case") for _, _, note in claimant_turns(record))  # every A turn cites the paper
     # (v) the paper bot is listed too, with what the same search finds
-    assert "(v) the course's paper bot (its eat: one unit more than the biggest piece" in summary
+    assert "(v) the course's paper bot (its eat: the biggest of B's pieces next to its centre, with one unit more" \
+        in summary
     assert "one turn of the game deeper at a time until B wins" in verdict.scope and "from every set-up named" \
         in verdict.scope
     assert "only the clause 'the opponent cannot win' is tested" in verdict.scope

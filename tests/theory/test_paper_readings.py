@@ -75,10 +75,10 @@ def test_case_II_length_one_liner_carries_its_default_and_the_chance_without_it(
 
     card = paper.verdict("case-II-length")
     chance = f"{float(_p_sum_at_least(200, 1006)):.1e}"
-    assert "turns of the game" in card.brief and "B's own turns" in card.brief and chance in card.brief
+    assert "unless A splits" in card.brief and "in game turns certain" in card.brief and chance in card.brief
     assert "almost surely" not in card.summary + card.brief + card.plain  # a chance above 0 is not 'almost sure'
-    assert "a sufficient condition the paper does not state" in card.summary and chance in card.summary
-    assert f"the chance that it does within 200 is {chance}" in card.plain
+    assert "as the paper's set-up has it unless A splits" in card.summary and chance in card.summary
+    assert f"the chance that it does within 200 is {chance}" in card.plain and "1006/5 = 201" not in card.summary
     assert card.verdict == "confirmed with a correction"
     assert len(card.short) <= paper.SHORT_LINE
 

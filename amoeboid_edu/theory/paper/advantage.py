@@ -28,8 +28,9 @@ ONE_RULE = ("the same rule for both delta items (symmetry, unboundedness): " + W
             "true (the paper uses the theorem nowhere else); unboundedness for the dice sums as if play went on, what "
             "its 'computer modeling' of delta supports: confirmed with a correction, for both; both read delta after "
             "every turn of the game, inside the game, the moments their words cover ('in a given moment', 'before n "
-            "turns'), and their corrections confine them: symmetry to after whole rounds, unboundedness to the dice "
-            "as if play went on (its n counts turns of the game; counted in rounds, as the paper's example counts a "
+            "turns'), and their corrections confine them: symmetry to after whole rounds of the dice as if play went "
+            "on (inside a game, delta stops when the game ends, and its mean after a round is then 7/2 x P(the game "
+            "ended on an A turn before it)), unboundedness to the dice as if play went on (its n counts turns of the game; counted in rounds, as the paper's example counts a "
             "turn, the limit is the same)")
 """How the symmetry theorem and the unboundedness conjecture read delta: the same reading for both words."""
 
@@ -165,11 +166,13 @@ def symmetry_theorem(rounds: int = 10, games: int = 5_000, seed: int | str = 0) 
     )
     evidence = laws.assign(mean=laws["mean"].astype(float), variance=laws["variance"].astype(float),
                            **{"P(delta>0)": laws["P(delta>0)"].astype(float)})  # fmt: skip
-    plain = ("Right once 'always' is corrected to 'after every round': after A and B have each rolled the same number "
-             "of times, delta is 0 on average. But just after A's roll A is on average 3.5 ahead (A rolls first), and "
-             "at the end of a game the average is not 0 either.")  # fmt: skip
+    plain = ("Right once 'always' is corrected to 'after every round, for the dice as if play went on': after A and B "
+             "have each rolled the same number of times, delta is 0 on average. But just after A's roll A is on "
+             "average 3.5 ahead (A rolls first), and inside a game, where delta stops when the game ends (which it "
+             "may do on A's turn), the average is not 0 either.")  # fmt: skip
     quote = "The expected value of delta is always 0."
-    brief = f"on average delta is 0 after every round, but not 'always': just after A's roll it is {shown}."
+    brief = (f"on average delta is 0 after every round, as if play went on; not 'always': after A's roll {shown}, or "
+             "in a game.")
     return Verdict("symmetry-theorem", verdict, summary, explanation, evidence,
                    scope=f"{ONE_RULE}; {DELTA_DICE}; {scope}",
                    plain=plain, quote=quote, brief=brief, reach=REACH)  # fmt: skip

@@ -384,18 +384,20 @@ def case_II_length(need: int = 1006, claimed: int = 200) -> Verdict:
          "expected (rolls only)": None, f"P(done within {claimed})": 0.0,
          "more than 200?": "surely" if fewest_with_growth > claimed else "not surely"},
         {"reading": "turns of the game", "fewest possible": fewest_game_turns,
-         "expected (rolls only)": 2 * expected_b_turns, f"P(done within {claimed})": 0.0, "more than 200?": "surely"},
+         "expected (rolls only)": 2 * expected_b_turns - 1, f"P(done within {claimed})": 0.0,
+         "more than 200?": "surely"},  # B's k-th turn is turn 2k - 1 of the game, as for the fewest
     ]  # fmt: skip
     evidence = pd.DataFrame(rows)
     digits = -math.floor(math.log10(float(p_within))) if p_within else 0
     summary = (f"exact: in turns of the game, at least {fewest_game_turns}, so more than 200 surely; in B's own turns, "
                f"from B's rolls alone, at least {fewest_b_turns}, and more than 200 with probability "
                f"1 - {float(p_within):.1e} (P(B gains {need} within {claimed} of its turns) = {float(p_within):.1e} "
-               f"< 1e-{digits - 1}); surely if A keeps its amoeba whole and growing, a sufficient condition the paper "
-               f"does not state (B then needs at least {fewest_with_growth} of its own turns; 1006/5 = 201 may be "
-               "the authors' count); the correction, in the paper's words: 'more than 200 turns' is certain counted "
-               "in turns of the game; counted in B's own turns ('him') it can fail, with that chance, unless A keeps "
-               "growing")  # fmt: skip
+               f"< 1e-{digits - 1}); surely while A's amoeba keeps growing, as the paper's set-up has it unless A "
+               f"splits (A's one amoeba takes every roll of A's; B then needs at least {fewest_with_growth} of its own "
+               "turns; 1006/5, about 201, may be the authors' count); the correction: 'more than 200 turns' is certain "
+               "while A's amoeba grows (no split), counted in B's turns ('him') or in turns of the game; only if A "
+               "splits so that the amoeba B must eat stops growing can B do it within 200 of its own turns, with "
+               "that chance")  # fmt: skip
     scope = ("the dice alone (any board): B's gain of 1006 units, 6 per roll at most ('until he gets 1006 more in "
              "size' counts B's growth only); both readings of 'turns' (of the game; B's own); A's play: any (paper "
              "silent), with A keeping its amoeba whole and growing it (at least 1 a roll) as a sufficient condition "
@@ -408,21 +410,22 @@ def case_II_length(need: int = 1006, claimed: int = 200) -> Verdict:
         f"{expected_b_turns:.1f} of B's turns (the exact expected number of rolls to reach 1006, a little more than "
         f"1006/3.5 = {need / 3.5:.1f} because the last roll overshoots). And A grows too, by at least 1 a turn while "
         f"it keeps its amoeba whole, so B gains at most 5 a round on it: at least ceil(1005/5) = {fewest_with_growth} "
-        "of B's turns, which makes 'more than 200' certain in B's turns as well (1006/5 = 201 is most likely the "
-        "authors' own count)."
+        "of B's turns, which makes 'more than 200' certain in B's turns as well (1006/5, about 201, is most likely "
+        "the authors' own count)."
     )
     hitting = expected_b_turns
-    plain = (f"Right, with a correction: counted in turns of the game (A's and B's), it is certain: even rolling only "
-             f"sixes B needs {fewest_b_turns} of its own turns, which is turn {fewest_game_turns} of the game. Counted "
-             f"in B's own turns, B could do it in as few as {fewest_b_turns}, but the chance that it does within 200 "
-             f"is {float(p_within):.1e} (about {hitting:.0f} on average); it is certain if A keeps growing the amoeba "
-             f"B must eat (then B needs at least {fewest_with_growth}), which the paper does not say.")
-    brief = (f"over 200 turns: certain in turns of the game; in B's own turns, fails with chance "
-             f"{float(p_within):.1e} (0 if A grows).")
+    plain = (f"Right, with a correction: in the paper's set-up A has one amoeba, and each of A's rolls grows it unless "
+             f"A splits, so B needs at least {fewest_with_growth} of its own turns even rolling only sixes: certain. "
+             f"Counted in turns of the game it is certain too: B's {fewest_b_turns}th turn, the soonest B could "
+             f"gain 1006 with sixes alone, is turn {fewest_game_turns} of the game. Only if A splits so that the "
+             f"amoeba B must eat stops growing could B do it in as few as {fewest_b_turns} of its own turns; the "
+             f"chance that it does within 200 is {float(p_within):.1e} (about {hitting:.0f} on average).")
+    brief = (f"over 200 turns: certain unless A splits (then {float(p_within):.1e} within 200 of B's turns); in game "
+             "turns certain.")
     # the rule: the words cover A's every way of playing and both readings of 'turns'; in B's own turns (a round, as
     # the symmetry card reads 'turn') with A not growing the amoeba B must eat, B can do it within 200 (with a tiny
     # chance), so it fails in a case its words cover; it holds surely in turns of the game, and in B's turns where A
-    # keeps growing that amoeba (1006/5 = 201 may be the authors' count): confirmed with a correction
+    # keeps growing that amoeba (1006/5, about 201, may be the authors' count): confirmed with a correction
     every_case = fewest_b_turns > claimed and fewest_game_turns > claimed
     surely = fewest_with_growth > claimed and fewest_game_turns > claimed
     verdict = judged(every_case, surely)

@@ -595,9 +595,10 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
         "ii": "A eats B's smaller piece with its whole amoeba (a fixed line)",
         "iii": "A eats with one unit more than the piece, then moves its whole amoeba (a fixed line)",
         "iv": "A eats, with its whole amoeba, the biggest of B's pieces next to its centre that it can eat",
-        "v": ("the course's paper bot (its eat: one unit more than the biggest piece; of greedy's candidate turns "
-              "(whole, half, smallest eat, capture or neutralisation: other splits are not candidates), never one "
-              "after which B can win at once when another candidate avoids it)"),
+        "v": ("the course's paper bot (its eat: the biggest of B's pieces next to its centre, with one unit more "
+              "than the piece; otherwise greedy's candidate turns (whole, half, smallest eat, capture or "
+              "neutralisation: other splits are not candidates), never one after which B can win at once when "
+              "another candidate avoids it, else the one leaving B the fewest winning rolls)"),
     }
 
     def lines_text(found: list[tuple[str, str, str, str]]) -> str:
@@ -744,7 +745,7 @@ def case_III(setups: tuple[tuple[int, int, int], ...] = ((10, 1, 3), (10, 5, 3))
     brief = (f"3x3, {setups_brief}: B can't win on its next turn; " + (
         f"every way of following the plan loses by turn {min(r.first for r in plan_lost if r.first)}."
         if plan_lost else
-        f"the whole plan is open: some completions lose, one holds to turn {plan_turns}, the search's depth."))
+        f"some completions of the plan lose, one holds to turn {plan_turns}; beyond, unknown."))
     if safe_at_once < len(immediate):  # the paper's own one-turn argument fails: looked at by hand, not expected
         plain = "Open: see the summary."
     evidence = pd.concat([table.assign(completion="(iv)"), bot_table.assign(completion="(v) the paper bot"),
