@@ -510,5 +510,5 @@ def read_folder(folder: str | Path, snapshot: str | None = None) -> tuple[list[S
     return sources, unread
 
 
-__all__ = ["DidNotLoad", "StudentSource", "folder_share", "hand_in_snapshots", "load_source", "read_folder", "shown_name",
-           "too_big"]
+__all__ = ["DidNotLoad", "StudentSource", "folder_share", "hand_in_snapshots", "load_source", "read_folder",
+           "shown_name", "too_big"]
