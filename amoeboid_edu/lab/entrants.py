@@ -571,9 +571,10 @@ def _entrants(strategies: Strategies, opponents: Sequence[str],
     bots = [str(item.bot) for item in items if item.trusted]
     twice = next((bot for k, bot in enumerate(bots) if bot in bots[:k] or bot in opponents), None)
     if twice is not None:  # a bot's games against an entrant are keyed by the bot's name: a second copy repeats them
-        where = "in the strategies and in opponents=" if twice in opponents else "twice in the strategies"
-        raise ValueError(f"the bot {twice!r} is named {where}: name each bot once, in one of the two lists (its games "
-                         "against each entrant would be played twice with the same dice; play more with games=)")
+        where = ("in the strategies and in opponents=: name each bot once, in one of the two lists"
+                 if twice in opponents else "twice in the strategies: name each bot once")
+        raise ValueError(f"the bot {twice!r} is named {where} (its games against each entrant would be played twice "
+                         "with the same dice; play more with games=)")
     entries: dict[str, Entry] = {}
     for item in [*items, *(Entry(o, bot=o, code=f"bot {o}") for o in opponents)]:
         name, number = item.name, 2
