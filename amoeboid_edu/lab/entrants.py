@@ -27,8 +27,8 @@ from .handin import _global_names, helpers_advice, notebook_helpers
 from ..players.strategy import Strategy, as_function, strategy_name
 from ..sandbox.text import printable, shown
 from ..sandbox.importpath import caller_path
-from .roster import (SOURCE_LIMIT, STUDENT_FOLDER_FILE, DidNotLoad, StudentSource, _walk_folder,
-                     _not_a_file, _read_bytes, read_folder, shown_name)
+from .roster import (FOLDER_BYTES, SOURCE_LIMIT, STUDENT_FOLDER_FILE, DidNotLoad, StudentSource, _not_a_file,
+                     _read_bytes, _walk_folder, folder_share, read_folder, shown_name)
 
 # --------------------------------------------------------------------------- who plays
 
@@ -548,10 +548,10 @@ def _entrants(strategies: Strategies, opponents: Sequence[str],
     else:
         given: Iterable[tuple[str | None, Strategy | str]] = (
             strategies.items() if isinstance(strategies, Mapping) else [(None, strategy) for strategy in strategies])
-        items = []
+        items, made = [], []
         for name, strategy in given:
             try:
-                item = entry(strategy, name)
+                made.append((strategy, entry(strategy, name)))
             except ValueError as error:
                 # a file's name may hold a ':' (evil:x.py): a target ending in .py is a file, as in _parse_target
                 file = ("" if not isinstance(strategy, str) else strategy if strategy.endswith(".py")
@@ -561,15 +561,23 @@ def _entrants(strategies: Strategies, opponents: Sequence[str],
                 # one student's file that cannot give a strategy: one line, and the tournament goes on
                 unread.append((student_name(name or _target_name({"load": "file", "file": file, "name": "strategy"})),
                                str(error)))
-                continue
+        share = _list_share(item for _, item in made)
+        for strategy, item in made:
             if item.load.get("load") == "file":  # read here as text, like a class folder's file: see _file_entry
-                item, reason = _file_entry(item, snapshot)
+                item, reason = _file_entry(item, snapshot, share)
                 if reason:
                     unread.append((item.name, reason))
                     continue
                 items.append(item)
             else:
                 items.append(replace(item, code=_code_digest(strategy, item)))
+    bots = [str(item.bot) for item in items if item.trusted]
+    twice = next((bot for k, bot in enumerate(bots) if bot in bots[:k] or bot in opponents), None)
+    if twice is not None:  # a bot's games against an entrant are keyed by the bot's name: a second copy repeats them
+        where = ("in the strategies and in opponents=: name each bot once, in one of the two lists"
+                 if twice in opponents else "twice in the strategies: name each bot once")
+        raise ValueError(f"the bot {twice!r} is named {where} (its games against each entrant would be played twice "
+                         "with the same dice; play more with games=)")
     entries: dict[str, Entry] = {}
     for item in [*items, *(Entry(o, bot=o, code=f"bot {o}") for o in opponents)]:
         name, number = item.name, 2
@@ -655,17 +663,35 @@ def _source_entry(source: StudentSource) -> Entry:
                  file=printable(file.replace("\\", "\\\\")))
 
 
-def _file_source(item: Entry, snapshot: str | None = None) -> tuple[StudentSource | None, str]:
+def _student_folder(item: Entry) -> str | None:
+    """The student folder a ``path.py:function`` entrant plays from (its file is ``NAME/strategy.py``, resolved), or
+    None: what :func:`_file_source` copies."""
+    if item.load.get("load") != "file":
+        return None
+    path = os.path.realpath(item.load["file"])
+    return os.path.dirname(path) if os.path.basename(path) == STUDENT_FOLDER_FILE else None
+
+
+def _list_share(items: Iterable[Entry]) -> int:
+    """Each student folder's fair share of the run's copy budget when a tournament is given a list
+    (:func:`~amoeboid_edu.lab.roster.folder_share` among the distinct folders of the listed files), as a class folder
+    shares it: no listed folder can spend another's."""
+    return folder_share(len({folder for folder in map(_student_folder, items) if folder is not None}))
+
+
+def _file_source(item: Entry, snapshot: str | None = None,
+                 folder_bytes: int = FOLDER_BYTES) -> tuple[StudentSource | None, str]:  # fmt: skip
     """The source of a ``path.py:function`` entrant, read here once through one descriptor that never blocks, or
     None and the reason it cannot be read.  ``NAME/strategy.py`` is a student folder: with ``snapshot`` (the run's
-    own folder) the folder is copied there now and its worker reads the copy, so a folder swapped for a link
-    later (to reach the seed file) changes nothing."""
+    own folder) the folder is copied there now, at most ``folder_bytes`` of it (:func:`_list_share` in a
+    tournament), and its worker reads the copy, so a folder swapped for a link later (to reach the seed file)
+    changes nothing."""
     path = Path(os.path.realpath(item.load["file"]))
     folder = path.name == STUDENT_FOLDER_FILE
     try:
         if folder and snapshot is not None:
             copy = Path(tempfile.mkdtemp(dir=snapshot)) / path.parent.name
-            _walk_folder(path.parent, copy, snapshot)
+            _walk_folder(path.parent, copy, snapshot, folder_bytes=folder_bytes)
             path = copy / STUDENT_FOLDER_FILE
         text = _read_bytes(path, SOURCE_LIMIT, follow=not folder).decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -677,12 +703,12 @@ def _file_source(item: Entry, snapshot: str | None = None) -> tuple[StudentSourc
     return StudentSource(item.name, str(path), text, item.load["name"], folder), ""
 
 
-def _file_entry(item: Entry, snapshot: str | None = None) -> tuple[Entry, str]:
+def _file_entry(item: Entry, snapshot: str | None = None, folder_bytes: int = FOLDER_BYTES) -> tuple[Entry, str]:
     """A tournament's ``path.py:function`` entrant as a :func:`_source_entry`: its worker reads no folder, so the
     classmates' files beside it stay private (``NAME/strategy.py`` is a student folder, readable to its worker,
-    see :func:`_file_source`).  The reason it cannot be read, if so."""
+    copied with at most ``folder_bytes``, see :func:`_file_source`).  The reason it cannot be read, if so."""
     real = os.path.realpath(item.load["file"])  # resolved once: the folder copied is the folder named as its origin
-    source, reason = _file_source(replace(item, load={**item.load, "file": real}), snapshot)
+    source, reason = _file_source(replace(item, load={**item.load, "file": real}), snapshot, folder_bytes)
     if source is None:
         return item, reason
     return replace(_source_entry(source), origin=os.path.dirname(real) if source.folder else ""), ""

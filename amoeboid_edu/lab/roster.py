@@ -239,6 +239,12 @@ _run_bytes: dict[str, int] = {}
 """Bytes copied so far into each run's snapshot folder (:func:`hand_in_snapshots`), by its path."""
 
 
+def folder_share(folders: int) -> int:
+    """Each of ``folders`` student folders' fair share of a run's copy budget: :data:`RUN_BYTES` among them, at most
+    :data:`FOLDER_BYTES`, so that no folder can spend another's (a class folder's and a tournament list's alike)."""
+    return min(FOLDER_BYTES, RUN_BYTES // max(1, folders))
+
+
 def _walk_folder(source: Path, into: Path | None = None, snapshot: str | None = None,
                  folder_bytes: int = FOLDER_BYTES) -> None:  # fmt: skip
     """Walk the student folder ``source`` once, through descriptors, with a list (not recursion) and never through a
@@ -251,8 +257,9 @@ def _walk_folder(source: Path, into: Path | None = None, snapshot: str | None = 
     ``.py`` file over :data:`SOURCE_LIMIT` or more than ``folder_bytes`` (:data:`FOLDER_BYTES`, or a class folder's
     fair share of :data:`RUN_BYTES`) in all, or, with ``snapshot`` (the run's folder it is
     copied into), when the run's copies would pass :data:`RUN_BYTES`.  Without ``into`` nothing is
-    read and any depth is walked: a folder nested thousands deep costs no recursion.  Each folder's descriptor is
-    open until it is walked: a folder of many folders holds many at once."""
+    read, and the folder is refused as its copy would be, its files judged by their sizes (so that a folder counted
+    for a share is one that can be copied); the walk never recurses, whatever the depth.  Each folder's descriptor
+    is open until it is walked: a folder of many folders holds many at once."""
     by_fd = os.open in os.supports_dir_fd and os.scandir in os.supports_fd and hasattr(os, "O_DIRECTORY")
     directory = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
     first: int | str = os.open(source, directory) if by_fd else os.fspath(source)
@@ -261,7 +268,7 @@ def _walk_folder(source: Path, into: Path | None = None, snapshot: str | None = 
     try:
         while waiting:
             place, inside, depth = waiting.pop()
-            if into is not None and depth > FOLDER_DEPTH:
+            if depth > FOLDER_DEPTH:
                 if isinstance(place, int):
                     os.close(place)
                 raise DidNotLoad(f"nested more than {FOLDER_DEPTH} folders deep, not read: hand in only the "
@@ -283,20 +290,22 @@ def _walk_folder(source: Path, into: Path | None = None, snapshot: str | None = 
                             inner = os.open(item.name, directory, dir_fd=place) if isinstance(place, int) else item.path
                             waiting.append((inner, inside / item.name, depth + 1))
                             continue
-                        if into is None:
-                            continue
                         if not stat.S_ISREG(status.st_mode):
                             raise DidNotLoad(f"holds {_not_a_file(status)} ({shown(inside / item.name)}), not read: "
                                              "hand in the files themselves")
                         limit = SOURCE_LIMIT if item.name.endswith(".py") else FOLDER_BYTES
+                        if into is None:  # judged by its size, nothing read
+                            if status.st_size > limit:
+                                raise DidNotLoad(too_big(item.name, status.st_size, limit))
+                            size += status.st_size
+                            if size > folder_bytes:
+                                raise DidNotLoad(_over(folder_bytes))
+                            continue
                         data = (_read_bytes(item.name, limit, dir_fd=place) if isinstance(place, int)
                                 else _read_bytes(item.path, limit))
                         size += len(data)
                         if size > folder_bytes:
-                            share = ("" if folder_bytes == FOLDER_BYTES else
-                                     f", each folder's share of the class's {_mib(RUN_BYTES)}")
-                            raise DidNotLoad(f"its files are over {_mib(folder_bytes)} in all; the limit is "
-                                             f"{_mib(folder_bytes)}{share}: hand in only the strategy's own files")
+                            raise DidNotLoad(_over(folder_bytes))
                         if snapshot is not None and _run_bytes.get(snapshot, 0) + len(data) > RUN_BYTES:
                             raise DidNotLoad(f"not copied: the class's student folders are over {_mib(RUN_BYTES)} "
                                              "in all, this run's limit: hand in only the strategy's own files")
@@ -312,6 +321,13 @@ def _walk_folder(source: Path, into: Path | None = None, snapshot: str | None = 
         for place, _, _ in waiting:
             if isinstance(place, int):
                 os.close(place)
+
+
+def _over(folder_bytes: int) -> str:
+    """Why a student folder whose files pass ``folder_bytes`` in all is not read."""
+    share = "" if folder_bytes == FOLDER_BYTES else f", each folder's share of the class's {_mib(RUN_BYTES)}"
+    return (f"its files are over {_mib(folder_bytes)} in all; the limit is {_mib(folder_bytes)}{share}: hand in only "
+            "the strategy's own files")
 
 
 SNAPSHOT_PREFIX = "amoeboid-hand-ins-"
@@ -377,22 +393,44 @@ def _hand_ins(folder: Path) -> list[Path]:
     for path in folder.iterdir():
         if path.name.startswith(("_", ".")) and path.name not in HAND_IN_SUFFIXES:
             continue
-        if path.suffix in HAND_IN_SUFFIXES or path.name in HAND_IN_SUFFIXES or path.is_dir():
+        if path.suffix in HAND_IN_SUFFIXES or path.name in HAND_IN_SUFFIXES or _maybe_folder(path):
             found.append(path)
     return sorted(found)
 
 
-def _why_not_read(path: Path) -> str | None:
-    """Why a hand-in (``NAME.py``, ``NAME.ipynb`` or a folder ``NAME/``) is not read at all, or None: one reason,
-    saying what to hand in instead."""
-    status = path.lstat()
+def _maybe_folder(path: Path) -> bool:
+    """Whether ``path`` is, or may be, a folder (a link to one included): what cannot be looked at (a link into a
+    folder this user may not enter) is kept too, and :func:`_entrant_check` gives it its one line."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return True
+
+
+def _entrant_check(path: Path) -> tuple[str | None, bool]:
+    """Whether ``path`` (a candidate of :func:`_hand_ins`) becomes an entrant: why not (one line, escaped) or None,
+    and whether it is a student folder.  The one predicate of :func:`read_folder`, asked once per hand-in at the
+    start of the run, by ``lstat`` (no link followed): the fair share of the copy budget counts exactly the student
+    folders it accepts, and only those are copied.  Whatever the path is (a folder this user may not enter, one
+    that vanished), the answer is a line, never an exception."""
+    try:
+        status = path.lstat()
+        reason = _why_not_read(path, status)
+    except OSError as error:  # it vanished or cannot be looked at: the tournament goes on
+        return shown(f"not read ({type(error).__name__}: {error.strerror or error})"), False
+    except (RecursionError, MemoryError) as error:  # whatever the folder is, the tournament goes on
+        return shown(f"not read ({type(error).__name__})"), False
+    return reason, reason is None and stat.S_ISDIR(status.st_mode)
+
+
+def _why_not_read(path: Path, status: os.stat_result) -> str | None:
+    """Why a hand-in (``NAME.py``, ``NAME.ipynb`` or a folder ``NAME/``, whose ``lstat`` is ``status``) is not read
+    at all, or None: one reason, saying what to hand in instead.  A student folder is walked as its copy will be
+    (:func:`_walk_folder`): one that holds a link, anything but files and folders, or more than its limits is
+    refused here."""
     if path.name in HAND_IN_SUFFIXES:
         return f"a file with no name before {path.name}, not read: name it after the student (NAME{path.name})"
     if stat.S_ISDIR(status.st_mode) and path.suffix not in HAND_IN_SUFFIXES:  # a student folder
-        try:
-            _walk_folder(path)
-        except DidNotLoad as error:
-            return str(error)
         inside = path / STUDENT_FOLDER_FILE
         try:
             status = inside.lstat()
@@ -400,7 +438,13 @@ def _why_not_read(path: Path) -> str | None:
             return (f"a folder without {STUDENT_FOLDER_FILE}, not read: put the strategy in "
                     f"{shown(path.name, NAME_WIDTH)}/{STUDENT_FOLDER_FILE}, or hand in one file NAME.py")
         what = _not_a_file(status)
-        return None if what is None else f"its {STUDENT_FOLDER_FILE} is {what}, not read: hand in the file itself"
+        if what is not None:
+            return f"its {STUDENT_FOLDER_FILE} is {what}, not read: hand in the file itself"
+        try:
+            _walk_folder(path)
+        except DidNotLoad as error:
+            return str(error)
+        return None
     # never followed: a link could name the contest's seed file, whose text would come back in the load error on
     # the leaderboard; never opened: a named pipe would block the reading for good
     what = _not_a_file(status)
@@ -426,25 +470,21 @@ def read_folder(folder: str | Path, snapshot: str | None = None) -> tuple[list[S
     if not files:
         raise ValueError(f"{shown(folder)} holds no strategy files (NAME.py, NAME.ipynb or NAME/strategy.py)")
     stems = [p.stem for p in files]
-    # each student folder's fair share of the run's copy budget, so that no classmate's folder can spend another's
-    # (counted over the folders holding a strategy.py: an empty folder, which loads nothing, takes no share)
-    share = min(FOLDER_BYTES, RUN_BYTES // max(1, sum((path / STUDENT_FOLDER_FILE).is_file() for path in files)))
+    # every hand-in is judged once, now (_entrant_check): each student folder's fair share of the run's copy budget
+    # is counted over exactly the folders that become entrants, and only those are copied, so neither junk folders
+    # nor folders that gain a strategy.py during the run can shrink or spend an honest folder's share
+    checked = {path: _entrant_check(path) for path in files}
+    share = folder_share(sum(folder for _, folder in checked.values()))
     sources, unread = [], []
     for path in files:
+        reason, student_folder = checked[path]
         # a file name is the student's word: escaped and cut like anything else they say (it reaches the terminal,
         # the chart renderer and the results file); a folder that shares its name with a file shows as NAME/
-        plain = path.stem if stems.count(path.stem) == 1 else path.name + ("/" if path.is_dir() else "")
+        plain = path.stem if stems.count(path.stem) == 1 else path.name + ("/" if _maybe_folder(path) else "")
         name = shown_name(plain)
-        try:
-            reason = _why_not_read(path)
-        except OSError as error:  # it vanished or cannot be looked at: the tournament goes on
-            reason = shown(f"not read ({type(error).__name__}: {error.strerror or error})")
-        except (RecursionError, MemoryError) as error:  # whatever the folder is, the tournament goes on
-            reason = shown(f"not read ({type(error).__name__})")
         if reason is not None:
             unread.append((name, reason))
             continue
-        student_folder = path.is_dir()
         try:
             if student_folder and snapshot is not None:
                 copy = Path(tempfile.mkdtemp(dir=snapshot)) / path.name
@@ -470,4 +510,5 @@ def read_folder(folder: str | Path, snapshot: str | None = None) -> tuple[list[S
     return sources, unread
 
 
-__all__ = ["DidNotLoad", "StudentSource", "hand_in_snapshots", "load_source", "read_folder", "shown_name", "too_big"]
+__all__ = ["DidNotLoad", "StudentSource", "folder_share", "hand_in_snapshots", "load_source", "read_folder",
+           "shown_name", "too_big"]
