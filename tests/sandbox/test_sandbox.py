@@ -32,7 +32,10 @@ from amoeboid_edu.lab import score, tournament, wilson_interval
 from amoeboid_edu.engine.rules import Amoeba, Position
 
 STRATEGIES = Path(__file__).parents[1] / "strategies"
-QUICK = dict(games=2, seed=1, opponents=["random"], progress=False, per_move_limit=5.0)
+QUICK = dict(games=2, seed=1, opponents=["random"], progress=False, per_move_limit=5.0, workers=1)
+"""A short card played here (``workers=1``): the attacks are on the sandbox, whoever runs it; left to the default,
+the executor would depend on the machine's cores (a pool of processes on two).  What a pool changes is checked
+where a test asks for one (``workers=2``, ``--workers 2``, ``processes:2``)."""
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the walls and the /proc scan are Linux's")
 WALLS = "isolation: process + seccomp + landlock (files, tcp, signals) + seal"
@@ -288,13 +291,13 @@ def test_no_network_and_no_writes_anywhere_and_the_run_leaves_no_folder():
 def test_module_level_and_os_seeded_generators_are_seeded_per_move(strategy):
     """raw-entropy (found by the red team): os.getrandom, the C generator _random.Random(), /dev/urandom, the raw
     getrandom syscall and the names of its folders changed between runs."""
-    cards = [score(strategy, games=4, seed=seed, opponents=["random", "greedy"], progress=False)
-             for seed in (3, 3, 4)]
-    assert cards[0].forfeits().empty
-    assert cards[0].records == cards[1].records and str(cards[0]) == str(cards[1])
-    assert cards[0].records != cards[2].records
-    parallel = score(strategy, games=4, seed=3, opponents=["random", "greedy"], progress=False, workers=2)
-    assert parallel.records == cards[0].records
+    # Two runs of the same seed in fresh processes, one serial and one split over two: a generator seeded by the
+    # operating system would differ between them.  (That another seed gives another card is test_lab's
+    # test_same_seed_same_card_serial_or_parallel.)
+    serial, parallel = (score(strategy, games=4, seed=3, opponents=["random", "greedy"], progress=False,
+                              workers=workers) for workers in (1, 2))
+    assert serial.forfeits().empty
+    assert serial.records == parallel.records and str(serial) == str(parallel)
 
 
 def test_a_module_level_generator_is_seeded_at_its_first_draw_of_a_move_and_draws_the_same():
@@ -389,10 +392,10 @@ def test_a_strategy_with_state_in_its_module_gets_the_same_card_on_any_number_of
         return score(hostile.counts_its_moves, games=6, seed=5, opponents=["random", "greedy"], progress=False,
                      workers=workers)
 
-    serial = card(1)
+    serial, two, three = card(1), card(2), card(3)  # each in fresh processes: a rerun too
     assert serial.forfeits().empty
-    assert serial.records == card(1).records == card(2).records == card(3).records
-    assert str(serial) == str(card(2))
+    assert serial.records == two.records == three.records
+    assert str(serial) == str(two)
 
 
 def test_the_strategy_is_imported_and_played_in_the_game_process_and_a_timeout_costs_only_it():
@@ -1084,7 +1087,7 @@ def test_a_legitimate_strategy_with_numpy_the_standard_library_and_a_helper_modu
     """A helper module comes with its strategy in a folder of the student's own (a single file is played alone)."""
     (tmp_path / "helper.py").write_text("def weight(text):\n    return sum(map(ord, text)) % 17 / 17\n")
     (tmp_path / "strategy.py").write_text(LIBRARY_USER)
-    card = score(f"{tmp_path}/", games=4, seed=1, opponents=["random", "greedy"], progress=False)
+    card = score(f"{tmp_path}/", games=4, seed=1, opponents=["random", "greedy"], progress=False, workers=1)
     assert card.forfeits().empty, card.forfeits()
     assert WALLS in str(card) and len(card.records) == 8
     assert settled() == []
