@@ -6,6 +6,7 @@ unpickles (issue 23).  Certificates are made here with the ``openssl`` command.
 
 from __future__ import annotations
 
+import csv
 import os
 import shutil
 import signal
@@ -18,6 +19,7 @@ import pytest
 
 from amoeboid_edu.lab import executors
 from amoeboid_edu.lab.executors import TLSFiles, map_unordered, parse_executor
+from test_tournament import SNOOPS
 
 WANDER = """
 def strategy(position, roll, rng):
@@ -103,11 +105,14 @@ def run_cli(*args, timeout=300):
 
 
 def test_a_tournament_on_a_tls_cluster_gives_the_serial_rows(tmp_path, tls_cluster):
+    """The Dask executor plays the serial games (``test_tournament.py`` compares serial with ``processes:2``), and on
+    a Dask worker too the dice stay out of a student's reach (the snooper)."""
     address, files = tls_cluster
     folder = tmp_path / "class"
     folder.mkdir()
     (folder / "alice.py").write_text(WANDER)
     (folder / "bob.py").write_text(FIRST_LEGAL)
+    (folder / "snoop.py").write_text(SNOOPS)
     common = ["--games", "6", "--batch", "2", "--seed", "7", "--opponents", "random", "-q"]
     serial = run_cli(folder, *common, "--out", tmp_path / "serial.csv")
     assert serial.returncode == 0, serial.stderr
@@ -115,6 +120,9 @@ def test_a_tournament_on_a_tls_cluster_gives_the_serial_rows(tmp_path, tls_clust
                    "--tls-ca", files.ca, "--tls-cert", files.cert, "--tls-key", files.key)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "tls.csv").read_bytes() == (tmp_path / "serial.csv").read_bytes()
+    with open(tmp_path / "tls.csv", newline="") as rows:
+        snooped = [row for row in csv.DictReader(rows) if "snoop" in (row["first"], row["second"])]
+    assert len(snooped) == 3 * 6 and {row["value"] for row in snooped} == {"LookupError: no dice generator in reach"}
 
     # without certificates the command says what it needs, in one line, before anything is played
     bare = run_cli(folder, *common, "--out", tmp_path / "bare.csv", "--executor", f"dask:{address}")
