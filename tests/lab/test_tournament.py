@@ -230,7 +230,7 @@ def test_ledger_cuts_a_torn_line_and_refuses_another_run(tmp_path):
 
 def test_a_class_folder_with_every_accident_completes(classroom, tmp_path):
     out = tmp_path / "results.csv"
-    result = lab.tournament(classroom, games=2, seed=3, out=out, opponents=["random"], per_move_limit=0.5,
+    result = lab.tournament(classroom, games=2, seed=3, out=out, opponents=["random"], per_move_limit=0.2,
                             progress=False)
     assert {name: error.partition(": tag the cell")[0] for name, error in result.not_loaded} == {
         "broken": "SyntaxError line 4: expected ':'",
