@@ -284,9 +284,12 @@ def test_cli_imports_module_targets_in_the_worker():
 
 
 def test_cli_usage_errors_are_one_line_with_status_2():
+    from cli_runner import amoeboid  # refused before any game: in this process (tests/cli_runner.py)
+
     for args in (["missing.py:f"], ["nocolon"], [f"{STRATEGIES / 'student.py'}:wander", "--games", "3"]):
-        done = run_cli(*args)
-        assert done.returncode == 2 and done.stderr.count("\n") == 1 and done.stderr.startswith("error: ")
+        done = amoeboid("score", *args)
+        stderr = done.stderr.decode()
+        assert done.returncode == 2 and stderr.count("\n") == 1 and stderr.startswith("error: "), (args, stderr)
 
 
 def test_score_in_a_notebook_kernel_with_a_cell_strategy():

@@ -1285,10 +1285,13 @@ def test_the_python_api_reads_a_seed_file_with_the_clis_checks(tmp_path, monkeyp
 
 
 def test_a_weak_seed_file_is_refused(tmp_path):
+    from cli_runner import amoeboid  # refused before any game: in this process (tests/cli_runner.py)
+
     for weak in ("0000000000000000", "abababababababababababab", "0123456"):
         (tmp_path / "weak.seed").write_text(weak + "\n")
-        done = run_cli("hostile:plays_fair", "--seed-file", str(tmp_path / "weak.seed"))
-        assert done.returncode == 2 and "8 of them different" in done.stderr, (weak, done.stderr)
+        done = amoeboid("score", "hostile:plays_fair", "--seed-file", str(tmp_path / "weak.seed"), "-q")
+        stderr = done.stderr.decode()
+        assert done.returncode == 2 and "8 of them different" in stderr and stderr.count("\n") == 1, (weak, stderr)
 
 
 def test_a_strategy_file_given_through_a_symbolic_link_loads(tmp_path):
