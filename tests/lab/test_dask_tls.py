@@ -19,6 +19,7 @@ import pytest
 
 from amoeboid_edu.lab import executors
 from amoeboid_edu.lab.executors import TLSFiles, map_unordered, parse_executor
+from cli_runner import amoeboid
 from test_tournament import SNOOPS
 
 WANDER = """
@@ -100,6 +101,8 @@ def tls_cluster(tmp_path_factory):
 
 
 def run_cli(*args, timeout=300):
+    """``amoeboid tournament ARGS`` in its own process: for a Dask client, which would outlive the call in this one
+    (its event-loop thread).  A run or a refusal without a client runs in this process (:func:`amoeboid`)."""
     return subprocess.run([sys.executable, "-m", "amoeboid_edu", "tournament", *map(str, args)], capture_output=True,
                           text=True, timeout=timeout)
 
@@ -114,8 +117,8 @@ def test_a_tournament_on_a_tls_cluster_gives_the_serial_rows(tmp_path, tls_clust
     (folder / "bob.py").write_text(FIRST_LEGAL)
     (folder / "snoop.py").write_text(SNOOPS)
     common = ["--games", "6", "--batch", "2", "--seed", "7", "--opponents", "random", "-q"]
-    serial = run_cli(folder, *common, "--out", tmp_path / "serial.csv")
-    assert serial.returncode == 0, serial.stderr
+    serial = amoeboid("tournament", str(folder), *common, "--out", str(tmp_path / "serial.csv"))  # in this process
+    assert serial.returncode == 0, serial.stderr.decode()
     done = run_cli(folder, *common, "--out", tmp_path / "tls.csv", "--executor", f"dask:{address}",
                    "--tls-ca", files.ca, "--tls-cert", files.cert, "--tls-key", files.key)
     assert done.returncode == 0, done.stderr
@@ -125,8 +128,10 @@ def test_a_tournament_on_a_tls_cluster_gives_the_serial_rows(tmp_path, tls_clust
     assert len(snooped) == 3 * 6 and {row["value"] for row in snooped} == {"LookupError: no dice generator in reach"}
 
     # without certificates the command says what it needs, in one line, before anything is played
-    bare = run_cli(folder, *common, "--out", tmp_path / "bare.csv", "--executor", f"dask:{address}")
-    assert bare.returncode == 2 and bare.stderr.count("\n") == 1 and "--tls-ca" in bare.stderr, bare.stderr
+    bare = amoeboid("tournament", str(folder), *common, "--out", str(tmp_path / "bare.csv"), "--executor",
+                    f"dask:{address}")
+    refusal = bare.stderr.decode()
+    assert bare.returncode == 2 and refusal.count("\n") == 1 and "--tls-ca" in refusal, refusal
     assert not (tmp_path / "bare.csv").exists()
 
 
