@@ -6,6 +6,7 @@ unpickles (issue 23).  Certificates are made here with the ``openssl`` command.
 
 from __future__ import annotations
 
+import csv
 import os
 import shutil
 import signal
@@ -18,6 +19,8 @@ import pytest
 
 from amoeboid_edu.lab import executors
 from amoeboid_edu.lab.executors import TLSFiles, map_unordered, parse_executor
+from cli_runner import amoeboid
+from test_tournament import SNOOPS
 
 WANDER = """
 def strategy(position, roll, rng):
@@ -98,27 +101,37 @@ def tls_cluster(tmp_path_factory):
 
 
 def run_cli(*args, timeout=300):
+    """``amoeboid tournament ARGS`` in its own process: for a Dask client, which would outlive the call in this one
+    (its event-loop thread).  A run or a refusal without a client runs in this process (:func:`amoeboid`)."""
     return subprocess.run([sys.executable, "-m", "amoeboid_edu", "tournament", *map(str, args)], capture_output=True,
                           text=True, timeout=timeout)
 
 
 def test_a_tournament_on_a_tls_cluster_gives_the_serial_rows(tmp_path, tls_cluster):
+    """The Dask executor plays the serial games (``test_tournament.py`` compares serial with ``processes:2``), and on
+    a Dask worker too the dice stay out of a student's reach (the snooper)."""
     address, files = tls_cluster
     folder = tmp_path / "class"
     folder.mkdir()
     (folder / "alice.py").write_text(WANDER)
     (folder / "bob.py").write_text(FIRST_LEGAL)
+    (folder / "snoop.py").write_text(SNOOPS)
     common = ["--games", "6", "--batch", "2", "--seed", "7", "--opponents", "random", "-q"]
-    serial = run_cli(folder, *common, "--out", tmp_path / "serial.csv")
-    assert serial.returncode == 0, serial.stderr
+    serial = amoeboid("tournament", str(folder), *common, "--out", str(tmp_path / "serial.csv"))  # in this process
+    assert serial.returncode == 0, serial.stderr.decode()
     done = run_cli(folder, *common, "--out", tmp_path / "tls.csv", "--executor", f"dask:{address}",
                    "--tls-ca", files.ca, "--tls-cert", files.cert, "--tls-key", files.key)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "tls.csv").read_bytes() == (tmp_path / "serial.csv").read_bytes()
+    with open(tmp_path / "tls.csv", newline="") as rows:
+        snooped = [row for row in csv.DictReader(rows) if "snoop" in (row["first"], row["second"])]
+    assert len(snooped) == 3 * 6 and {row["value"] for row in snooped} == {"LookupError: no dice generator in reach"}
 
     # without certificates the command says what it needs, in one line, before anything is played
-    bare = run_cli(folder, *common, "--out", tmp_path / "bare.csv", "--executor", f"dask:{address}")
-    assert bare.returncode == 2 and bare.stderr.count("\n") == 1 and "--tls-ca" in bare.stderr, bare.stderr
+    bare = amoeboid("tournament", str(folder), *common, "--out", str(tmp_path / "bare.csv"), "--executor",
+                    f"dask:{address}")
+    refusal = bare.stderr.decode()
+    assert bare.returncode == 2 and refusal.count("\n") == 1 and "--tls-ca" in refusal, refusal
     assert not (tmp_path / "bare.csv").exists()
 
 

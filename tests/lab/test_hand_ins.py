@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from cli_runner import amoeboid
+
 from amoeboid_edu import lab
 from amoeboid_edu.lab.ledger import Ledger, _natural
 from amoeboid_edu.lab.roster import read_folder
@@ -208,10 +210,9 @@ def test_the_ledger_and_the_cli_escape_what_a_file_name_carries(tmp_path):
     with pytest.raises(ValueError) as refused:
         Ledger(path, ["k"], ["k"], "run")
     assert "\x1b" not in str(refused.value) and "\\x1b[2J" in str(refused.value)
-    done = subprocess.run([sys.executable, "-m", "amoeboid_edu", "tournament", str(tmp_path / "\x1b[8Anone"),
-                           "--seed", "1", "--out", str(tmp_path / "r.csv")], capture_output=True, text=True,
-                          cwd=tmp_path)
-    assert done.returncode == 2 and "\x1b" not in done.stderr and "\\x1b[8A" in done.stderr
+    done = amoeboid("tournament", str(tmp_path / "\x1b[8Anone"), "--seed", "1", "--out", str(tmp_path / "r.csv"))
+    refusal = done.stderr.decode()  # refused before any game: run in this process (tests/cli_runner.py)
+    assert done.returncode == 2 and "\x1b" not in refusal and "\\x1b[8A" in refusal, refusal
 
 
 # --------------------------------------------------------------------------- no hand-in runs in the teacher's process
@@ -471,11 +472,9 @@ def test_entrants_are_named_after_the_student_never_after_the_function(tmp_path)
     assert list(result.names) == ["planner", "careful"]
     by_name = lab.tournament({"nina": "greedy", "omar": "random"}, games=2, seed=1, progress=False)
     assert list(by_name.names) == ["nina", "omar"]
-    done = subprocess.run([sys.executable, "-m", "amoeboid_edu", "score", f"{tmp_path / 'planner.py'}:strategy",
-                           "--games", "2", "--opponents", "random", "-q"], capture_output=True, text=True,
-                          cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=300)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("planner: ")
+    done = amoeboid("score", f"{tmp_path / 'planner.py'}:strategy", "--games", "2", "--opponents", "random", "-q")
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stdout.decode().startswith("planner: ")
 
 
 # --------------------------------------------------------------------------- the notebook is the hand-in

@@ -13,6 +13,9 @@ from amoeboid_edu.lab import estimate, score, tournament
 from amoeboid_edu.lab.entrants import entry
 
 QUIET = dict(progress=False, per_move_limit=5.0)
+CARD = dict(QUIET, workers=1)
+"""A card played here (``workers=1``); the default would follow the machine's cores (a pool of processes on two).
+The tests of the default and of a pool ask for them."""
 PLAYS = "    from amoeboid_edu import legal_turns\n    return next(iter(legal_turns(position, roll)))\n"
 
 
@@ -23,7 +26,7 @@ def test_a_file_without_a_function_name_plays_strategy_when_it_defines_one(tmp_p
     path = tmp_path / "bob.py"
     path.write_text(f"def other(position, roll, rng):\n{PLAYS}\n\ndef strategy(position, roll, rng):\n{PLAYS}")
     assert entry(str(path)).load["name"] == "strategy"
-    card = score(str(path), games=2, opponents=["random"], **QUIET)
+    card = score(str(path), games=2, opponents=["random"], **CARD)
     assert card.player == "bob" and card.summary()["games"].tolist() == [2]
 
 
@@ -31,7 +34,7 @@ def test_a_file_without_strategy_plays_its_one_function_that_takes_position_roll
     path = tmp_path / "bob.py"
     path.write_text(f"def helper(x):\n    return x\n\n\ndef my_strategy(position, roll, rng):\n{PLAYS}")
     assert entry(str(path)).load["name"] == "my_strategy"
-    card = score(str(path), games=2, opponents=["random"], **QUIET)
+    card = score(str(path), games=2, opponents=["random"], **CARD)
     assert card.summary()["forfeits"].tolist() == [0]
 
 
@@ -40,12 +43,12 @@ def test_a_file_with_several_candidates_or_none_is_refused_in_one_line_listing_t
     several.write_text("def careful(position, roll, rng):\n    pass\n\n\ndef bold(pos, r, g=None):\n    pass\n")
     with pytest.raises(ValueError, match=r"two.py defines no 'strategy' but 2 functions that take \(position, roll, "
                                          r"rng\): careful, bold; say which one to play after a ':', e\.g\. .*two\.py:careful"):
-        score(str(several), games=2, **QUIET)
+        score(str(several), games=2, **CARD)
     none = tmp_path / "none.py"
     none.write_text("def helper(x):\n    return x\n")
     with pytest.raises(ValueError, match=r"none.py defines no function that takes \(position, roll, rng\) \(it defines "
                                          r"helper\): write one, def strategy"):
-        score(str(none), games=2, **QUIET)
+        score(str(none), games=2, **CARD)
 
 
 def test_the_command_line_scores_a_file_given_without_a_function(tmp_path, capsys):

@@ -18,6 +18,9 @@ from amoeboid_edu.lab.roster import STRATEGY_TAG
 
 REPO = Path(__file__).resolve().parents[2]
 QUIET = dict(progress=False, per_move_limit=5.0)
+CARD = dict(QUIET, workers=1)
+"""A card played here (``workers=1``); the default would follow the machine's cores (a pool of processes on two).
+The tests of the default and of a pool ask for them."""
 GOOD = "from amoeboid_edu import legal_turns\n\n\ndef strategy(position, roll, rng):\n" \
        "    return next(legal_turns(position, roll))\n"
 
@@ -44,7 +47,7 @@ def test_a_card_whose_every_move_ran_out_of_time_says_how_many_did():
 
 
 def test_games_stopped_at_the_turn_cap_are_named_on_the_card():
-    card = score(mistakes.best_delta, games=4, seed=1, opponents=["greedy"], max_turns=2, **QUIET)
+    card = score(mistakes.best_delta, games=4, seed=1, opponents=["greedy"], max_turns=2, **CARD)
     capped = sum(record.capped for record in card.records)
     assert capped > 1 and capped == sum(card.games()["capped"])
     line = f"Against greedy: {capped} games were stopped at the 2-turn cap with no winner, counted as ties"
@@ -52,7 +55,7 @@ def test_games_stopped_at_the_turn_cap_are_named_on_the_card():
 
 
 def test_the_cards_frame_numbers_its_games_as_games_does():
-    card = score(mistakes.first_turn, games=4, seed=1, opponents=["greedy", "random"], **QUIET)
+    card = score(mistakes.first_turn, games=4, seed=1, opponents=["greedy", "random"], **CARD)
     frame, games = card.to_frame(), card.games()
     assert list(frame["game"]) == list(games["game"])
     assert list(frame["opponent"]) == list(games["opponent"]) and list(frame["result"]) == list(games["result"])
@@ -73,7 +76,7 @@ def test_the_terminal_card_prints_the_time_per_move_instead_of_pointing_at_card_
 
 
 def test_a_repeated_forfeit_names_its_game_in_the_banner_and_in_the_forfeits():
-    card = score(mistakes.malformed_each_time_differently, games=8, seed=1, opponents=["greedy"], **QUIET)
+    card = score(mistakes.malformed_each_time_differently, games=8, seed=1, opponents=["greedy"], **CARD)
     named = re.search(r"the last of them, game (\d+) as card.games\(\) numbers them: ", card.stopped)
     assert named is not None
     last = card.records[int(named.group(1))]  # the game the banner names is the one whose value and message it quotes
@@ -89,7 +92,7 @@ def test_a_repeated_forfeit_names_its_game_in_the_banner_and_in_the_forfeits():
 
 def test_a_strategy_with_the_wrong_parameters_is_told_the_three_and_shown_its_def_line():
     two_args = notebook_function("def two_args(position, roll):\n    return None\n", "two_args")
-    card = score(two_args, games=2, seed=1, opponents=["greedy"], **QUIET)
+    card = score(two_args, games=2, seed=1, opponents=["greedy"], **CARD)
     message = card.records[0].message
     assert card.records[0].reason == "exception"
     assert "yours is `def two_args(position, roll):`" in message

@@ -21,11 +21,9 @@ from amoeboid_edu.sandbox import protocol as _protocol
 from amoeboid_edu.sandbox import walls as _walls
 from amoeboid_edu.lab import read_seed_file, score
 from amoeboid_edu.engine.rules import Position
+import test_lab
 from test_lab import (  # noqa: F401 - collected here again, through the portable start
-    test_a_timeout_kills_only_that_game_and_the_worker_is_restarted,
     test_cli_imports_module_targets_in_the_worker,
-    test_cli_scores_a_file_and_lists_forfeits_with_exit_status_0,
-    test_hostile_strategy_forfeits_with_the_right_reason,
     test_printed_lines_are_kept_short_and_shown_with_the_forfeit,
     test_same_seed_same_card_serial_or_parallel,
     test_score_pairs_every_dice_seed_with_seats_swapped,
@@ -35,6 +33,19 @@ from test_lab import (  # noqa: F401 - collected here again, through the portabl
 )
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="simulates Windows's limits on Linux")
+
+PORTABLE_HOSTILE = [case for case in test_lab.HOSTILE
+                    if case[0] in (hostile.loops_forever, hostile.exits, hostile.snoops_for_dice)]
+"""The hostile strategies whose forfeit goes through what a portable start does differently: a move interrupted in
+the one plain process, which is kept (``loops_forever``); a worker that dies and is started again, with a new token
+(``exits``); and what is in reach in the process that also read the load request (``snoops_for_dice``).  The other
+forfeits (an answer that is not a turn, an exception, the memory limit) are read the same way whatever started the
+worker: ``test_lab.py`` checks them."""
+
+
+@pytest.mark.parametrize("strategy, reason, value", PORTABLE_HOSTILE, ids=[s.__name__ for s, _, _ in PORTABLE_HOSTILE])
+def test_hostile_strategy_forfeits_with_the_right_reason(strategy, reason, value, capfd):
+    test_lab.test_hostile_strategy_forfeits_with_the_right_reason(strategy, reason, value, capfd)
 
 
 class WindowsPopen(subprocess.Popen):

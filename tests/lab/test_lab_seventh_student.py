@@ -15,6 +15,9 @@ from amoeboid_edu import lab
 from amoeboid_edu.lab.handin import HandInRefused, Refused
 
 QUIET = {"progress": False}
+CARD = dict(QUIET, workers=1)
+"""A card played here (``workers=1``); the default would follow the machine's cores (a pool of processes on two).
+The tests of the default and of a pool ask for them."""
 SEED = "d41d8cd98f00b204e9800998ecf8427e"
 GOOD = "import random\nfrom amoeboid_edu import legal_turns\n\n\ndef strategy(position, roll, rng):\n" \
        "    return next(iter(legal_turns(position, roll)))\n"
@@ -61,7 +64,7 @@ def test_a_notebook_strategy_that_imports_a_file_beside_the_notebook_is_told_why
     (tmp_path / "myhelpers.py").write_text(HELPER)
     beside = _cell(tmp_path, BESIDE, monkeypatch)["beside"]
     with pytest.raises(ValueError) as error:
-        lab.score(beside, games=2, opponents=["random"], **QUIET)
+        lab.score(beside, games=2, opponents=["random"], **CARD)
     message = _one_line_refusal(error, "entrants.py")
     assert "beside uses myhelpers (myhelpers.py beside the notebook)" in message
     assert "not the files beside the notebook" in message
@@ -106,7 +109,7 @@ def test_the_header_advice_reproduces_what_the_tournament_sees(tmp_path):
     assert "dave: dave.py imports myhelpers.py from the class folder" in str(error.value)
     with pytest.raises(ValueError, match=r"dave.py imports myhelpers.py from its folder, and a single file is played "
                                          r"without the files beside it"):
-        lab.score(str(folder / "dave.py"), games=2, opponents=["random"], **QUIET)
+        lab.score(str(folder / "dave.py"), games=2, opponents=["random"], **CARD)
 
 
 # --------------------------------------------------------------------------- 2. one line, not a traceback
@@ -114,7 +117,7 @@ def test_the_header_advice_reproduces_what_the_tournament_sees(tmp_path):
 
 def test_a_function_name_in_quotes_says_to_drop_the_quotes():
     with pytest.raises(ValueError) as error:
-        lab.score("always_eat", games=2, **QUIET)
+        lab.score("always_eat", games=2, **CARD)
     message = _one_line_refusal(error, "entrants.py")
     assert message == ("strategy 'always_eat' is neither a bot's name nor a file nor MODULE:FUNCTION; to play your "
                        "function always_eat, pass the function itself, without the quotes: always_eat, not "
@@ -134,7 +137,7 @@ def test_a_file_named_without_its_suffix_on_the_command_line_is_offered_the_file
 
 def test_a_bot_name_with_a_capital_is_offered_the_bot():
     with pytest.raises(ValueError) as error:
-        lab.score("random", games=2, opponents=["Greedy"], **QUIET)
+        lab.score("random", games=2, opponents=["Greedy"], **CARD)
     message = _one_line_refusal(error, "entrants.py")
     assert message.startswith("opponents are bot names from ") and "not 'Greedy': did you mean 'greedy'?" in message
 
@@ -152,7 +155,7 @@ def test_a_bot_listed_twice_is_refused_in_one_line(run):
     # red team 8: both tables of "random" and "random 2" dealt the same dice, so those games counted twice
     with pytest.raises(ValueError) as error:
         if run == "score":
-            lab.score("greedy", games=2, opponents=["random", "greedy", "random"], **QUIET)
+            lab.score("greedy", games=2, opponents=["random", "greedy", "random"], **CARD)
         else:
             lab.tournament(["greedy", "paper"], games=2, opponents=["random", "random"], **QUIET)
     message = _one_line_refusal(error, "entrants.py")
@@ -160,7 +163,7 @@ def test_a_bot_listed_twice_is_refused_in_one_line(run):
 
 
 def test_a_single_opponent_name_is_a_list_of_one_not_of_letters():
-    card = lab.score("random", games=2, opponents="greedy", **QUIET)
+    card = lab.score("random", games=2, opponents="greedy", **CARD)
     assert card.summary()["opponent"].tolist() == ["greedy"]
 
 
@@ -223,7 +226,7 @@ def own_tuple(position, roll, rng):
                                             ("add_cell", "position.cells.append(None)")])
 def test_changing_the_position_the_natural_ways_names_the_change_and_suggests_apply(tmp_path, function, line):
     (tmp_path / "changes.py").write_text(CHANGES)
-    card = lab.score(f"{tmp_path / 'changes.py'}:{function}", games=2, seed=1, opponents=["random"], **QUIET)
+    card = lab.score(f"{tmp_path / 'changes.py'}:{function}", games=2, seed=1, opponents=["random"], **CARD)
     message = card.records[0].message
     assert f"`{line}` tries to change the position" in message, message
     assert "to see a position after a turn, make a new one with apply(position, turn)" in message
@@ -231,9 +234,9 @@ def test_changing_the_position_the_natural_ways_names_the_change_and_suggests_ap
 
 def test_a_tuple_of_the_students_own_gets_no_position_hint_the_positions_cells_do(tmp_path):
     (tmp_path / "changes.py").write_text(CHANGES)
-    own = lab.score(f"{tmp_path / 'changes.py'}:own_tuple", games=2, seed=1, opponents=["random"], **QUIET)
+    own = lab.score(f"{tmp_path / 'changes.py'}:own_tuple", games=2, seed=1, opponents=["random"], **CARD)
     assert "mine.append(3)" in own.records[0].message and "apply(" not in own.records[0].message
-    cells = lab.score(f"{tmp_path / 'changes.py'}:add_cell", games=2, seed=1, opponents=["random"], **QUIET)
+    cells = lab.score(f"{tmp_path / 'changes.py'}:add_cell", games=2, seed=1, opponents=["random"], **CARD)
     assert own.records[0].value == "AttributeError: 'tuple' object has no attribute 'append'" == cells.records[0].value
     assert "apply(position, turn)" in cells.records[0].message
 
@@ -257,7 +260,7 @@ def test_the_terminal_card_points_to_what_the_terminal_has_for_capped_games(caps
     from amoeboid_edu.cli import main
     from amoeboid_edu.engine.game import Game
 
-    card = lab.score("random", games=2, seed=1, opponents=["random"], max_turns=4, **QUIET)
+    card = lab.score("random", games=2, seed=1, opponents=["random"], max_turns=4, **CARD)
     first = card.games()["capped"].tolist().index(True)
     assert f"(amoeboid score ... --game {first} prints the first of them)" in card.terminal()
     assert "card.games()" not in card.terminal()
@@ -266,7 +269,7 @@ def test_the_terminal_card_points_to_what_the_terminal_has_for_capped_games(caps
     printed = capsys.readouterr().out
     heading, record = printed.split("its record (save it in a file for amoeboid replay FILE or amoeboid review FILE):\n")
     assert heading.splitlines()[-1].startswith("game 1: against greedy, you played ")
-    assert Game.parse(record).turns == lab.score("random", games=2, opponents=["greedy"], **QUIET).game(1).turns
+    assert Game.parse(record).turns == lab.score("random", games=2, opponents=["greedy"], **CARD).game(1).turns
 
 
 # --------------------------------------------------------------------------- 6. the games the progress bar counted
@@ -290,7 +293,7 @@ def test_a_strategy_that_sleeps_is_told_its_moves_waited_on_the_wall_clock(tmp_p
     from amoeboid_edu.sandbox.protocol import wait_limit
 
     (tmp_path / "sleepy.py").write_text("import time\n" + GOOD.replace("    return", "    time.sleep(0.1)\n    return"))
-    card = lab.score(str(tmp_path / "sleepy.py"), games=2, seed=1, opponents=["random"], max_turns=12, **QUIET)
+    card = lab.score(str(tmp_path / "sleepy.py"), games=2, seed=1, opponents=["random"], max_turns=12, **CARD)
     assert card.forfeits().empty, card.forfeits()
     waited = [line for line in card.plain() if line.startswith("Moves waited ")]
     assert len(waited) == 1 and waited[0].endswith(f"(wall clock): the limit counts CPU time, the wait guard is "
@@ -319,7 +322,7 @@ def test_a_strategy_defined_in_a_time_cell_names_its_notebook_cell_and_line(monk
     monkeypatch.setattr(IPython, "get_ipython", lambda: types.SimpleNamespace(history_manager=history))
     namespace: dict[str, object] = {"__name__": "__main__"}
     exec(compile(TIMED_BODY, "<timed exec>", "exec"), namespace)
-    card = lab.score(namespace["timed"], games=2, seed=1, opponents=["random"], **QUIET)
+    card = lab.score(namespace["timed"], games=2, seed=1, opponents=["random"], **CARD)
     message = card.records[0].message
     assert "in timed, line 7 of its notebook cell: return turns[len(turns) + 5]" in message, message
     assert "<timed exec>" not in message

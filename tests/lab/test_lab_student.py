@@ -16,6 +16,9 @@ from amoeboid_edu.engine.match import play_match
 from amoeboid_edu.engine.rules import Position
 
 QUIET = dict(progress=False, per_move_limit=5.0)
+CARD = dict(QUIET, workers=1)
+"""A card played here (``workers=1``); the default would follow the machine's cores (a pool of processes on two).
+The tests of the default and of a pool ask for them."""
 
 
 # --------------------------------------------------------------------------- plain-language results
@@ -34,22 +37,22 @@ def test_the_sign_test_is_exact_and_the_rank_ranges_follow_overlaps():
 
 
 def test_two_versions_differing_on_a_rare_position_are_too_close_to_call_at_50_games():
-    card = compare(mistakes.best_delta_but_rarely, mistakes.best_delta, games=50, seed=4, **QUIET)
+    card = compare(mistakes.best_delta_but_rarely, mistakes.best_delta, games=50, seed=4, **CARD)
     assert card.verdicts()["verdict"].tolist() == ["too close to call"]
     assert "too close to call" in str(card) and "could be luck" in str(card)
 
 
 def test_clearly_different_strategies_are_separated_both_ways():
-    card = score(mistakes.best_delta, games=50, seed=4, opponents=[mistakes.first_turn, "random"], **QUIET)
+    card = score(mistakes.best_delta, games=50, seed=4, opponents=[mistakes.first_turn, "random"], **CARD)
     assert card.verdicts()["verdict"].tolist() == ["loses to first_turn", "beats random"]  # eating at once is naive
     assert card.summary()["verdict"].tolist() == ["loses to first_turn", "beats random"]
     assert "\nbest_delta loses to first_turn: on the same dice (seats swapped) it did better on " in str(card)
-    better = compare(mistakes.first_turn, mistakes.best_delta, games=50, seed=4, **QUIET)
+    better = compare(mistakes.first_turn, mistakes.best_delta, games=50, seed=4, **CARD)
     assert better.verdicts()["verdict"].tolist() == ["beats best_delta"]
 
 
 def test_a_strategy_can_play_its_own_old_version_on_the_same_dice_as_the_bots():
-    card = score(mistakes.best_delta, games=4, seed=2, opponents=[mistakes.best_delta, "greedy"], **QUIET)
+    card = score(mistakes.best_delta, games=4, seed=2, opponents=[mistakes.best_delta, "greedy"], **CARD)
     assert card.summary()["opponent"].tolist() == ["best_delta", "greedy"]
     assert card.player == "best_delta (player)"
 
@@ -91,7 +94,7 @@ def test_the_cards_games_are_games_and_replay_turn_for_turn(workers):
 def test_a_cards_game_opens_in_replay_and_review():
     from amoeboid_edu.ui.widget import Replay
 
-    card = score(mistakes.best_delta, games=2, seed=3, opponents=["greedy"], **QUIET)
+    card = score(mistakes.best_delta, games=2, seed=3, opponents=["greedy"], **CARD)
     game = card.game(0)
     replay = Replay(game)
     replay.seek(len(game))
@@ -104,7 +107,7 @@ def test_a_cards_game_opens_in_replay_and_review():
 
 
 def test_the_card_says_time_per_move_and_hidden_prints_and_folds_the_jargon():
-    card = score(mistakes.prints_a_little, games=2, seed=1, opponents=["greedy"], **QUIET)
+    card = score(mistakes.prints_a_little, games=2, seed=1, opponents=["greedy"], **CARD)
     text = str(card)
     assert "Time per move: every move well within the limit of 5 s" in text
     assert "(the limit is 5 s of CPU time a move)" in card.timing() and " ms at most over " in card.timing()
@@ -118,7 +121,7 @@ def test_the_card_says_time_per_move_and_hidden_prints_and_folds_the_jargon():
 
 
 def test_a_repeated_forfeit_kind_gets_the_fix_this_first_banner():
-    card = score(mistakes.malformed_each_time_differently, games=8, seed=1, opponents=["greedy"], **QUIET)
+    card = score(mistakes.malformed_each_time_differently, games=8, seed=1, opponents=["greedy"], **CARD)
     assert len(card.records) == SAME_FAILURE_STOP
     assert len({record.value for record in card.records}) > 1  # different values, one kind of mistake
     assert card.stopped.startswith("your strategy fails the same way every game: fix this first.")
@@ -128,7 +131,7 @@ def test_a_repeated_forfeit_kind_gets_the_fix_this_first_banner():
 
 
 def test_a_forgotten_return_says_so():
-    card = score(mistakes.forgets_return, games=2, seed=1, opponents=["greedy"], **QUIET)
+    card = score(mistakes.forgets_return, games=2, seed=1, opponents=["greedy"], **CARD)
     record = card.records[0]
     assert record.reason == "malformed" and record.value == "None"
     assert "a `return` is missing" in record.message
@@ -136,7 +139,7 @@ def test_a_forgotten_return_says_so():
 
 
 def test_changing_the_position_points_at_the_students_line_and_suggests_apply():
-    card = score(mistakes.changes_the_position, games=2, seed=1, opponents=["greedy"], **QUIET)
+    card = score(mistakes.changes_the_position, games=2, seed=1, opponents=["greedy"], **CARD)
     message = card.records[0].message
     assert "line 36 of student_mistakes.py: position.to_move = \"B\"" in message
     assert "apply(position, turn)" in message and "<string>" not in message
@@ -146,7 +149,7 @@ def test_a_wrong_function_name_is_refused_before_any_game_with_the_real_names(tm
     path = tmp_path / "nina.py"
     path.write_text("def helper(x):\n    return x\n\n\ndef strategy(position, roll, rng):\n    return None\n")
     with pytest.raises(ValueError, match=r"nina.py defines no strategi \(it defines helper, strategy\)"):
-        score(f"{path}:strategi", games=2, **QUIET)
+        score(f"{path}:strategi", games=2, **CARD)
 
 
 def test_a_tournament_where_nothing_loads_says_so_in_a_sentence(tmp_path):
@@ -244,7 +247,7 @@ def test_a_notebook_cells_forfeit_shows_the_students_line():
     linecache.cache[CELL] = (len(CELL_SOURCE), None, CELL_SOURCE.splitlines(True), CELL)
     namespace = {"__name__": "__main__", "candidate_turns": candidate_turns}
     exec(compile(CELL_SOURCE, CELL, "exec"), namespace)
-    card = score(namespace["my_strategy"], games=2, opponents=["greedy"], **QUIET)
+    card = score(namespace["my_strategy"], games=2, opponents=["greedy"], **CARD)
     assert "raised in helper, line 2 of its notebook cell: return turns[99]" in card.records[0].message
 
 

@@ -20,6 +20,9 @@ from amoeboid_edu.lab.records import GameRecord
 from test_lab_new_student import terminal_card
 
 QUIET = dict(progress=False, per_move_limit=5.0)
+CARD = dict(QUIET, workers=1)
+"""A card played here (``workers=1``); the default would follow the machine's cores (a pool of processes on two).
+The tests of the default and of a pool ask for them."""
 FIRST = "from amoeboid_edu import legal_turns\n\n\ndef strategy(position, roll, rng):\n" \
         "    return next(legal_turns(position, roll))\n"
 
@@ -132,7 +135,7 @@ def picks_from_nothing(position, roll, rng):
 
 
 def test_an_error_inside_the_library_names_the_students_line_that_called_it():
-    card = score(picks_from_nothing, games=2, seed=1, opponents=["random"], **QUIET)
+    card = score(picks_from_nothing, games=2, seed=1, opponents=["random"], **CARD)
     message = card.forfeits()["message"].iloc[0]
     assert "raised in choice (line " in message and "of random.py), called from picks_from_nothing, line " in message
     assert message.endswith("of test_lab_student_path.py: return rng.choice(bigger)"), message
@@ -173,7 +176,7 @@ def raises_every_move(position, roll, rng):
 
 
 def test_a_card_whose_games_were_all_forfeited_says_so_not_too_close_to_call():
-    card = score(raises_every_move, games=4, seed=1, opponents=["random"], **QUIET)
+    card = score(raises_every_move, games=4, seed=1, opponents=["random"], **CARD)
     assert card.verdicts()["verdict"].tolist() == ["every game forfeited"]
     assert "too close to call" not in str(card)
     assert "Against random: every game forfeited (all 4 games were forfeited" in str(card)
@@ -189,7 +192,7 @@ def passes_too(position, roll, rng):
 
 
 def test_a_comparison_where_every_game_tied_says_they_tied_every_game():
-    card = compare(passes, passes_too, games=4, seed=1, max_turns=12, **QUIET)
+    card = compare(passes, passes_too, games=4, seed=1, max_turns=12, **CARD)
     assert {record.winner for record in card.records} == {None}
     assert card.verdicts()["verdict"].tolist() == ["tied every game"]
     assert "more games may tell them apart" not in str(card)

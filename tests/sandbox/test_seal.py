@@ -22,7 +22,8 @@ from amoeboid_edu.lab import score
 from amoeboid_edu.sandbox.walls import SEALED_IMPORT
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the seal's filter is Linux's")
-QUICK = dict(games=2, seed=1, opponents=["random"], progress=False, per_move_limit=5.0)
+QUICK = dict(games=2, seed=1, opponents=["random"], progress=False, per_move_limit=5.0, workers=1)
+"""A short card played here (``workers=1``): the seal is the game process's, whoever runs the card."""
 OLD = (1_000_000, 2_000_000)
 """Access time before modification time: the next read updates it, even under ``relatime``."""
 
