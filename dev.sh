@@ -30,10 +30,6 @@ setup_venv() {
       { grep -v "is ignored: it is neither a file nor a directory" || true; }
     echo "$want $extras" >"$stamp"
   fi
-  # An editable install leaves the package uncompiled, and where PYTHONDONTWRITEBYTECODE is set every process (each
-  # sandbox worker, kernel and command) would compile it again: compile it once, as a wheel install does (only the
-  # files changed since are compiled again; __pycache__ is gitignored).
-  "$PY" -m compileall -q amoeboid_edu >/dev/null || true
 }
 
 ensure_chromium() {
