@@ -548,10 +548,6 @@ class _SameFailure(Exception):
                 f"the last of them, game {game} as card.games() numbers them: {self.last.value}: {self.last.message}")
 
 
-STOPPED_BY_YOU = "stopped by you"
-"""How an interrupted card's banner starts."""
-
-
 class _Interrupted(Exception):
     """Raised from ``_run`` when the run is interrupted (Ctrl-C, a notebook's interrupt): the games played so far."""
 
@@ -561,7 +557,7 @@ class _Interrupted(Exception):
 
     def explain(self) -> str:
         """The card's banner."""
-        return (f"{STOPPED_BY_YOU} (an interrupt) after {len(self.records):,} of {self.total:,} games: this card shows "
+        return (f"stopped by you (an interrupt) after {len(self.records):,} of {self.total:,} games: this card shows "
                 "only those, and they are not a fair sample (short games finish first), so it gives no verdict; run "
                 "it again for the whole card, or with fewer games (games= in Python, --games on the command line) "
                 "to make it shorter")
@@ -767,6 +763,7 @@ def score(
                                                seed_label)
             setup = _Setup(seed, float(per_move_limit), max_turns, board, float(load_limit))
         matches = [(subject.name, rival) for rival in rivals]
+        by_you = False  # stopped by the user (Ctrl-C): the card gives no verdict
         try:
             workers = default_workers(2 * len(matches)) if workers is None else workers
             records, stopped = _run(entries, matches, games, setup, workers, progress, f"scoring {subject.name}",
@@ -778,8 +775,9 @@ def score(
             if not interrupted.records:
                 raise KeyboardInterrupt from None
             records, stopped = _in_order(interrupted.records, matches), interrupted.explain()
+            by_you = True
         return ScoreCard(subject.name, seed, tuple(records), (setup.load_limit, setup.per_move_limit), seed_label,
-                         stopped, board, max_turns, interrupted=bool(stopped) and stopped.startswith(STOPPED_BY_YOU))
+                         stopped, board, max_turns, interrupted=by_you)
 
 
 def default_workers(lanes: int) -> int:
