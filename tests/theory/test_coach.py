@@ -290,10 +290,10 @@ def test_handing_the_opponent_an_immediate_win_is_a_blunder():
     assert safe["class"] in ("best", "good")
     # the summary's better turn carries the mover's chance, named (its header's chances are A's)
     assert f"better: {row['best']} (A's chance {row['best_win']:.0%})" in review.summary()
-    mirrored = coach.review(_game("(6,0) . . / . . . / . . (0,5) B", "1 c3 c3-b2")).frame.iloc[0]
+    mirrored_review = coach.review(_game("(6,0) . . / . . . / . . (0,5) B", "1 c3 c3-b2"))
+    mirrored = mirrored_review.frame.iloc[0]
     assert mirrored["class"] == "blunder"
-    text = coach.review(_game("(6,0) . . / . . . / . . (0,5) B", "1 c3 c3-b2")).summary()
-    assert f"better: {mirrored['best']} (B's chance {mirrored['best_win']:.0%})" in text
+    assert f"better: {mirrored['best']} (B's chance {mirrored['best_win']:.0%})" in mirrored_review.summary()
 
 
 def test_a_forced_pass_is_never_a_mistake():
