@@ -300,8 +300,13 @@ def _paper(args: argparse.Namespace, out: TextIO) -> None:
     unknown = [item for item in args.items if item not in paper.ITEMS]
     if unknown:
         raise CommandError(f"unknown item {unknown[0]!r}; the items are {', '.join(paper.ITEMS)}")
+    if args.workers is not None and args.workers < 1:
+        raise CommandError("--workers must be at least 1")
+    from .lab.estimate import cores
+
+    workers = args.workers or cores()
     explain = args.explain or bool(args.items)
-    for number, verdict in enumerate(paper.check_all(full=args.full, seed=args.seed,
+    for number, verdict in enumerate(paper.check_all(full=args.full, seed=args.seed, workers=workers,
                                                      only=tuple(args.items) or paper.ITEMS)):  # fmt: skip
         print(("\n" if number else "") + verdict.details() if explain else verdict.short, file=out)
         out.flush()
@@ -435,6 +440,8 @@ def build_parser() -> argparse.ArgumentParser:
     paper.add_argument("--explain", action="store_true", help="the details of every item, not one line each")
     paper.add_argument("--full", action="store_true", help="the lessons' sizes (minutes) instead of the quick ones")
     paper.add_argument("--seed", default="0")
+    paper.add_argument("--workers", type=int, default=None,
+                       help="processes computing items in parallel (default: one per core; 1: all in this one)")
     paper.set_defaults(run=_paper)
 
     review = commands.add_parser("review", help="review a game record: win chances, each turn's class, accuracy")

@@ -75,7 +75,7 @@ from ..sandbox.text import KEEP_LINES, LINE_WIDTH, shown
 from ..sandbox.defaults import DEFAULT_GAMES, FAST_OPPONENTS
 from ..sandbox.importpath import trusted_imports
 from .cards import ScoreCard
-from .estimate import RunEstimate, score_advice
+from .estimate import RunEstimate, cores, score_advice
 from .entrants import Entry, SourceIndex, _target_folders, _with_source, entry, opponent_list, scored_entry
 from .handin import refusals
 from .records import DEFAULT_PER_MOVE_LIMIT, MOVES_JOIN, GameRecord
@@ -783,11 +783,7 @@ def score(
 def default_workers(lanes: int) -> int:
     """Processes that play a score card when none are asked for: one per core this process may use, at most one per
     lane (an opponent and a seat: the unit a process plays whole), so no process starts for nothing."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, lanes))
+    return max(1, min(cores(), lanes))
 
 
 def compare(new: Strategy | str, old: Strategy | str, games: int = DEFAULT_GAMES, seed: int | str = 0,

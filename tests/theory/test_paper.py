@@ -960,7 +960,7 @@ def test_cli_paper_prints_every_item_once_and_the_readme_table_has_its_words():
     # in this process, so that the verdicts it computes are the ones the other tests ask paper.verdict for (issue 22:
     # the command and the tests computed the same verdicts twice); the command's own process is tested above
     out = io.StringIO()
-    assert cli.main(["paper"], out) == 0
+    assert cli.main(["paper", "--workers", "1"], out) == 0  # the parallel default: the test below
     lines = out.getvalue().splitlines()
     assert max(map(len, lines)) <= paper.SHORT_LINE, max(lines, key=len)
     words = dict(line.split(" — ")[0].split(": ", 1) for line in lines)
@@ -972,10 +972,31 @@ def test_cli_paper_prints_every_item_once_and_the_readme_table_has_its_words():
     assert all(words[item].startswith(word) for item, word in table.items()), (table, words)
 
 
+def test_items_computed_in_parallel_processes_are_the_verdicts_computed_here(monkeypatch):
+    items = ("case-I-split", "case-II-tie", "case-II-streak", "case-IV-matrices")  # the streak's games are seeded
+    monkeypatch.setattr(paper, "_COMPUTED", {})
+    here = list(paper.check_all(only=items, seed=3))
+    monkeypatch.setattr(paper, "_COMPUTED", {})
+    apart = list(paper.check_all(only=items, seed=3, workers=2))
+    assert [verdict.item for verdict in apart] == [item for item in paper.ITEMS if item in items]
+    for mine, theirs in zip(here, apart):
+        assert theirs is not mine  # made in another process, sent back
+        pd.testing.assert_frame_equal(mine.evidence, theirs.evidence)
+        assert {**vars(mine), "evidence": None} == {**vars(theirs), "evidence": None}
+    out, again = io.StringIO(), io.StringIO()
+    monkeypatch.setattr(paper, "_COMPUTED", {})
+    assert cli.main(["paper", "--explain", "--seed", "3", *items], out) == 0  # default: one process per core
+    monkeypatch.setattr(paper, "_COMPUTED", {})
+    assert cli.main(["paper", "--explain", "--seed", "3", "--workers", "1", *items], again) == 0
+    assert out.getvalue() == again.getvalue() and out.getvalue().count("case-II-tie") >= 1
+
+
 def test_cli_paper_rejects_unknown_items_in_one_line():
     run = subprocess.run([sys.executable, "-m", "amoeboid_edu", "paper", "case-V"], capture_output=True, text=True)
     assert run.returncode == 2 and run.stdout == ""
     assert run.stderr.count("\n") == 1 and run.stderr.startswith("error: unknown item 'case-V'")
+    out = io.StringIO()
+    assert cli.main(["paper", "--workers", "0"], out) == 2 and out.getvalue() == ""
 
 
 def test_item_charts_are_built_from_the_computations():
