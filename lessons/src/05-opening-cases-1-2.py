@@ -19,7 +19,7 @@ from fractions import Fraction
 
 from IPython.display import Markdown
 
-from amoeboid_edu import Position, apply
+from amoeboid_edu import Game, Position, apply
 from amoeboid_edu.theory import analysis, paper
 from amoeboid_edu.ui.exercises import check
 
@@ -195,8 +195,9 @@ check(my_answer, exact, hint="dice have no memory: the same as for any roll")
 # %% [markdown]
 # So after A's move to the middle, B ties (rolling 5) or wins (rolling 6) at once one time in three. What the authors
 # got right: if B fails, A eats at least 500 and becomes (1006,502), and B "will never be able to eat A until he gets
-# 1006 more in size", which takes "more than 200 turns" (surely while A keeps growing, see below). Their advice to move to the middle may still be good; the
-# reason they gave is not. The verdict card gives the exact numbers and a game record you can replay:
+# 1006 more in size", which takes "more than 200 turns" (surely while A keeps its amoeba whole, see below). Their
+# advice to move to the middle may still be good; the reason they gave is not. The verdict card gives the exact numbers
+# and a game record you can replay:
 
 # %%
 streak = paper.case_II_streak(games=10)
@@ -206,9 +207,9 @@ streak
 print(streak.counter_line)
 
 # %% [markdown]
-# And "more than 200 turns"? B gains at most 6 per roll, and A's one amoeba grows too, by each of A's rolls, unless
-# A splits it. "Turns" can be read two ways, the turns of the game or B's own turns: the card counts both exactly, and
-# the sentences after it are written from its table, not by us:
+# And "more than 200 turns"? B gains at most 6 per roll, and A's one amoeba grows too, by each of A's rolls, as long as
+# A keeps it whole. "Turns" can be read two ways, the turns of the game or B's own turns: the card counts both exactly,
+# and the sentences after it are written from its table and its game record, not by us:
 
 # %%
 length = paper.case_II_length()
@@ -216,8 +217,15 @@ length
 
 # %%
 rows = length.evidence.set_index("reading")
+split = Game.parse(length.counter_line)  # the card's line where A splits
+b_turns = sum(1 for position in split.positions[:-1] if position.to_move == "B")
 Markdown("\n".join(f"- Counted as {reading}: at least {row['fewest possible']} turns; more than 200? "
-                    f"**{row['more than 200?']}**." for reading, row in rows.iterrows()))
+                    f"**{row['more than 200?']}**." for reading, row in rows.iterrows())
+         + f"\n- But if A splits its amoeba, B can eat a piece: in the card's game record (printed below), B wins on "
+           f"its turn {b_turns} (result: {split.result}).")
+
+# %%
+print(length.counter_line)
 
 # %% [markdown]
 # ## Summary
@@ -231,6 +239,6 @@ Markdown("\n".join(f"- Counted as {reading}: at least {row['fewest possible']} t
 #   otherwise A eats at least half of B. On a bigger board the opponent can step away and A may eat nothing: the
 #   card's correction. Only the immediate reply is computed, not the rest of the game.
 # - The size-1000 example: dice have no memory (the gambler's fallacy); the authors' "more than 200 turns" after it
-#   is certain while A's one amoeba keeps growing, as it does unless A splits, and in turns of the game; only if A
-#   splits can B do it within 200 of its own turns, with a vanishing chance the card computes (its correction).
+#   is certain, in B's turns and in turns of the game, while A keeps its one amoeba whole (each of A's rolls grows
+#   it); if A splits, B can eat a piece and win within a few turns (the card's correction and its game record).
 # - Next: [lesson 6](06-case-3-neutralisation.ipynb), what to do with a big advantage: neutralise.

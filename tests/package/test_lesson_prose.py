@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 from IPython.display import Markdown
 
-from amoeboid_edu import Position
+from amoeboid_edu import Game, Position
 from amoeboid_edu.theory import analysis, paper
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,11 +103,14 @@ def test_lesson_3_medians_are_the_cards():
 
 def test_lesson_5_length_says_what_the_card_says():
     card = paper.case_II_length()
-    text = run_cell(prose_cell("05", "more than 200?"), {"length": card})
-    assert "as the paper's set-up has it unless A splits" in card.summary
+    text = run_cell(prose_cell("05", "more than 200?"), {"length": card, "Game": Game})
+    assert "the correction: 'while A keeps its amoeba whole'" in card.summary
     for _, row in card.evidence.iterrows():
         assert f"Counted as {row['reading']}: at least {row['fewest possible']} turns" in text
         assert f"**{row['more than 200?']}**" in text
+    game = Game.parse(card.counter_line)
+    b_turns = sum(1 for position in game.positions[:-1] if position.to_move == "B")
+    assert f"B wins on its turn {b_turns} (result: {game.result})" in text and game.result == "B"
     assert "tiny chance" not in text
 
 

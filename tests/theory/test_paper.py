@@ -353,15 +353,16 @@ def test_case_II_streak_is_the_gamblers_fallacy_with_a_replayable_counter_line()
 
 def test_case_II_length_both_readings():
     verdict = paper.verdict("case-II-length")  # shared with the CLI test in this process
-    # the words cover A's every play: in B's own turns, with A not growing, B can do it in 168 (a tiny chance)
-    assert verdict.verdict == "confirmed with a correction" and "168" in verdict.summary and "335" in verdict.summary
-    assert "the correction: 'more than 200 turns' is certain while A's amoeba grows (no split)" in verdict.summary
+    rows = verdict.evidence.set_index("reading")["fewest possible"]
     # A grows by at least 1 a turn: after B's j-th turn the gap is at least 1006 + (j - 1) - 6 j, closed at j = 201
-    assert min(j for j in range(1, 400) if 1006 + (j - 1) - 6 * j <= 0) == 201
-    assert "B then needs at least 201 of its own turns" in verdict.summary
-    assert "A keeping its amoeba whole and growing it" in verdict.scope
+    whole = min(j for j in range(1, 400) if 1006 + (j - 1) - 6 * j <= 0)
+    assert whole == 201 and rows["B's own turns, A's amoeba whole"] == whole
+    assert rows["turns of the game, A's amoeba whole"] == 2 * whole - 1  # B moves first: its k-th turn is 2k - 1
+    assert rows["B's own turns, B's rolls alone (A's amoeba not growing)"] == -(-1006 // 6) == 168
+    assert verdict.verdict == "confirmed with a correction" and "at least 201 of its own turns, turn 401" in verdict.summary
+    assert "A keeping its amoeba whole" in verdict.scope and "A splitting (one replayed line)" in verdict.scope
     assert "exact convolution of 200 dice" in verdict.scope
-    assert "about 288 on average" in verdict.plain and "287" not in verdict.plain  # the hitting time, not 1006/3.5
+    assert "287.9 on average" in verdict.explanation
 
 
 def test_expected_rolls_to_reach_a_total_by_hand():

@@ -70,15 +70,21 @@ def test_case_II_reads_the_center_over_every_placement_and_corrects_the_bigger_b
     assert len(card.short) <= paper.SHORT_LINE
 
 
-def test_case_II_length_one_liner_carries_its_default_and_the_chance_without_it():
+def test_case_II_length_is_certain_while_a_stays_whole_and_its_split_line_is_a_fast_b_win():
     from amoeboid_edu.theory.paper.case_II import _p_sum_at_least
 
     card = paper.verdict("case-II-length")
     chance = f"{float(_p_sum_at_least(200, 1006)):.1e}"
-    assert "unless A splits" in card.brief and "in game turns certain" in card.brief and chance in card.brief
+    # the correction is the set-up's own condition; the split line shows what happens without it (reader 12)
+    assert "while A's amoeba stays whole" in card.brief and "if A splits" in card.brief
+    assert "the correction: 'while A keeps its amoeba whole'" in card.summary and chance in card.summary
+    game = Game.parse(card.counter_line)
+    assert str(game.positions[0]) == ". . . / . . . / . (1006,502) (0,502) B"  # the paper's (1006,502) and (0,502)
+    assert game.result == "B" and len(game.turns) < 200
+    b_turns = sum(1 for position in game.positions[:-1] if position.to_move == "B")
+    assert f"B can win on its turn {b_turns}" in card.brief and f"win on its turn {b_turns}" in card.plain
+    assert len(game.positions[1].owned("A")) == 1 and len(game.positions[2].owned("A")) == 2  # A's turn: a split
     assert "almost surely" not in card.summary + card.brief + card.plain  # a chance above 0 is not 'almost sure'
-    assert "as the paper's set-up has it unless A splits" in card.summary and chance in card.summary
-    assert f"the chance that it does within 200 is {chance}" in card.plain and "1006/5 = 201" not in card.summary
     assert card.verdict == "confirmed with a correction"
     assert len(card.short) <= paper.SHORT_LINE
 

@@ -238,7 +238,7 @@ def case_I(b_sizes: tuple[int, ...] = tuple(range(1, 13)), games: int = 30,
               "chance of a comeback' is a 'chance', not a claim a search can refute (B's reply is a fact of the rules)")
     boards_text = ", ".join(f"{n}x{n}" for n in boards)
     brief = (f"{boards_text}, equal sizes, A's roll 1-3 ahead: next to B, B ends it at once >= {least} (all that is "
-             "computed there); the reason not to split fails.")
+             "computed there); the no-split reason fails at the start.")
     return Verdict("case-I", verdict, summary, explanation, evidence, scope=scope, plain=plain, quote=QUOTE,
                    brief=brief, reach="3x3; A's lead 1 to 3 at equal sizes only; B's next turn exact; played-out games against two bots")  # fmt: skip
 

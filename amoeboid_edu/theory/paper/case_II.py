@@ -10,10 +10,10 @@ import pandas as pd
 
 from .. import analysis
 from ...engine.rules import Position, Turn, apply, legal_move_pairs, legal_turns
-from ...engine.game import CAPPED
+from ...engine.game import CAPPED, Game
 from ...engine.seeding import seed_text
 from .advantage import DELTA_SIZE
-from .lines import annotated_record, at, corner_cells, opening_position
+from .lines import annotated_record, at, corner_cells, describe_turn, opening_position
 from .verdict import WORD_RULE, Verdict, judged
 
 QUOTE = ("If delta = 4 moving to the center has at least a possibility of 1/2 of not winning ... If delta = 5 ... at "
@@ -365,69 +365,82 @@ def _expected_rolls(total: int, sides: int = 6) -> Fraction:
     return values[-1]
 
 
-def case_II_length(need: int = 1006, claimed: int = 200) -> Verdict:
-    """"More than 200 turns": both readings (B's own turns, turns of the game), exactly.
+LENGTH_START = Position.parse(". . . / . . . / . (1006,502) (0,502) B")
+"""The paper's position after A's eat in the size-1000 example: A's (1006,502) beside B's (0,502), B to move."""
+SPLIT_LINE = ("B 1 c3 c3-c2", "A 1 b3 b3-b2 500,0", "B 6 c2 c2-b2", "A 1 b3 b3-a3", "B 1 b2 b2-a3")
+"""From :data:`LENGTH_START`, A splits its amoeba: B eats the piece, grows by 500 at once, and eats the rest (a
+reviewer's line)."""
 
-    In turns of the game it is certain.  In B's own turns, from B's rolls alone, it fails with a tiny chance; it is
-    certain when A keeps growing the amoeba B must eat (at least 1 a turn: B's deficit shrinks by at most 5 a round),
-    a sufficient condition the paper does not state."""
+
+def case_II_length(need: int = 1006, claimed: int = 200) -> Verdict:
+    """"More than 200 turns": both readings (B's own turns, turns of the game), exactly, in the paper's set-up.
+
+    While A keeps its one amoeba whole, each of A's rolls grows it (at least 1 a turn) and B can grow only by its
+    own rolls (there is nothing else to eat): B's deficit shrinks by at most 5 a round, so it is certain under both
+    readings.  If A splits, B can eat a piece and grow by far more than a roll: :data:`SPLIT_LINE`, replayed here,
+    ends within a few turns.  The chance that B's rolls alone add up to 1006 within 200 is given beside."""
     fewest_b_turns = math.ceil(need / 6)
     # after B's j-th turn A has grown j - 1 times: B catches up when need + (j - 1) - 6 j <= 0
     fewest_with_growth = math.ceil((need - 1) / 5)
-    fewest_game_turns = 2 * fewest_b_turns - 1  # B's turns alternate with A's, B moving first after A's eat
+
+    def game_turn(b_turns: int) -> int:  # B moves first from the set-up: B's k-th turn is turn 2k - 1 of the game
+        return 2 * b_turns - 1
+
     p_within = _p_sum_at_least(claimed, need)
     expected_b_turns = float(_expected_rolls(need))
+    record = annotated_record(LENGTH_START, SPLIT_LINE, claimant="B", annotate=describe_turn)
+    split = Game.parse(record)
+    split_b_turns = sum(1 for position in split.positions[:-1] if position.to_move == "B")
+    if split.result != "B":
+        raise AssertionError(f"the split line ends {split.result!r}, not in a B win")
     rows = [
-        {"reading": "B's own turns", "fewest possible": fewest_b_turns, "expected (rolls only)": expected_b_turns,
-         f"P(done within {claimed})": float(p_within), "more than 200?": f"with probability 1 - {float(p_within):.1e}"},
-        {"reading": "B's own turns, A growing too", "fewest possible": fewest_with_growth,
+        {"reading": "B's own turns, A's amoeba whole", "fewest possible": fewest_with_growth,
          "expected (rolls only)": None, f"P(done within {claimed})": 0.0,
          "more than 200?": "surely" if fewest_with_growth > claimed else "not surely"},
-        {"reading": "turns of the game", "fewest possible": fewest_game_turns,
-         "expected (rolls only)": 2 * expected_b_turns - 1, f"P(done within {claimed})": 0.0,
-         "more than 200?": "surely"},  # B's k-th turn is turn 2k - 1 of the game, as for the fewest
+        {"reading": "turns of the game, A's amoeba whole", "fewest possible": game_turn(fewest_with_growth),
+         "expected (rolls only)": None, f"P(done within {claimed})": 0.0,
+         "more than 200?": "surely" if game_turn(fewest_with_growth) > claimed else "not surely"},
+        {"reading": "B's own turns, B's rolls alone (A's amoeba not growing)", "fewest possible": fewest_b_turns,
+         "expected (rolls only)": expected_b_turns, f"P(done within {claimed})": float(p_within),
+         "more than 200?": f"with probability 1 - {float(p_within):.1e}"},
     ]  # fmt: skip
     evidence = pd.DataFrame(rows)
-    digits = -math.floor(math.log10(float(p_within))) if p_within else 0
-    summary = (f"exact: in turns of the game, at least {fewest_game_turns}, so more than 200 surely; in B's own turns, "
-               f"from B's rolls alone, at least {fewest_b_turns}, and more than 200 with probability "
-               f"1 - {float(p_within):.1e} (P(B gains {need} within {claimed} of its turns) = {float(p_within):.1e} "
-               f"< 1e-{digits - 1}); surely while A's amoeba keeps growing, as the paper's set-up has it unless A "
-               f"splits (A's one amoeba takes every roll of A's; B then needs at least {fewest_with_growth} of its own "
-               "turns; 1006/5, about 201, may be the authors' count); the correction: 'more than 200 turns' is certain "
-               "while A's amoeba grows (no split), counted in B's turns ('him') or in turns of the game; only if A "
-               "splits so that the amoeba B must eat stops growing can B do it within 200 of its own turns, with "
-               "that chance")  # fmt: skip
-    scope = ("the dice alone (any board): B's gain of 1006 units, 6 per roll at most ('until he gets 1006 more in "
-             "size' counts B's growth only); both readings of 'turns' (of the game; B's own); A's play: any (paper "
-             "silent), with A keeping its amoeba whole and growing it (at least 1 a roll) as a sufficient condition "
-             "for B's own turns; exact convolution of 200 dice")  # fmt: skip
+    summary = (f"exact: in the paper's set-up A keeps its one amoeba whole, so every roll of A's grows it and B grows "
+               f"only by its own rolls: B needs at least {fewest_with_growth} of its own turns, turn "
+               f"{game_turn(fewest_with_growth)} of the game, so more than 200 surely in either reading "
+               f"({need}/5, about 201, may be the authors' count); the correction: 'while A keeps its amoeba whole': "
+               f"if A splits, B can eat a piece and win on its turn {split_b_turns} (turn {len(split.turns)} of the "
+               f"game, the line below, replayed); B's rolls alone, if A's amoeba stood still, would need at least "
+               f"{fewest_b_turns} of B's turns, and reach {need} within {claimed} with probability "
+               f"{float(p_within):.1e}")  # fmt: skip
+    scope = ("the paper's set-up, A's (1006,502) beside B's (0,502), B to move, any board; both readings of 'turns' "
+             "(of the game; B's own); A keeping its amoeba whole (the set-up: A's roll then grows it), and A "
+             "splitting (one replayed line); B's growth counted as the paper does ('until he gets 1006 more in "
+             "size'); exact convolution of 200 dice for B's rolls alone")  # fmt: skip
     explanation = (
-        f"B gains at most 6 per roll, so 1006 more units take at least ceil(1006/6) = {fewest_b_turns} of B's turns, "
-        f"which with A's turns in between is {fewest_game_turns} turns of the game: under that reading 'more than 200 "
-        f"turns' is certain. Counting only B's turns, {fewest_b_turns} < 200, so it is not certain, but the chance "
-        f"that 200 rolls add up to 1006 (an average above 5) is {float(p_within):.1e}. On average it takes "
-        f"{expected_b_turns:.1f} of B's turns (the exact expected number of rolls to reach 1006, a little more than "
-        f"1006/3.5 = {need / 3.5:.1f} because the last roll overshoots). And A grows too, by at least 1 a turn while "
-        f"it keeps its amoeba whole, so B gains at most 5 a round on it: at least ceil(1005/5) = {fewest_with_growth} "
-        "of B's turns, which makes 'more than 200' certain in B's turns as well (1006/5, about 201, is most likely "
-        "the authors' own count)."
+        f"While A keeps its amoeba whole, A's roll grows it by at least 1 every turn, and B, with nothing else to eat, "
+        f"grows only by its rolls, 6 at most: B gains at most 5 a round, so it needs at least ceil({need - 1}/5) = "
+        f"{fewest_with_growth} of its own turns, which with A's turns in between is turn "
+        f"{game_turn(fewest_with_growth)} of the game: 'more than 200 turns' is certain in either reading. If A "
+        f"splits, that count no longer holds: in the line below A splits off 500, B eats the piece (growing by 500 "
+        f"at once) and then A's amoeba, winning on its turn {split_b_turns}. For comparison, B's rolls alone would "
+        f"take at least ceil({need}/6) = {fewest_b_turns} of B's turns to add {need}, {expected_b_turns:.1f} on "
+        f"average (a little more than {need}/3.5 = {need / 3.5:.1f}, because the last roll overshoots), and do it "
+        f"within {claimed} with probability {float(p_within):.1e}."
     )
-    hitting = expected_b_turns
-    plain = (f"Right, with a correction: in the paper's set-up A has one amoeba, and each of A's rolls grows it unless "
-             f"A splits, so B needs at least {fewest_with_growth} of its own turns even rolling only sixes: certain. "
-             f"Counted in turns of the game it is certain too: B's {fewest_b_turns}th turn, the soonest B could "
-             f"gain 1006 with sixes alone, is turn {fewest_game_turns} of the game. Only if A splits so that the "
-             f"amoeba B must eat stops growing could B do it in as few as {fewest_b_turns} of its own turns; the "
-             f"chance that it does within 200 is {float(p_within):.1e} (about {hitting:.0f} on average).")
-    brief = (f"over 200 turns: certain unless A splits (then {float(p_within):.1e} within 200 of B's turns); in game "
-             "turns certain.")
-    # the rule: the words cover A's every way of playing and both readings of 'turns'; in B's own turns (a round, as
-    # the symmetry card reads 'turn') with A not growing the amoeba B must eat, B can do it within 200 (with a tiny
-    # chance), so it fails in a case its words cover; it holds surely in turns of the game, and in B's turns where A
-    # keeps growing that amoeba (1006/5, about 201, may be the authors' count): confirmed with a correction
-    every_case = fewest_b_turns > claimed and fewest_game_turns > claimed
-    surely = fewest_with_growth > claimed and fewest_game_turns > claimed
+    plain = (f"Right, with a correction: in the paper's set-up A has one amoeba, and each of A's rolls grows it, so B, "
+             f"which can grow only by its own rolls, needs at least {fewest_with_growth} of its own turns even rolling "
+             f"only sixes (turn {game_turn(fewest_with_growth)} of the game): certain, however 'turns' is counted. "
+             f"The correction: this holds while A keeps its amoeba whole. If A splits, B can eat a piece, grow by "
+             f"hundreds at once, and win on its turn {split_b_turns} (the line below).")
+    brief = (f"over 200 turns while A's amoeba stays whole (B needs {fewest_with_growth} of its turns); if A splits, "
+             f"B can win on its turn {split_b_turns}.")
+    # the rule: the words cover A's every way of playing; if A splits, B can win within a few turns (the line), so it
+    # fails in a case its words cover; in the set-up the paper describes (A's one amoeba, growing with A's rolls) it
+    # holds surely in both readings: confirmed with a correction
+    every_case = len(split.turns) > claimed
+    surely = fewest_with_growth > claimed and game_turn(fewest_with_growth) > claimed
     verdict = judged(every_case, surely)
     return Verdict("case-II-length", verdict, summary, explanation, evidence, scope=scope, plain=plain,
-                   quote=LENGTH_QUOTE, brief=brief, reach="the dice alone, exact; both readings of 'turns'")  # fmt: skip
+                   counter_line=record, quote=LENGTH_QUOTE, brief=brief,
+                   reach="the paper's set-up, exact; both readings of 'turns'; one line where A splits")  # fmt: skip

@@ -312,7 +312,7 @@ def case_IV_max_8(delta: int = 45, b_size: int = 16, budget: int = 400_000) -> V
               "small pieces next to small neutral ones, which is neutral-twice-its-size (false as stated, with its "
               "counter-line)")
     brief = (f"3x3, A {b_size + delta - 1} v B {b_size} (delta {delta} only): v a B that halves, A forces a win in "
-             f"{FORCED_TURNS} turns (proved); any B: unknown; fails on 10x10." if forced is True else
+             f"{FORCED_TURNS} turns (proved); any B: unknown; on 10x10 A can't reach B in 8." if forced is True else
              "undecided: see the details.")
     return Verdict("case-IV-max-8", verdict, summary, explanation, evidence, scope=scope, plain=plain,
                    quote=QUOTE, brief=brief, reach=f"3x3, A {b_size + delta - 1} v B {b_size} (delta {delta}): the "
@@ -515,7 +515,7 @@ def case_IV_step_2(start: str = STEP_2_START, line: Sequence[str] = STEP_2_LINE)
              f"has just made without losing anything at once, but then A still forces a win within {within} of its "
              "turns, so B did lose the game. Whether every such eat loses is not known." if first is not None and within
              else "Open: see the summary.")  # fmt: skip
-    brief = (f"3x3, A {a_size} v B {b_size}: B's small piece can eat the neutral {first['ate']} A just made, but A "
+    brief = (f"3x3, A {a_size} v B {b_size}: B's small piece can eat a neutral piece A made ({first['ate']}), but A "
              f"then wins within {within} turns; other eats not searched." if first is not None and within else
              f"3x3, A {a_size} v B {b_size}: undecided: see the details.")
     return Verdict("case-IV-step-2", verdict, summary, explanation, eats, scope=scope, plain=plain,
@@ -675,8 +675,8 @@ def case_IV_threshold(b_size: int = 16, deltas: tuple[int, ...] = (45, 46, 47, 4
              + f"); the paper's own steps with the rolls of its example need a lead of about {main}. Against a B free to do "
              "anything, this was not tested. On a 10x10 board no lead is enough: A cannot reach a B that stays in its "
              "far corner within 8 turns." if proved else "Open within the searched bounds: see the summary.")  # fmt: skip
-    brief = (f"3x3, B {b_size}: v a halving B, A forces a win at every lead searched, some below 44; any B: "
-             "untested; on 10x10 no lead wins within 8." if proved else "undecided within the searched bounds: see "
+    brief = (f"3x3, B {b_size}: v a halving B, A forces a win at every lead searched, below 44 too; any B: "
+             "untested; 10x10: no lead wins in 8 A turns." if proved else "undecided within the searched bounds: see "
              "the details.")
     return Verdict("case-IV-threshold", verdict, summary, explanation, evidence, scope=f"{DELTA_SIZE}; {scope}",
                    plain=plain, quote=THRESHOLD_QUOTE, brief=brief,
