@@ -239,7 +239,7 @@ def test_case_IV_step_2_b_eats_the_neutral_piece_a_has_just_made_during_step_2_a
         within = int(verdict.evidence.set_index("turn").loc[row.turn, column])
         search = ForcedWinSearch(line_then_candidates, legal_turns, symmetric=False)
         assert search.wins(after, within) and not search.wins(after, within - 1)
-        assert f"wins within {within} turns" in verdict.brief  # the one-liner: "A then wins within N turns"
+        assert f"forces a win within {within} A turns" in verdict.brief  # the one-liner says the same
     empty_cells = sum(cell is None for cell in game.positions[int(during.iloc[0]["turn"]) - 1].cells)
     assert empty_cells > 1 and f"{empty_cells} squares still empty" in verdict.summary  # still step 2/3, not step 4
     assert "case-IV-step-2" in paper.verdict("case-IV-max-8").scope

@@ -114,7 +114,14 @@ def test_case_IV_one_liners_carry_their_set_up_and_the_bigger_boards_where_max_8
     max_8, threshold = paper.verdict("case-IV-max-8"), paper.verdict("case-IV-threshold")
     start = paper.case_IV_position(45)
     a_size, b_size = start["a1"].size, start["c3"].size
-    assert f"3x3, A {a_size} v B {b_size} (delta 45 only)" in max_8.brief and f"3x3, B {b_size}" in threshold.brief
+    assert f"3x3, A {a_size} v B {b_size} (delta 45)" in max_8.brief and f"3x3, B {b_size}" in threshold.brief
+    # reader 13: A can get next to a far-corner B within 8 turns; what it cannot do is reach (eat) its cell
+    assert "reach B's cell in 8" in max_8.brief and "A cannot even reach the cell of a B" in max_8.plain
+    # reader 13: 'at every lead searched, some below 44' hid the leads where A has no forced win within the turns
+    forced = next(column for column in threshold.evidence.columns if column.startswith("A forces a win within"))
+    searched = threshold.evidence.dropna(subset=[forced]).set_index("delta")[forced].astype(bool)
+    first = max(delta for delta, wins in searched.items() if not wins) + 1
+    assert all(searched[searched.index >= first]) and f"at each lead searched from {first} on, not " in threshold.brief
     for card in (max_8, threshold):
         assert card.verdict == "open" and "10x10" in card.brief and len(card.short) <= paper.SHORT_LINE
         assert "n x n Board" in card.summary and "king distance 9" in card.summary

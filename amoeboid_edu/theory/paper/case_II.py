@@ -393,6 +393,11 @@ def case_II_length(need: int = 1006, claimed: int = 200) -> Verdict:
     split_b_turns = sum(1 for position in split.positions[:-1] if position.to_move == "B")
     if split.result != "B":
         raise AssertionError(f"the split line ends {split.result!r}, not in a B win")
+    before_split = split.positions[1]  # A to move, B now next to A's amoeba
+    passes_up_a_win = any(apply(before_split, turn).result == "A"
+                          for turn in legal_turns(before_split, split.turns[1].roll))
+    passed = ("; in it A even passes up a win, as it could have eaten B's amoeba at once: the line only shows that "
+              "the count needs A's amoeba whole" if passes_up_a_win else "")
     rows = [
         {"reading": "B's own turns, A's amoeba whole", "fewest possible": fewest_with_growth,
          "expected (rolls only)": None, f"P(done within {claimed})": 0.0,
@@ -409,8 +414,9 @@ def case_II_length(need: int = 1006, claimed: int = 200) -> Verdict:
                f"only by its own rolls: B needs at least {fewest_with_growth} of its own turns, turn "
                f"{game_turn(fewest_with_growth)} of the game, so more than 200 surely in either reading "
                f"({need}/5, about 201, may be the authors' count); the correction: 'while A keeps its amoeba whole': "
-               f"if A splits, B can eat a piece and win on its turn {split_b_turns} (turn {len(split.turns)} of the "
-               f"game, the line below, replayed); B's rolls alone, if A's amoeba stood still, would need at least "
+               f"the set-up the paper applies the sentence to, A's reason to move to the middle; if A splits, B can eat a "
+               f"piece and win on its turn {split_b_turns} (turn {len(split.turns)} of the game, the line below, "
+               f"replayed{passed}); B's rolls alone, if A's amoeba stood still, would need at least "
                f"{fewest_b_turns} of B's turns, and reach {need} within {claimed} with probability "
                f"{float(p_within):.1e}")  # fmt: skip
     scope = ("the paper's set-up, A's (1006,502) beside B's (0,502), B to move, any board; both readings of 'turns' "
@@ -432,7 +438,7 @@ def case_II_length(need: int = 1006, claimed: int = 200) -> Verdict:
              f"which can grow only by its own rolls, needs at least {fewest_with_growth} of its own turns even rolling "
              f"only sixes (turn {game_turn(fewest_with_growth)} of the game): certain, however 'turns' is counted. "
              f"The correction: this holds while A keeps its amoeba whole. If A splits, B can eat a piece, grow by "
-             f"hundreds at once, and win on its turn {split_b_turns} (the line below).")
+             f"hundreds at once, and win on its turn {split_b_turns} (the line below{passed}).")
     brief = (f"over 200 turns while A's amoeba stays whole (B needs {fewest_with_growth} of its turns); if A splits, "
              f"B can win on its turn {split_b_turns}.")
     # the rule: the words cover A's every way of playing; if A splits, B can win within a few turns (the line), so it

@@ -303,16 +303,16 @@ def case_IV_max_8(delta: int = 45, b_size: int = 16, budget: int = 400_000) -> V
     plain = (f"Open. On 3x3, from A {b_size + delta - 1} v B {b_size}, against a B that always splits in half, as "
              f"the paper assumes, A can force a win within {FORCED_TURNS} of its turns whatever the dice (proved), but "
              f"not by the paper's own steps, which with some rolls for B take more than {example_turns - 1} of A's "
-             "turns. Against a B free to do anything, nobody knows. On a 10x10 board A cannot even reach a B that "
-             "stays in its far corner within 8 turns." if forced is True else "Open: see the summary.")  # fmt: skip
+             "turns. Against a B free to do anything, nobody knows. On a 10x10 board A cannot even reach the cell of a B "
+             "that stays in its far corner within 8 of its turns." if forced is True else "Open: see the summary.")  # fmt: skip
     scope += (f"; {DELTA_SIZE}; step 2's 'B can't eat anything without loosing' is its own item, case-IV-step-2; "
               "not given an item, with the reason: step 5's 'He can't eat any amoeba because the adjacent amoebae "
               "are bigger than him' is a step of the proof, not a claim of its own: whether B can escape the plan "
               "at all is case-IV-forced-win (against any B) and split-in-half; step 5 as a general rule fails for "
               "small pieces next to small neutral ones, which is neutral-twice-its-size (false as stated, with its "
               "counter-line)")
-    brief = (f"3x3, A {b_size + delta - 1} v B {b_size} (delta {delta} only): v a B that halves, A forces a win in "
-             f"{FORCED_TURNS} turns (proved); any B: unknown; on 10x10 A can't reach B in 8." if forced is True else
+    brief = (f"3x3, A {b_size + delta - 1} v B {b_size} (delta {delta}): v a halving B, A forces a win within "
+             f"{FORCED_TURNS} A turns (proved); any B: unknown; 10x10: A can't reach B's cell in 8." if forced is True else
              "undecided: see the details.")
     return Verdict("case-IV-max-8", verdict, summary, explanation, evidence, scope=scope, plain=plain,
                    quote=QUOTE, brief=brief, reach=f"3x3, A {b_size + delta - 1} v B {b_size} (delta {delta}): the "
@@ -515,8 +515,8 @@ def case_IV_step_2(start: str = STEP_2_START, line: Sequence[str] = STEP_2_LINE)
              f"has just made without losing anything at once, but then A still forces a win within {within} of its "
              "turns, so B did lose the game. Whether every such eat loses is not known." if first is not None and within
              else "Open: see the summary.")  # fmt: skip
-    brief = (f"3x3, A {a_size} v B {b_size}: B's small piece can eat a neutral piece A made ({first['ate']}), but A "
-             f"then wins within {within} turns; other eats not searched." if first is not None and within else
+    brief = (f"3x3, A {a_size} v B {b_size}: B's small piece can eat the neutral {first['ate']} A made, but A "
+             f"still forces a win within {within} A turns; other eats not searched." if first is not None and within else
              f"3x3, A {a_size} v B {b_size}: undecided: see the details.")
     return Verdict("case-IV-step-2", verdict, summary, explanation, eats, scope=scope, plain=plain,
                    counter_line=record if first is not None else "", quote=STEP_2_QUOTE, brief=brief,
@@ -673,10 +673,11 @@ def case_IV_threshold(b_size: int = 16, deltas: tuple[int, ...] = (45, 46, 47, 4
              + (f"every lead from {sharp_from} to {searched[-1]}" if every else
                 f"at {_ranges(from_text)}; the leads in between were not searched")
              + f"); the paper's own steps with the rolls of its example need a lead of about {main}. Against a B free to do "
-             "anything, this was not tested. On a 10x10 board no lead is enough: A cannot reach a B that stays in its "
-             "far corner within 8 turns." if proved else "Open within the searched bounds: see the summary.")  # fmt: skip
-    brief = (f"3x3, B {b_size}: v a halving B, A forces a win at every lead searched, below 44 too; any B: "
-             "untested; 10x10: no lead wins in 8 A turns." if proved else "undecided within the searched bounds: see "
+             "anything, this was not tested. On a 10x10 board no lead is enough: A cannot reach the cell of a B that "
+             "stays in its far corner within 8 of its turns." if proved else "Open within the searched bounds: see the summary.")  # fmt: skip
+    brief = (f"3x3, B {b_size}: v a halving B, A forces a win at each lead searched from {sharp_from} on"
+             + (f", not {_ranges(failing)}" if failing else "")
+             + "; any B: unknown; 10x10: no lead is enough." if proved else "undecided within the searched bounds: see "
              "the details.")
     return Verdict("case-IV-threshold", verdict, summary, explanation, evidence, scope=f"{DELTA_SIZE}; {scope}",
                    plain=plain, quote=THRESHOLD_QUOTE, brief=brief,
