@@ -87,6 +87,7 @@ _READS = ("read", "pread64", "readv", "preadv", "preadv2", "getdents64")
 _MAP_ANONYMOUS = 0x20
 _DATA = struct.Struct("=iIQ6Q")
 """struct seccomp_data: nr, arch, instruction_pointer, args[6]."""
+_NUMBER = struct.Struct("=i")
 _AT_FDCWD = -100
 _AT_SYMLINK_NOFOLLOW, _AT_SYMLINK_FOLLOW, _AT_EMPTY_PATH = 0x100, 0x400, 0x1000
 _IN_DONT_FOLLOW = 0x0200_0000
@@ -259,8 +260,15 @@ class Sealer:
         self.listeners: dict[int, int] = {}
         """Listener descriptor -> the game process's pid."""
         self.armed: set[int] = set()
+        self.blind: set[int] = set()
+        """Listeners of game processes whose memory this process cannot read (Yama's ``ptrace_scope`` >= 2, or
+        another security module): their paths cannot be checked, and are answered "continue" until armed, since
+        refusing them all would refuse every import (the procfs channel stays open there: docs/threat-model.md)."""
         self.poll = select.poll()
-        self.procfs = tuple(mount.rstrip(b"/") or b"/" for mount in procfs) or (b"/proc",)
+        procfs = tuple(mount.rstrip(b"/") for mount in procfs) or (b"/proc",)
+        self.everything_procfs = b"" in procfs
+        self.procfs_folders = tuple(mount + b"/" for mount in procfs)
+        """Each procfs mount as a folder (``/proc/``): a path is in procfs if it is, or is in it."""
         arch = seccomp.system_arch()
         self.arch = int(arch)
         """The architecture the syscall numbers below are this one's (``AUDIT_ARCH_*``, as seccomp_data has it)."""
@@ -271,6 +279,8 @@ class Sealer:
         self.entries: dict[bytes, bytes | None] = {}
         """A real path (no link in its folders) -> the target of the symbolic link it is, or None: it is none.
         Kept for the template's life: nothing in the run can change the file system."""
+        self.folders: dict[bytes, bytes | None] = {}
+        """A folder as an absolute path names it -> where its walk leads (None: into procfs)."""
         libc = ctypes.CDLL(None, use_errno=True)
         self._readv = libc.process_vm_readv
         self._readv.restype = ctypes.c_ssize_t
@@ -303,18 +313,16 @@ class Sealer:
         return None
 
     def _in_procfs(self, path: bytes) -> bool:
-        return any(path == mount or path.startswith(mount + b"/") or mount == b"/" for mount in self.procfs)
+        return self.everything_procfs or (path + b"/").startswith(self.procfs_folders)
 
-    def _reaches_procfs(self, start: bytes, path: bytes, follow: bool) -> bool:
-        """Whether the kernel's walk of ``path`` from the real folder ``start`` enters procfs (following a final
-        symbolic link if ``follow``, and every other one); True too where it would fail with ELOOP.  A name that
-        does not exist ends the walk outside procfs: the kernel's fails there too."""
-        here = b"/" if path.startswith(b"/") else start
+    def _walk(self, here: bytes, path: bytes, follow: bool) -> bytes | None:
+        """The real path the kernel's walk of ``path`` from the real folder ``here`` reaches (following a final
+        symbolic link if ``follow``, and every other one); None if the walk enters procfs, or would fail with
+        ELOOP; ``b""`` if it fails before (a name that does not exist, a folder it cannot search: the kernel's
+        walk fails there too)."""
         todo = path.split(b"/")[::-1]
         links = 0
         while todo:
-            if self._in_procfs(here):
-                return True
             name = todo.pop()
             if name in (b"", b"."):
                 continue
@@ -323,27 +331,48 @@ class Sealer:
                 continue
             there = (here if here != b"/" else b"") + b"/" + name
             if self._in_procfs(there):
-                return True
+                return None
             if not todo and not follow:
-                return False  # the final name itself, in a folder outside procfs
+                return there  # the final name itself, in a folder outside procfs
             if there in self.entries:
                 target = self.entries[there]
             else:
-                try:  # no such name, a folder it cannot search: the kernel's walk fails here too
+                try:
                     target = os.readlink(there) if stat.S_ISLNK(os.lstat(there).st_mode) else None
                 except OSError:
-                    return False
+                    return b""
                 self.entries[there] = target
             if target is None:
                 here = there
                 continue
             links += 1
             if links > _MAX_LINKS:
-                return True
+                return None
             todo += target.split(b"/")[::-1]
             if target.startswith(b"/"):
                 here = b"/"
-        return self._in_procfs(here)
+        return None if self._in_procfs(here) else here
+
+    def _reaches_procfs(self, start: bytes, path: bytes, follow: bool) -> bool:
+        """Whether the kernel's walk of ``path`` from the real folder ``start`` enters procfs (see :meth:`_walk`).
+
+        The folder part of a path is walked once and kept (an import names the same few folders hundreds of
+        times); one whose walk failed is walked again next time."""
+        if self._in_procfs(start):
+            return True
+        full = path if path.startswith(b"/") else start.rstrip(b"/") + b"/" + path
+        folder, _, name = full.rpartition(b"/")
+        if name in (b"", b".", b".."):
+            return self._walk(b"/", full, follow) is None
+        if folder in self.folders:
+            real: bytes | None = self.folders[folder]
+        else:
+            real = self._walk(b"/", folder, True)
+            if real != b"":
+                self.folders[folder] = real
+        if real is None:
+            return True
+        return real != b"" and self._walk(real, name, follow) is None
 
     def _path_allowed(self, pid: int, data: bytes) -> bool:
         """Whether a path-taking syscall of the importing game process ``pid`` (its ``seccomp_data``) may go on: its
@@ -393,6 +422,8 @@ class Sealer:
             return False
         self.listeners[fds[0]] = pid
         self.poll.register(fds[0], select.POLLIN)
+        if self._memory(pid, ctypes.addressof(self._buffer), 1) is None:  # forked from here: the buffer is its too
+            self.blind.add(fds[0])
         return True
 
     def arm(self, pid: int) -> bool:
@@ -405,6 +436,7 @@ class Sealer:
         self.poll.unregister(fd)
         self.listeners.pop(fd, None)
         self.armed.discard(fd)
+        self.blind.discard(fd)
         os.close(fd)
 
     def _answer(self, fd: int) -> None:
@@ -414,9 +446,15 @@ class Sealer:
 
             fcntl.ioctl(fd, _IOCTL_RECV, request, True)
             notification, pid, _, data = _NOTIF.unpack(request)
-            allowed = fd not in self.armed and self._path_allowed(pid, data)
-            # what was read from the process must still be the waiting call's (the call not interrupted meanwhile)
-            fcntl.ioctl(fd, _ID_VALID, bytearray(struct.pack("=Q", notification)), True)
+            if fd in self.armed:
+                allowed = False
+            elif fd in self.blind:
+                allowed = True
+            else:
+                allowed = self._path_allowed(pid, data)
+                if _NUMBER.unpack_from(data)[0] in self.paths:
+                    # what was read from the process must still be the waiting call's (not interrupted meanwhile)
+                    fcntl.ioctl(fd, _ID_VALID, bytearray(struct.pack("=Q", notification)), True)
             response = bytearray(_RESPONSE.pack(notification, 0, 0 if allowed else -errno.EACCES,
                                                 _CONTINUE if allowed else 0))
             fcntl.ioctl(fd, _IOCTL_SEND, response, True)
