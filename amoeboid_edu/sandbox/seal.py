@@ -95,6 +95,7 @@ _RESOLVE_IN_ROOT = 0x10
 _PATH_MAX = 4096
 _PAGE = 4096
 """A lower bound of the page size: reads of a path never cross one of its boundaries in one piece."""
+_FIRST_READ = 256
 _MAX_LINKS = 40
 """Symbolic links one path walk may follow (Linux's MAXSYMLINKS): beyond, the kernel fails with ELOOP."""
 
@@ -289,20 +290,23 @@ class Sealer:
         self._buffer = ctypes.create_string_buffer(_PAGE)
         self._local = _Iovec(ctypes.addressof(self._buffer), 0)
         self._remote = _Iovec(0, 0)
+        self._vectors = (ctypes.byref(self._local), ctypes.byref(self._remote))
 
     def _memory(self, pid: int, address: int, size: int) -> bytes | None:
         """``size`` bytes (at most a page's) at ``address`` in the process ``pid``; None if they cannot be read."""
         self._local.len = self._remote.len = size
         self._remote.base = address
-        got = self._readv(pid, ctypes.byref(self._local), 1, ctypes.byref(self._remote), 1, 0)
-        return self._buffer.raw[:size] if got == size else None
+        local, remote = self._vectors
+        got = self._readv(pid, local, 1, remote, 1, 0)
+        return ctypes.string_at(self._buffer, size) if got == size else None
 
     def _string(self, pid: int, address: int) -> bytes | None:
         """The path at ``address`` in the process ``pid`` (read a page at most at a time, so that an unmapped page
         after it is never read); None if it cannot be read or is longer than the kernel takes."""
         read = b""
         while len(read) < _PATH_MAX and address:
-            piece = self._memory(pid, address, min(_PAGE - address % _PAGE, _PATH_MAX - len(read)))
+            first = _FIRST_READ if not read else _PAGE  # most paths are short: copy little, the first time
+            piece = self._memory(pid, address, min(_PAGE - address % _PAGE, _PATH_MAX - len(read), first))
             if piece is None:
                 return None
             end = piece.find(b"\0")
