@@ -38,8 +38,10 @@ link into ``/proc/self``), and answers EACCES as soon as the walk enters a procf
 refused; a name that does not exist (or a folder it cannot search) is answered "continue", since the kernel's own
 walk fails there the same way (nothing in the run can change the file system: no write right anywhere) and an
 import needs the kernel's own error.  A descriptor can reach procfs only through an open checked here, so a call
-on a descriptor (``fstat``, ``fstatfs``, an empty path with ``AT_EMPTY_PATH``) is answered "continue".  This also
-keeps the machine-wide inode counter out of reach (``lstat("/proc/self/fd/N")``) while the strategy imports.
+on a descriptor (``fstat``, ``fstatfs``, an empty path with ``AT_EMPTY_PATH``) is answered "continue"; ``fchdir``
+is not sent here (the game's allow-list refuses it, and ``chdir``, outright), and a relative path is walked from
+the working folder the kernel reports, wherever it is; ``getcwd`` tells only that folder's name.  This also keeps
+the machine-wide inode counter out of reach (``lstat("/proc/self/fd/N")``) while the strategy imports.
 
 Why checking an argument does not open the time-of-check race of ``SECCOMP_USER_NOTIF_FLAG_CONTINUE``
 (seccomp_unotify(2): the path rewritten between the template's read and the kernel's): nothing but the waiting
@@ -96,6 +98,9 @@ _PATH_MAX = 4096
 _PAGE = 4096
 """A lower bound of the page size: reads of a path never cross one of its boundaries in one piece."""
 _FIRST_READ = 256
+_REMEMBERED = 1 << 16
+"""Names and folders the template keeps walked (a few MiB at most): beyond, it forgets them all and starts again,
+so that an import naming millions of paths costs it time, not memory."""
 _MAX_LINKS = 40
 """Symbolic links one path walk may follow (Linux's MAXSYMLINKS): beyond, the kernel fails with ELOOP."""
 
@@ -120,7 +125,8 @@ def _at(flags: int, follows: bool = True) -> _PathCall:
 
 _PATH_CALLS: dict[str, _PathCall] = {
     "open": _PathCall(0, None, 1, True, os.O_NOFOLLOW), "creat": _PathCall(0),
-    "openat": _PathCall(1, 0, 2, True, os.O_NOFOLLOW), "openat2": _PathCall(1, 0),  # its flags: in struct open_how
+    "openat": _PathCall(1, 0, 2, True, os.O_NOFOLLOW),
+    "openat2": _PathCall(1, 0, None, True, os.O_NOFOLLOW),  # its flags: in struct open_how
     "stat": _PathCall(0), "lstat": _PathCall(0, follows=False), "newfstatat": _at(3), "statx": _at(2),
     "statfs": _PathCall(0), "access": _PathCall(0), "faccessat": _PathCall(1, 0), "faccessat2": _at(3),
     "readlink": _PathCall(0, follows=False), "readlinkat": _PathCall(1, 0, follows=False, empty=-1),
@@ -364,6 +370,9 @@ class Sealer:
         times); one whose walk failed is walked again next time."""
         if self._in_procfs(start):
             return True
+        if len(self.entries) + len(self.folders) > _REMEMBERED:
+            self.entries.clear()
+            self.folders.clear()
         full = path if path.startswith(b"/") else start.rstrip(b"/") + b"/" + path
         folder, _, name = full.rpartition(b"/")
         if name in (b"", b".", b".."):

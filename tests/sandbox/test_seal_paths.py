@@ -179,7 +179,20 @@ def test_an_importing_game_process_cannot_stat_its_own_descriptors(tmp_path):
             if libc.statfs(ctypes.c_void_p(8), buffer) != 0:
                 raise OSError(ctypes.get_errno(), "")
 
-        return {
+        def raw(number: int, *args: object) -> Callable[[], None]:
+            def call() -> None:
+                libc.syscall.restype = ctypes.c_long
+                if libc.syscall(number, *args) < 0:
+                    raise OSError(ctypes.get_errno(), "")
+            return call
+
+        at_fdcwd = ctypes.c_int(-100)
+        how = (ctypes.c_uint64 * 3)(os.O_PATH, 0, 0)  # struct open_how: flags, mode, resolve
+        x86_64 = {
+            "openat2 (O_PATH)": raw(437, at_fdcwd, b"/proc/self/fd/0", ctypes.byref(how), ctypes.c_size_t(24)),
+            "statx": raw(332, at_fdcwd, b"/proc/self/fd/0", ctypes.c_int(0), ctypes.c_uint(0x7FF), buffer),
+        } if os.uname().machine == "x86_64" else {}
+        return {**{name: _attempt(call) for name, call in x86_64.items()},
             "/proc/self/fd/N": _attempt(lambda: os.lstat("/proc/self/fd/2")),
             "/proc/thread-self/fd/N": _attempt(lambda: os.stat("/proc/thread-self/fd/2")),
             "/proc/self (statfs)": _attempt(lambda: os.statvfs("/proc/self")),
