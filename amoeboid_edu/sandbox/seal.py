@@ -41,17 +41,21 @@ import needs the kernel's own error.  A descriptor can reach procfs only through
 on a descriptor (``fstat``, ``fstatfs``, an empty path with ``AT_EMPTY_PATH``) is answered "continue"; ``fchdir``
 is not sent here (the game's allow-list refuses it, and ``chdir``, outright), and a relative path is walked from
 the working folder the kernel reports, wherever it is; ``getcwd`` tells only that folder's name.  This also keeps
-the machine-wide inode counter out of reach (``lstat("/proc/self/fd/N")``) while the strategy imports.
+the machine-wide inode counter out of reach (``lstat("/proc/self/fd/N")``) while the strategy imports.  Where the
+template cannot read a game process's memory at all (Yama's ``ptrace_scope`` >= 2), that game's paths are answered
+"continue" as before (:attr:`Sealer.blind`): refusing them would refuse every import.
 
 Why checking an argument does not open the time-of-check race of ``SECCOMP_USER_NOTIF_FLAG_CONTINUE``
 (seccomp_unotify(2): the path rewritten between the template's read and the kernel's): nothing but the waiting
 game process itself can write its memory, and it is stopped in the syscall.  It has one thread (threads and
-processes are refused by its allow-list and the template's filter); no other process may write its memory
-(``process_vm_writev`` and ``ptrace`` are refused in every game process, and Landlock keeps ``/proc/<pid>/mem``
-out of reach); it shares no memory another process of the run can write (shared anonymous mappings are refused,
-and no process of the run has a write right to any file it could map shared); and once the path is read the
-template asks the kernel whether the notification is still the one it read it for (``SECCOMP_IOCTL_NOTIF_ID_VALID``):
-a signal that interrupted the syscall (whose handler could rewrite the path) makes the call a new notification.
+processes are refused by its allow-list and the template's filter); no other process of the run may write its
+memory (``process_vm_writev`` and ``ptrace`` are refused in every game process, which opens nothing for writing,
+``/proc/<pid>/mem`` included); it shares no memory another process of the run can write (shared anonymous
+mappings are refused, and no process of the run has a write right to any file it could map shared); and once
+the path is read the template asks the kernel whether the notification is still the one it read it for
+(``SECCOMP_IOCTL_NOTIF_ID_VALID``): a signal that interrupted the syscall (whose handler could rewrite the path)
+makes the call a new notification.  The file system the template walks is the one the kernel then walks: no
+process of the run can change it (no write right anywhere).
 
 Linux only, and only where seccomp is; :func:`seal_available` says whether this kernel has user notification.
 """
