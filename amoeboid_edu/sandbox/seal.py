@@ -468,7 +468,10 @@ class Sealer:
             elif fd in self.blind:
                 allowed = True
             else:
-                allowed = self._path_allowed(pid, data)
+                try:
+                    allowed = self._path_allowed(pid, data)
+                except (OSError, ValueError, TypeError, struct.error):  # what it cannot tell: refused, not a crash
+                    allowed = False
                 if _NUMBER.unpack_from(data)[0] in self.paths:
                     # what was read from the process must still be the waiting call's (not interrupted meanwhile)
                     fcntl.ioctl(fd, _ID_VALID, bytearray(struct.pack("=Q", notification)), True)
