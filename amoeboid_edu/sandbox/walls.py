@@ -45,9 +45,10 @@ _INT = 0xFFFF_FFFF
 """An ``int`` argument is compared on its low 32 bits, as the kernel reads it: a filter comparing all 64 would let
 ``prctl(1 << 32 | PR_SET_PDEATHSIG, 0)`` through."""
 _DENIED = (
-    # other processes: signals through a queue or a pidfd, tracing, memory (kill/tkill/tgkill: the game's allow-list)
+    # other processes: signals through a queue or a pidfd, tracing, memory (kill/tkill/tgkill: the game's allow-list;
+    # process_vm_readv too: the template reads the paths its importing game processes name, :mod:`.seal`)
     "rt_sigqueueinfo", "rt_tgsigqueueinfo", "pidfd_open", "pidfd_send_signal", "pidfd_getfd",
-    "ptrace", "process_vm_readv", "process_vm_writev", "process_madvise", "kcmp",
+    "ptrace", "process_vm_writev", "process_madvise", "kcmp",
     # the network (socketpair(AF_UNIX) stays: it reaches nobody)
     "socket", "connect", "bind", "listen", "accept", "accept4",
     # leaving the session, namespaces, mounts, the kernel's bypasses of this filter

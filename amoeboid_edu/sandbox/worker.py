@@ -54,10 +54,10 @@ from .importpath import hold_out_missing
 from .processes import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, die_with, prctl, sweep
 from .protocol import (GAME, HEADER, LOAD_LIMIT, SEAL, SEALED, SEED_BITS, receive_message, send_message,
                        wait_limit)
-from .seal import GAME_FD, Sealer, load_seal, seal_available, seal_program
+from .seal import GAME_FD, Sealer, load_seal, procfs_mounts, seal_available, seal_program
 from .text import LINE_WIDTH, OutputTail, cut
-from .walls import (GameProgram, close_all_but, compile_game_program, limit_resources, load_game_program,
-                    load_seccomp, put_up_walls, seal)
+from .walls import (WALLS_PLATFORM, GameProgram, close_all_but, compile_game_program, limit_resources,
+                    load_game_program, load_seccomp, put_up_walls, seal)
 
 FLUSH_AFTER = 0.01
 """Seconds a game process may hold a round's answers before sending what it has: a round's answers go back in
@@ -566,10 +566,11 @@ def _template(control: socket.socket, fork_server: bool, games: list[socket.sock
         import cloudpickle  # type: ignore[import-untyped, unused-ignore]  # noqa: F401
     import fcntl  # noqa: F401 - the seal's answers (:mod:`.seal`)
 
+    procfs = procfs_mounts() if fork_server and WALLS_PLATFORM else ()  # /proc is out of reach behind the walls
     walls = put_up_walls(request)
     # the seal is kept here, where no student code runs, for every game process forked from here
     program = seal_program() if fork_server and "seccomp" in walls and seal_available() else None
-    sealer = Sealer() if program is not None else None
+    sealer = Sealer(procfs) if program is not None else None
     if program is not None:
         walls.append("seal")
     # the games' allow-list, compiled once here for every game process (each fills in its pid and loads it)
