@@ -62,6 +62,7 @@ Linux only, and only where seccomp is; :func:`seal_available` says whether this 
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
 import os
@@ -257,6 +258,18 @@ def load_seal(program: bytes, report: socket.socket) -> None:
         os.close(listener)
 
 
+PATHS_UNCHECKED = "no /proc check at import"
+"""The wall a card names after ``seal`` when the template cannot read its game processes' memory
+(:meth:`Sealer.reads_children`): the seal holds, but an importing game process's paths are not checked, so it can
+read other game processes' descriptor tables (docs/threat-model.md)."""
+
+
+def seal_walls(sealer: Sealer) -> list[str]:
+    """What a card names for the seal kept by ``sealer``: ``seal``, and :data:`PATHS_UNCHECKED` where its path check
+    cannot work."""
+    return ["seal"] if sealer.reads_children() else ["seal", PATHS_UNCHECKED]
+
+
 class Sealer:
     """The template's side of the seal: the listeners of its game processes, answered "continue" until armed
     (EACCES for a path into procfs), then EACCES.
@@ -427,6 +440,25 @@ class Sealer:
             if not start.startswith(b"/") or start.endswith(b" (deleted)"):
                 return False  # a socket, a pipe, a folder since removed: no walk to copy
         return not self._reaches_procfs(start, path, follow)
+
+    def reads_children(self) -> bool:
+        """Whether this process can read a child's memory, which the path check needs (Yama's ``ptrace_scope`` >= 2
+        or another security module can forbid it): tried on a child forked for the purpose, then reaped."""
+        wait, wake = os.pipe()
+        child = os.fork()
+        if child == 0:  # pragma: no cover - the child only waits to be read, then exits
+            try:
+                os.close(wake)
+                os.read(wait, 1)
+            finally:
+                os._exit(0)
+        os.close(wait)
+        try:
+            return self._memory(child, ctypes.addressof(self._buffer), 1) is not None  # forked: its buffer too
+        finally:
+            os.close(wake)
+            with contextlib.suppress(ChildProcessError):  # the template ignores SIGCHLD: its children reap themselves
+                os.waitpid(child, 0)
 
     def adopt(self, pid: int, report: socket.socket, timeout: float) -> bool:
         """Take the listener the game process ``pid`` sends on ``report``; False if none came within ``timeout``."""

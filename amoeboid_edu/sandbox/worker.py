@@ -54,7 +54,7 @@ from .importpath import hold_out_missing
 from .processes import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, die_with, prctl, sweep
 from .protocol import (GAME, HEADER, LOAD_LIMIT, SEAL, SEALED, SEED_BITS, receive_message, send_message,
                        wait_limit)
-from .seal import GAME_FD, Sealer, load_seal, procfs_mounts, seal_available, seal_program
+from .seal import GAME_FD, Sealer, load_seal, procfs_mounts, seal_available, seal_program, seal_walls
 from .text import LINE_WIDTH, OutputTail, cut
 from .walls import (WALLS_PLATFORM, GameProgram, close_all_but, compile_game_program, limit_resources,
                     load_game_program, load_seccomp, put_up_walls, seal)
@@ -571,8 +571,8 @@ def _template(control: socket.socket, fork_server: bool, games: list[socket.sock
     # the seal is kept here, where no student code runs, for every game process forked from here
     program = seal_program() if fork_server and "seccomp" in walls and seal_available() else None
     sealer = Sealer(procfs) if program is not None else None
-    if program is not None:
-        walls.append("seal")
+    if sealer is not None:
+        walls += seal_walls(sealer)
     # the games' allow-list, compiled once here for every game process (each fills in its pid and loads it)
     game_program = compile_game_program("seal" not in walls) if fork_server and "seccomp" in walls else None
     send_message(control, json.dumps({"isolation": walls}).encode())

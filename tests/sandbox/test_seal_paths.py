@@ -267,6 +267,22 @@ def test_a_strategy_cannot_read_descriptors_through_proc_while_it_imports(tmp_pa
         pytest.skip(f"no seal here: {card.records[0].isolation}")
     values = set(card.to_frame()["value"])
     assert values == {"RuntimeError: found: " + ", ".join(["Permission denied"] * 5)}, values
+    from amoeboid_edu.sandbox.seal import PATHS_UNCHECKED
+
+    assert PATHS_UNCHECKED not in card.records[0].isolation  # the check held, and the card does not deny it
+
+
+def test_the_card_names_a_seal_whose_paths_cannot_be_checked(monkeypatch):
+    """Where the template cannot read a child's memory (Yama's ptrace_scope >= 2, another security module), the
+    seal holds without its path check, and the card says so."""
+    from amoeboid_edu.sandbox import seal
+
+    sealer = seal.Sealer(seal.procfs_mounts())
+    reads = sealer.reads_children()
+    assert seal.seal_walls(sealer) == (["seal"] if reads else ["seal", seal.PATHS_UNCHECKED])
+    monkeypatch.setattr(sealer, "_memory", lambda pid, address, size: None)  # as such a kernel answers
+    assert not sealer.reads_children()
+    assert seal.seal_walls(sealer) == ["seal", seal.PATHS_UNCHECKED]
 
 
 HONEST = '''
