@@ -103,9 +103,9 @@ _PATH_MAX = 4096
 _PAGE = 4096
 """A lower bound of the page size: reads of a path never cross one of its boundaries in one piece."""
 _FIRST_READ = 256
-_REMEMBERED = 1 << 16
-"""Names and folders the template keeps walked (a few MiB at most): beyond, it forgets them all and starts again,
-so that an import naming millions of paths costs it time, not memory."""
+_WALK_ENDS = (errno.ENOENT, errno.ENOTDIR, errno.EACCES)
+"""The errors of a walk's ``lstat`` at which the kernel's walk of the same path ends too: any other (a real path
+over ``PATH_MAX``, reached through a descriptor) refuses the call."""
 _MAX_LINKS = 40
 """Symbolic links one path walk may follow (Linux's MAXSYMLINKS): beyond, the kernel fails with ELOOP."""
 
@@ -300,11 +300,6 @@ class Sealer:
         self.paths = {numbers[name]: call for name, call in _PATH_CALLS.items() if numbers[name] >= 0}
         self.uncheckable = {numbers[name] for name in _UNCHECKABLE if numbers[name] >= 0}
         self.openat2 = numbers["openat2"]
-        self.entries: dict[bytes, bytes | None] = {}
-        """A real path (no link in its folders) -> the target of the symbolic link it is, or None: it is none.
-        Kept for the template's life: nothing in the run can change the file system."""
-        self.folders: dict[bytes, bytes | None] = {}
-        """A folder as an absolute path names it -> where its walk leads (None: into procfs)."""
         libc = ctypes.CDLL(None, use_errno=True)
         self._readv = libc.process_vm_readv
         self._readv.restype = ctypes.c_ssize_t
@@ -344,9 +339,14 @@ class Sealer:
 
     def _walk(self, here: bytes, path: bytes, follow: bool) -> bytes | None:
         """The real path the kernel's walk of ``path`` from the real folder ``here`` reaches (following a final
-        symbolic link if ``follow``, and every other one); None if the walk enters procfs, or would fail with
-        ELOOP; ``b""`` if it fails before (a name that does not exist, a folder it cannot search: the kernel's
-        walk fails there too)."""
+        symbolic link if ``follow``, and every other one); None if the walk enters procfs, would fail with ELOOP,
+        or cannot be followed here (a real path longer than the kernel's ``PATH_MAX``, which the kernel itself can
+        still walk relative to a descriptor, or any error but the three below); ``b""`` if it fails before, as the
+        kernel's walk does: a name that does not exist (ENOENT), a file where a folder is needed (ENOTDIR), a
+        folder this process (the game's user, with fewer walls) cannot search (EACCES).
+
+        Nothing is remembered between walks: a link that a process outside the run changes is read again (that
+        process can still race a walk: docs/threat-model.md)."""
         todo = path.split(b"/")[::-1]
         links = 0
         while todo:
@@ -361,14 +361,10 @@ class Sealer:
                 return None
             if not todo and not follow:
                 return there  # the final name itself, in a folder outside procfs
-            if there in self.entries:
-                target = self.entries[there]
-            else:
-                try:
-                    target = os.readlink(there) if stat.S_ISLNK(os.lstat(there).st_mode) else None
-                except OSError:
-                    return b""
-                self.entries[there] = target
+            try:
+                target = os.readlink(there) if stat.S_ISLNK(os.lstat(there).st_mode) else None
+            except OSError as error:
+                return b"" if error.errno in _WALK_ENDS else None
             if target is None:
                 here = there
                 continue
@@ -381,28 +377,12 @@ class Sealer:
         return None if self._in_procfs(here) else here
 
     def _reaches_procfs(self, start: bytes, path: bytes, follow: bool) -> bool:
-        """Whether the kernel's walk of ``path`` from the real folder ``start`` enters procfs (see :meth:`_walk`).
-
-        The folder part of a path is walked once and kept (an import names the same few folders hundreds of
-        times); one whose walk failed is walked again next time."""
+        """Whether the kernel's walk of ``path`` from the real folder ``start`` enters procfs, or cannot be told
+        (see :meth:`_walk`)."""
         if self._in_procfs(start):
             return True
-        if len(self.entries) + len(self.folders) > _REMEMBERED:
-            self.entries.clear()
-            self.folders.clear()
         full = path if path.startswith(b"/") else start.rstrip(b"/") + b"/" + path
-        folder, _, name = full.rpartition(b"/")
-        if name in (b"", b".", b".."):
-            return self._walk(b"/", full, follow) is None
-        if folder in self.folders:
-            real: bytes | None = self.folders[folder]
-        else:
-            real = self._walk(b"/", folder, True)
-            if real != b"":
-                self.folders[folder] = real
-        if real is None:
-            return True
-        return real != b"" and self._walk(real, name, follow) is None
+        return self._walk(b"/", full, follow) is None
 
     def _path_allowed(self, pid: int, data: bytes) -> bool:
         """Whether a path-taking syscall of the importing game process ``pid`` (its ``seccomp_data``) may go on: its

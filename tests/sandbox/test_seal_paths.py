@@ -207,6 +207,49 @@ def test_an_importing_game_process_cannot_stat_its_own_descriptors(tmp_path):
     assert {what: answer for what, answer in found.items() if answer != "EACCES"} == {}
 
 
+def test_an_importing_game_process_cannot_reach_procfs_from_a_folder_deeper_than_path_max(tmp_path):
+    """Red team 11: the kernel walks a path relative to a descriptor however deep its folder lies, while the
+    template's walk of its real path (over ``PATH_MAX``) fails: that failure refuses the call."""
+    seal = _seal_module()
+    name = "A" * 255
+    folder = os.open(tmp_path, os.O_PATH | os.O_DIRECTORY)
+    for _ in range(17):  # about 4,350 bytes of real path: more than the 4,095 a path may have
+        os.mkdir(name, dir_fd=folder)
+        folder = os.open(name, os.O_PATH | os.O_DIRECTORY, dir_fd=folder)
+    up = "../" * 40 + "../" * len(tmp_path.parts)  # more than enough: '..' at the root stays there
+
+    def probes() -> dict[str, str]:
+        here = os.open(tmp_path, os.O_PATH | os.O_DIRECTORY)
+        found = {}
+        for level in range(17):  # at some level the next name makes the real path too long for the template
+            for what, call in (("stat /proc/self/fd/N", os.stat), ("lstat /proc", os.lstat)):
+                target = "proc/self/fd/2" if call is os.stat else "proc"
+                answer = _attempt(lambda: call(f"{name}/{up}{target}", dir_fd=here))
+                if answer != "EACCES" or what not in found:
+                    found[what] = f"{answer} at level {level}" if answer != "EACCES" else answer
+            try:
+                here = os.open(name, os.O_PATH | os.O_DIRECTORY, dir_fd=here)
+            except OSError:
+                break  # refused further down: nothing deeper to try from
+        return found
+
+    found = _importing(seal, probes)
+    assert found == {"stat /proc/self/fd/N": "EACCES", "lstat /proc": "EACCES"}, found
+
+
+def test_the_template_reads_a_link_again_at_every_walk(tmp_path):
+    """Red team 11: a link the template had read once was kept, so a process outside the run could point it at
+    /proc afterwards.  Nothing is remembered now (a change made during a walk is a race: docs/threat-model.md)."""
+    seal = _seal_module()
+    sealer = seal.Sealer(seal.procfs_mounts())
+    link = tmp_path / "link"
+    link.symlink_to("/usr")
+    assert not sealer._reaches_procfs(b"/", bytes(link) + b"/lib", True)
+    link.unlink()
+    link.symlink_to("/proc")
+    assert sealer._reaches_procfs(b"/", bytes(link) + b"/self", True)
+
+
 def test_an_importing_game_process_still_reaches_everything_else(tmp_path):
     """Outside procfs the kernel answers as without the seal: a file, a link itself (``lstat``, ``readlink``,
     ``O_NOFOLLOW``), its own descriptors (``fstat``), the kernel's own error for a missing name."""
