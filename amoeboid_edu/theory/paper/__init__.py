@@ -218,8 +218,8 @@ def _in_parallel(wanted: tuple[str, ...], todo: tuple[str, ...], full: bool, see
         for item in wanted:
             while (item, full, str(seed)) not in _COMPUTED:
                 _, verdicts = next(results)
-                for verdict in verdicts:
-                    _COMPUTED[(verdict.item, full, str(seed))] = verdict
+                for card in verdicts:
+                    _COMPUTED[(card.item, full, str(seed))] = card
             yield _COMPUTED[(item, full, str(seed))]
     finally:
         results.close()
