@@ -1,12 +1,12 @@
-import functools
 import os
-import pickle
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
-from typing import Any, Callable
 
 import pytest
+from amoeboid_edu.theory.shared_results import ENVIRONMENT as SHARED_RESULTS
 from jupyter_harness import ALL_CELLS, QUIET_SETTINGS, SharedLab, chromium, close_pages, jupyterlab
 
 # tests/strategies holds student-like strategy modules; the lab's workers import them by name.
@@ -88,77 +88,15 @@ def browser(session_browser):
     close_pages(session_browser)
 
 
-SHARED_VERDICTS = ("case-III",)
-"""The paper's verdicts that test modules on different xdist workers ask for (``tests/theory/test_paper.py`` and
-``tests/package/test_lesson_prose.py`` both read case-III's card, some 40 CPU seconds): computed once per session."""
-
-
-def once_per_session(tmp_path_factory) -> Callable[[str, Callable[[], Any]], Any] | None:
-    """``share(name, compute)``: ``compute()`` made once per test session rather than once per xdist worker, or None
-    when there is nothing to share (one process) or no way to (no flock: Windows).
-
-    The first worker to ask computes it (under a lock) and pickles it into the session's shared temporary folder; the
-    others wait for it and read it.  Only for seeded or exact computations, so the one read is the one the worker
-    would have computed.
-    """
-    try:
-        import fcntl
-    except ImportError:  # no flock (Windows): each worker computes its own
-        return None
-    if os.environ.get("PYTEST_XDIST_WORKER") is None:  # one process: its own caches are enough
-        return None
-    shared = tmp_path_factory.getbasetemp().parent  # the session's folder, above every worker's own
-
-    def share(name: str, compute: Callable[[], Any]) -> Any:
-        path = shared / f"{name}.pickle"
-        with open(path.with_suffix(".lock"), "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
-            if path.exists():
-                return pickle.loads(path.read_bytes())
-            value = compute()
-            path.with_suffix(".part").write_bytes(pickle.dumps(value))
-            path.with_suffix(".part").replace(path)
-            return value
-
-    return share
-
-
-@pytest.fixture(scope="session")
-def paper_verdicts_once_per_session(tmp_path_factory):
-    """Makes :func:`amoeboid_edu.theory.paper.verdict` compute each of :data:`SHARED_VERDICTS` once per test session
-    rather than once per xdist worker (:func:`once_per_session`), and likewise Case IV's forced-win search at each
-    lead (:func:`~amoeboid_edu.theory.paper.case_IV.halving_forced_win`, 1-2 CPU seconds a lead, which
-    ``case_IV_threshold`` runs at 10 leads in the paper's card and at 32 in its test).  Within a process the paper
-    module's own caches still hold them."""
-    from amoeboid_edu.theory import paper
-    from amoeboid_edu.theory.paper import case_IV
-
-    share = once_per_session(tmp_path_factory)
-    if share is None:
-        yield
+def pytest_configure(config):
+    """Give the session a fresh folder of shared results (:mod:`amoeboid_edu.theory.shared_results`): the paper's
+    verdicts and Case IV's searches are then computed once per session, not once per xdist worker, lesson kernel
+    (student's and teacher's editions), browser-test kernel and ``amoeboid paper`` subprocess.  Set in the controller
+    before xdist starts its workers, which inherit it, as do the kernels and commands they start.  Every result is
+    seeded or exact, so each reader gets the value it would have computed; the lessons' outputs are still compared
+    by nbval."""
+    if hasattr(config, "workerinput"):  # an xdist worker: the controller's folder, inherited
         return
-    compute, search = paper._compute, case_IV.halving_forced_win
-
-    def verdict_once_per_session(item: str, full: bool, seed: int | str):
-        if item not in SHARED_VERDICTS:
-            return compute(item, full, seed)
-        return share(f"paper-verdict-{item}-{'full' if full else 'quick'}-{seed}", lambda: compute(item, full, seed))
-
-    @functools.lru_cache(maxsize=None)  # as the search's own cache: one entry per call, cache_info() for the tests
-    def search_once_per_session(delta: int, b_size: int = 16, a_turns: int = case_IV.FORCED_TURNS,
-                                budget: int = 400_000) -> tuple[bool | None, int]:
-        return share(f"case-IV-halving-forced-win-{delta}-{b_size}-{a_turns}-{budget}",
-                     lambda: search(delta, b_size, a_turns, budget))
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(paper, "_compute", verdict_once_per_session)
-        patch.setattr(case_IV, "halving_forced_win", search_once_per_session)
-        yield
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _paper_verdicts_shared(request):
-    """Every test module that imports the paper's module gets :func:`paper_verdicts_once_per_session`."""
-    module = getattr(request.module, "paper", None)
-    if module is not None and getattr(module, "__name__", "") == "amoeboid_edu.theory.paper":
-        request.getfixturevalue("paper_verdicts_once_per_session")
+    folder = tempfile.mkdtemp(prefix="amoeboid-shared-results-")
+    os.environ[SHARED_RESULTS] = folder
+    config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
