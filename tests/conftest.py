@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from amoeboid_edu.theory.shared_results import ENVIRONMENT as SHARED_RESULTS
+from lesson_editions import stands_with_the_teachers
 from jupyter_harness import ALL_CELLS, QUIET_SETTINGS, SharedLab, chromium, close_pages, jupyterlab
 
 # tests/strategies holds student-like strategy modules; the lab's workers import them by name.
@@ -31,6 +32,7 @@ order, in one kernel)."""
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by the markers added here
 def pytest_collection_modifyitems(config, items):
+    leave_out_students_editions_the_teachers_stand_for(config, items)
     for item in items:
         if item.get_closest_marker("browser") or is_notebook(item):
             item.add_marker(pytest.mark.slow)
@@ -45,6 +47,19 @@ def pytest_collection_modifyitems(config, items):
         return rank if rank is not None else len(HEAVY_FIRST) + (item.path not in has_slow)
 
     items.sort(key=weight)  # stable: the order inside a file is unchanged
+
+
+def leave_out_students_editions_the_teachers_stand_for(config, items) -> None:
+    """nbval runs a student's edition (``lessons/NN-name.ipynb``) only where its teacher's edition does not stand for
+    it: tests/lesson_editions.py says when running the teacher's edition checks the student's too, and
+    tests/package/test_solutions.py checks the committed student's edition against the teacher's.  A student's
+    edition named on the command line still runs."""
+    named = {(Path(config.invocation_params.dir) / arg.split("::")[0]).resolve() for arg in config.args}
+    left_out = [item for item in items if is_notebook(item) and Path(str(item.fspath)).resolve() not in named
+                and stands_with_the_teachers(Path(str(item.fspath)))]  # fmt: skip
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = [item for item in items if item not in left_out]
 
 
 def is_notebook(item) -> bool:
