@@ -9,8 +9,8 @@ repository root.  The simulation does the same in a fresh venv: repo2docker's lo
 installed once per Python and lock into the user's cache folder and copied from there (``base_venv``).  The test
 re-executes the lessons of ``BINDER_LESSONS`` in the Binder venv, comparing the outputs with the committed notebooks
 (``scripts/build_lessons.py --check --lessons-only``, charts aside: Binder has no vl-convert, so a chart run there
-is vega-embed's HTML where the committed lesson has vl-convert's SVG; every lesson and teacher's edition runs under
-nbval in the main suite).  PyPI must be reachable.
+is vega-embed's HTML where the committed lesson has vl-convert's SVG; every lesson runs under nbval in the main suite, or is
+checked there through its teacher's edition: tests/lesson_editions.py).  PyPI must be reachable.
 """
 
 from __future__ import annotations
@@ -157,7 +157,7 @@ def _run(command: list, check: bool = True, **kwargs) -> subprocess.CompletedPro
 
 BINDER_LESSONS = ("01", "09", "11", "12")
 """The lessons re-run in the Binder-like venv: together they import every part of the installed wheel (the
-board widget and the course, the sandboxed lab, the namesakes, OpenSpiel).  Every lesson runs under nbval in
+board widget and the course, the sandboxed lab, the namesakes, OpenSpiel).  Every lesson is checked under nbval in
 the main suite; running all of them here again cost about five minutes of CI."""
 
 
