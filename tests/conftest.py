@@ -15,17 +15,19 @@ sys.path.insert(0, str(Path(__file__).parent / "strategies"))
 
 ROOT = Path(__file__).resolve().parent.parent
 
-HEAVY_FIRST = ("tests/browser/test_lessons_browser.py", "tests/theory/test_paper.py",
-               "lessons/solutions/06-", "lessons/06-", "tests/package/test_binder.py",
+HEAVY_FIRST = ("tests/theory/test_paper.py", "tests/package/test_binder.py", "tests/browser/test_lessons_browser.py",
                "tests/browser/test_demo_browser.py", "tests/browser/test_widget_browser.py", "lessons/12-",
                "tests/package/test_course_command.py", "tests/browser/test_coach_browser.py",
-               "tests/players/test_openspiel.py", "tests/package/test_types.py", "lessons/solutions/07-", "lessons/07-",
+               "tests/players/test_openspiel.py", "tests/package/test_types.py",
                "tests/lab/test_tournament.py", "tests/theory/test_coach.py",
                "tests/browser/", "lessons/", "tests/sandbox/", "tests/lab/")
 """Files whose tests take minutes, in the order they start: the longest first (by the durations a CI run lists),
 then the other files with a ``slow`` test, then the rest.  Under ``-n`` each worker takes the next file when it runs
 short of tests, so the long files start while there is still work to fill in around them, and the run does not end
-waiting for one worker's long file.  ``--no-loadscope-reorder`` (pyproject's addopts) makes xdist hand out the files
+waiting for one worker's long file.  test_paper computes Case III's card (some 40 CPU-s) first, which lesson 6 in
+the browser, the teacher's lesson 6 and test_lesson_prose then read (:func:`pytest_configure`); the Binder test,
+which needs no card, fills the other worker meanwhile, so that no worker waits for the card.
+``--no-loadscope-reorder`` (pyproject's addopts) makes xdist hand out the files
 in this order rather than by their number of tests.  Within a file the order is kept (a notebook's cells must run in
 order, in one kernel)."""
 
