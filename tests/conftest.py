@@ -1,12 +1,13 @@
-import functools
 import os
-import pickle
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
-from typing import Any, Callable
 
 import pytest
+from amoeboid_edu.theory.shared_results import ENVIRONMENT as SHARED_RESULTS
+from lesson_editions import stands_with_the_teachers
 from jupyter_harness import ALL_CELLS, QUIET_SETTINGS, SharedLab, chromium, close_pages, jupyterlab
 
 # tests/strategies holds student-like strategy modules; the lab's workers import them by name.
@@ -14,23 +15,26 @@ sys.path.insert(0, str(Path(__file__).parent / "strategies"))
 
 ROOT = Path(__file__).resolve().parent.parent
 
-HEAVY_FIRST = ("tests/browser/test_lessons_browser.py", "tests/theory/test_paper.py",
-               "lessons/solutions/06-", "lessons/06-", "tests/package/test_binder.py",
+HEAVY_FIRST = ("tests/theory/test_paper.py", "tests/package/test_binder.py", "tests/browser/test_lessons_browser.py",
                "tests/browser/test_demo_browser.py", "tests/browser/test_widget_browser.py", "lessons/12-",
                "tests/package/test_course_command.py", "tests/browser/test_coach_browser.py",
-               "tests/players/test_openspiel.py", "tests/package/test_types.py", "lessons/solutions/07-", "lessons/07-",
+               "tests/players/test_openspiel.py", "tests/package/test_types.py",
                "tests/lab/test_tournament.py", "tests/theory/test_coach.py",
                "tests/browser/", "lessons/", "tests/sandbox/", "tests/lab/")
 """Files whose tests take minutes, in the order they start: the longest first (by the durations a CI run lists),
 then the other files with a ``slow`` test, then the rest.  Under ``-n`` each worker takes the next file when it runs
 short of tests, so the long files start while there is still work to fill in around them, and the run does not end
-waiting for one worker's long file.  ``--no-loadscope-reorder`` (pyproject's addopts) makes xdist hand out the files
+waiting for one worker's long file.  test_paper computes Case III's card (some 40 CPU-s) first, which lesson 6 in
+the browser, the teacher's lesson 6 and test_lesson_prose then read (:func:`pytest_configure`); the Binder test,
+which needs no card, fills the other worker meanwhile, so that no worker waits for the card.
+``--no-loadscope-reorder`` (pyproject's addopts) makes xdist hand out the files
 in this order rather than by their number of tests.  Within a file the order is kept (a notebook's cells must run in
 order, in one kernel)."""
 
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by the markers added here
 def pytest_collection_modifyitems(config, items):
+    leave_out_students_editions_the_teachers_stand_for(config, items)
     for item in items:
         if item.get_closest_marker("browser") or is_notebook(item):
             item.add_marker(pytest.mark.slow)
@@ -45,6 +49,19 @@ def pytest_collection_modifyitems(config, items):
         return rank if rank is not None else len(HEAVY_FIRST) + (item.path not in has_slow)
 
     items.sort(key=weight)  # stable: the order inside a file is unchanged
+
+
+def leave_out_students_editions_the_teachers_stand_for(config, items) -> None:
+    """nbval runs a student's edition (``lessons/NN-name.ipynb``) only where its teacher's edition does not stand for
+    it: tests/lesson_editions.py says when running the teacher's edition checks the student's too, and
+    tests/package/test_solutions.py checks the committed student's edition against the teacher's.  A student's
+    edition named on the command line still runs."""
+    named = {(Path(config.invocation_params.dir) / arg.split("::")[0]).resolve() for arg in config.args}
+    left_out = [item for item in items if is_notebook(item) and Path(str(item.fspath)).resolve() not in named
+                and stands_with_the_teachers(Path(str(item.fspath)))]  # fmt: skip
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = [item for item in items if item not in left_out]
 
 
 def is_notebook(item) -> bool:
@@ -88,77 +105,15 @@ def browser(session_browser):
     close_pages(session_browser)
 
 
-SHARED_VERDICTS = ("case-III",)
-"""The paper's verdicts that test modules on different xdist workers ask for (``tests/theory/test_paper.py`` and
-``tests/package/test_lesson_prose.py`` both read case-III's card, some 40 CPU seconds): computed once per session."""
-
-
-def once_per_session(tmp_path_factory) -> Callable[[str, Callable[[], Any]], Any] | None:
-    """``share(name, compute)``: ``compute()`` made once per test session rather than once per xdist worker, or None
-    when there is nothing to share (one process) or no way to (no flock: Windows).
-
-    The first worker to ask computes it (under a lock) and pickles it into the session's shared temporary folder; the
-    others wait for it and read it.  Only for seeded or exact computations, so the one read is the one the worker
-    would have computed.
-    """
-    try:
-        import fcntl
-    except ImportError:  # no flock (Windows): each worker computes its own
-        return None
-    if os.environ.get("PYTEST_XDIST_WORKER") is None:  # one process: its own caches are enough
-        return None
-    shared = tmp_path_factory.getbasetemp().parent  # the session's folder, above every worker's own
-
-    def share(name: str, compute: Callable[[], Any]) -> Any:
-        path = shared / f"{name}.pickle"
-        with open(path.with_suffix(".lock"), "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
-            if path.exists():
-                return pickle.loads(path.read_bytes())
-            value = compute()
-            path.with_suffix(".part").write_bytes(pickle.dumps(value))
-            path.with_suffix(".part").replace(path)
-            return value
-
-    return share
-
-
-@pytest.fixture(scope="session")
-def paper_verdicts_once_per_session(tmp_path_factory):
-    """Makes :func:`amoeboid_edu.theory.paper.verdict` compute each of :data:`SHARED_VERDICTS` once per test session
-    rather than once per xdist worker (:func:`once_per_session`), and likewise Case IV's forced-win search at each
-    lead (:func:`~amoeboid_edu.theory.paper.case_IV.halving_forced_win`, 1-2 CPU seconds a lead, which
-    ``case_IV_threshold`` runs at 10 leads in the paper's card and at 32 in its test).  Within a process the paper
-    module's own caches still hold them."""
-    from amoeboid_edu.theory import paper
-    from amoeboid_edu.theory.paper import case_IV
-
-    share = once_per_session(tmp_path_factory)
-    if share is None:
-        yield
+def pytest_configure(config):
+    """Give the session a fresh folder of shared results (:mod:`amoeboid_edu.theory.shared_results`): the paper's
+    verdicts and Case IV's searches are then computed once per session, not once per xdist worker, lesson kernel
+    (student's and teacher's editions), browser-test kernel and ``amoeboid paper`` subprocess.  Set in the controller
+    before xdist starts its workers, which inherit it, as do the kernels and commands they start.  Every result is
+    seeded or exact, so each reader gets the value it would have computed; the lessons' outputs are still compared
+    by nbval."""
+    if hasattr(config, "workerinput"):  # an xdist worker: the controller's folder, inherited
         return
-    compute, search = paper._compute, case_IV.halving_forced_win
-
-    def verdict_once_per_session(item: str, full: bool, seed: int | str):
-        if item not in SHARED_VERDICTS:
-            return compute(item, full, seed)
-        return share(f"paper-verdict-{item}-{'full' if full else 'quick'}-{seed}", lambda: compute(item, full, seed))
-
-    @functools.lru_cache(maxsize=None)  # as the search's own cache: one entry per call, cache_info() for the tests
-    def search_once_per_session(delta: int, b_size: int = 16, a_turns: int = case_IV.FORCED_TURNS,
-                                budget: int = 400_000) -> tuple[bool | None, int]:
-        return share(f"case-IV-halving-forced-win-{delta}-{b_size}-{a_turns}-{budget}",
-                     lambda: search(delta, b_size, a_turns, budget))
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(paper, "_compute", verdict_once_per_session)
-        patch.setattr(case_IV, "halving_forced_win", search_once_per_session)
-        yield
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _paper_verdicts_shared(request):
-    """Every test module that imports the paper's module gets :func:`paper_verdicts_once_per_session`."""
-    module = getattr(request.module, "paper", None)
-    if module is not None and getattr(module, "__name__", "") == "amoeboid_edu.theory.paper":
-        request.getfixturevalue("paper_verdicts_once_per_session")
+    folder = tempfile.mkdtemp(prefix="amoeboid-shared-results-")
+    os.environ[SHARED_RESULTS] = folder
+    config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))

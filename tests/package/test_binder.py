@@ -9,8 +9,8 @@ repository root.  The simulation does the same in a fresh venv: repo2docker's lo
 installed once per Python and lock into the user's cache folder and copied from there (``base_venv``).  The test
 re-executes the lessons of ``BINDER_LESSONS`` in the Binder venv, comparing the outputs with the committed notebooks
 (``scripts/build_lessons.py --check --lessons-only``, charts aside: Binder has no vl-convert, so a chart run there
-is vega-embed's HTML where the committed lesson has vl-convert's SVG; every lesson and teacher's edition runs under
-nbval in the main suite).  PyPI must be reachable.
+is vega-embed's HTML where the committed lesson has vl-convert's SVG; every lesson runs under nbval in the main suite, or is
+checked there through its teacher's edition: tests/lesson_editions.py).  PyPI must be reachable.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from amoeboid_edu.theory.shared_results import ENVIRONMENT as SHARED_RESULTS
 
 ROOT = Path(__file__).resolve().parents[2]
 BINDER = ROOT / "binder"
@@ -156,7 +157,7 @@ def _run(command: list, check: bool = True, **kwargs) -> subprocess.CompletedPro
 
 BINDER_LESSONS = ("01", "09", "11", "12")
 """The lessons re-run in the Binder-like venv: together they import every part of the installed wheel (the
-board widget and the course, the sandboxed lab, the namesakes, OpenSpiel).  Every lesson runs under nbval in
+board widget and the course, the sandboxed lab, the namesakes, OpenSpiel).  Every lesson is checked under nbval in
 the main suite; running all of them here again cost about five minutes of CI."""
 
 
@@ -247,7 +248,8 @@ def test_a_binder_build_from_binder_files_runs_the_lessons_that_reach_every_modu
     assert python, f"binder/runtime.txt asks for Python {version}, which this machine lacks"
     venv = tmp_path / "binder-venv"
     bin_dir = venv / "bin"
-    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    # (and no results shared with the test session: Binder's lessons compute everything they show in Binder's venv)
+    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV", SHARED_RESULTS)}
     env.update(
         PATH=f"{bin_dir}{os.pathsep}{env['PATH']}",
         VIRTUAL_ENV=str(venv),

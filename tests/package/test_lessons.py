@@ -1,7 +1,7 @@
 """The committed lessons are what students open and what nbval replays: check they are fresh, clean and small.
 
-nbval (``--nbval`` in pyproject's pytest options) re-executes every lesson and
-compares outputs; these tests catch what nbval cannot: a notebook edited by hand
+nbval (``--nbval`` in pyproject's pytest options) re-executes every lesson (or its teacher's edition, which
+stands for it: tests/lesson_editions.py) and compares outputs; these tests catch what nbval cannot: a notebook edited by hand
 or out of date with its source, cells run out of order, saved widget state.
 """
 

@@ -11,8 +11,11 @@ import importlib.util
 import re
 from pathlib import Path
 
+import lesson_editions
 import nbformat
 import pytest
+from amoeboid_edu.ui.exercises import YOUR_TURN
+from lesson_editions import why_not_standing_with_the_teachers
 
 ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("build_lessons", ROOT / "scripts" / "build_lessons.py")
@@ -105,3 +108,54 @@ def test_the_binder_launch_comes_from_the_origin_remote_or_says_how(monkeypatch,
     monkeypatch.setattr(build.subprocess, "run", git)
     launch = build.binder_launch()
     assert expected in launch and "OWNER" not in launch and "{{" not in launch
+
+
+STANDING_WITH_THE_TEACHERS = [source for source in WITH_SOLUTIONS if why_not_standing_with_the_teachers(source) is None]
+
+
+def test_lessons_whose_students_edition_differs_by_more_than_the_answers_are_the_ones_expected():
+    # (lesson 9's student writes a strategy of their own: a '# %% solution' cell; both of its editions run)
+    assert [source.stem[:2] for source in WITH_SOLUTIONS if source not in STANDING_WITH_THE_TEACHERS] == ["09"]
+
+
+@pytest.mark.parametrize("source", STANDING_WITH_THE_TEACHERS, ids=lambda path: path.stem)
+def test_a_students_edition_nbval_leaves_out_has_the_teachers_outputs_but_for_your_turn(source):
+    """nbval runs only the teacher's edition of these lessons (tests/lesson_editions.py says why that checks the
+    student's too); this is the other half: the committed student's edition, built from the current source, shows
+    every code cell's outputs exactly as the teacher's edition does, except the exercises, which say "your turn"."""
+    student = nbformat.read(build.notebook_path(source), as_version=4)
+    teacher = nbformat.read(build.solutions_path(source), as_version=4)
+    code = [cell for cell in student.cells if cell.cell_type == "code"]
+    assert [(cell.id, cell.source) for cell in code] == [
+        (cell.id, cell.source) for cell in build.read_source(source).cells if cell.cell_type == "code"
+    ], f"rebuild it: python scripts/build_lessons.py {source.stem[:2]}"
+    answered = {cell.id: cell for cell in teacher.cells if cell.cell_type == "code"}
+    assert list(answered) == [cell.id for cell in code]
+    exercises = 0
+    for cell in code:
+        if cell.source == answered[cell.id].source:
+            assert cell.outputs == answered[cell.id].outputs, cell.id
+        else:
+            exercises += 1
+            assert lesson_editions.ANSWER_LINE in cell.source.splitlines(), cell.id
+            assert [(output.output_type, output.data["text/plain"]) for output in cell.outputs] == [
+                ("execute_result", YOUR_TURN)], cell.id  # fmt: skip
+    assert exercises == source.read_text(encoding="utf-8").count("# solution: ") > 0
+
+
+@pytest.mark.parametrize(("cells", "why"), [
+    (['my_answer = ...  # solution: 3\ncheck(my_answer, 3, hint="h")'], None),
+    (['my_answer = ...  # solution: 3\ncheck(my_answer, 3, hint="h")', "print(my_answer)"], "reads a my_answer"),
+    (['my_answer = ...  # solution: 3\nx = my_answer\ncheck(my_answer, 3, hint="h")'], "does more with my_answer"),
+    (['my_answer = ...  # solution: 3\ncheck(my_answer, 3, hint="h")', "print(_)"], "output history"),
+    (['guess = ...  # solution: 3\ncheck(guess, 3, hint="h")'], "other than"),
+    (['my_answer = ...  # solution: 3\ncheck(my_answer, 3, hint="h")', "f = 1\n# %% solution\nf = 2"], "whole cell"),
+    (['my_answer = 2\ncheck(my_answer, 2, hint="h")', 'my_answer = ...  # solution: 3\ncheck(my_answer, 3, hint="h")'],
+     None),  # a worked example sets its own my_answer first
+])  # fmt: skip
+def test_a_students_edition_stands_with_the_teachers_only_when_they_differ_by_answers_the_check_alone_reads(
+        tmp_path, cells, why):
+    source = tmp_path / "99-lesson.py"
+    source.write_text("".join(f"# %%\n{cell}\n" for cell in cells), encoding="utf-8")
+    found = why_not_standing_with_the_teachers(source)
+    assert found is None if why is None else why in found, found

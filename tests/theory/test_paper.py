@@ -15,7 +15,7 @@ import pytest
 
 from amoeboid_edu import Game, Position, Turn, apply, legal_turns, random_playout
 from amoeboid_edu import cli
-from amoeboid_edu.theory import analysis, paper
+from amoeboid_edu.theory import analysis, paper, shared_results
 from amoeboid_edu.players.bots import PAPER_RULES, paper_choice, paper_options
 from amoeboid_edu.engine.examples import PAPER_EXAMPLE_MATRICES
 from amoeboid_edu.engine.seeding import seeded_rng
@@ -975,6 +975,7 @@ def test_cli_paper_prints_every_item_once_and_the_readme_table_has_its_words():
 
 def test_items_computed_in_parallel_processes_are_the_verdicts_computed_here(monkeypatch):
     items = ("case-I-split", "case-II-tie", "case-II-streak", "case-IV-matrices")  # the streak's games are seeded
+    monkeypatch.delenv(shared_results.ENVIRONMENT, raising=False)  # each process computes: none read from the session
     monkeypatch.setattr(paper, "_COMPUTED", {})
     here = list(paper.check_all(only=items, seed=3))
     monkeypatch.setattr(paper, "_COMPUTED", {})

@@ -26,6 +26,7 @@ import pandas as pd
 
 from .. import analysis
 from ...engine.rules import legal_turns
+from ..shared_results import shared
 from ..search import ForcedWinSearch, LineOutcomes, SearchBudgetExceeded, grid_symmetries, line_counterexample
 from .advantage import (
     advantage_1_claim,
@@ -135,6 +136,12 @@ def _results(full: bool, seed: int | str) -> pd.DataFrame:
 
 
 def _compute(item: str, full: bool, seed: int | str) -> Verdict:
+    """The verdict on ``item``, computed (or, in a test session, read from :mod:`..shared_results`)."""
+    name = f"paper-verdict-{item}-{'full' if full else 'quick'}-seed-{seed}"
+    return shared(name, lambda: _compute_now(item, full, seed))
+
+
+def _compute_now(item: str, full: bool, seed: int | str) -> Verdict:
     size = SIZES["full" if full else "quick"]
     runners: dict[str, Callable[[], Verdict]] = {
         "advantage-1-claim": lambda: advantage_1_claim(results=_results(full, seed)),
@@ -218,8 +225,8 @@ def _in_parallel(wanted: tuple[str, ...], todo: tuple[str, ...], full: bool, see
         for item in wanted:
             while (item, full, str(seed)) not in _COMPUTED:
                 _, verdicts = next(results)
-                for verdict in verdicts:
-                    _COMPUTED[(verdict.item, full, str(seed))] = verdict
+                for card in verdicts:
+                    _COMPUTED[(card.item, full, str(seed))] = card
             yield _COMPUTED[(item, full, str(seed))]
     finally:
         results.close()

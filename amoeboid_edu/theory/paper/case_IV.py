@@ -11,6 +11,7 @@ from ...engine.game import Game
 from ...engine.rules import Amoeba, Position, Turn, apply, legal_turns
 from ...players.bots import can_end_at_once
 from ..search import ForcedWinSearch, SearchBudgetExceeded
+from ..shared_results import shared
 from .lines import (
     EATS_ONLY,
     NO_TURN_PASSES,
@@ -130,12 +131,17 @@ def halving_forced_win(delta: int, b_size: int = 16, a_turns: int = FORCED_TURNS
                        budget: int = 400_000) -> tuple[bool | None, int]:  # fmt: skip
     """Does A force a win within ``a_turns`` A turns from ``case_IV_position(delta, b_size)`` against B as the paper
     plays it (:func:`half_splits`), for every roll, A playing :func:`eats_only`?  ``(answer, B replies visited)``;
-    None when the budget ran out.  Exhaustive (AND-OR), cached: items case-IV-max-8 and case-IV-threshold share it."""
-    search = ForcedWinSearch(eats_only, half_splits, budget=budget, symmetric=False)
-    try:
-        return search.wins(case_IV_position(delta, b_size), a_turns), search.nodes
-    except SearchBudgetExceeded:
-        return None, search.nodes
+    None when the budget ran out.  Exhaustive (AND-OR), cached: items case-IV-max-8 and case-IV-threshold share it
+    (and, in a test session, every process: :mod:`..shared_results`)."""
+
+    def search_now() -> tuple[bool | None, int]:
+        search = ForcedWinSearch(eats_only, half_splits, budget=budget, symmetric=False)
+        try:
+            return search.wins(case_IV_position(delta, b_size), a_turns), search.nodes
+        except SearchBudgetExceeded:
+            return None, search.nodes
+
+    return shared(f"case-IV-halving-forced-win-{delta}-{b_size}-{a_turns}-{budget}", search_now)
 
 
 _STEPS_LINES: dict[tuple[int, int, int], str] = {}
