@@ -55,7 +55,9 @@ mappings are refused, and no process of the run has a write right to any file it
 the path is read the template asks the kernel whether the notification is still the one it read it for
 (``SECCOMP_IOCTL_NOTIF_ID_VALID``): a signal that interrupted the syscall (whose handler could rewrite the path)
 makes the call a new notification.  The file system the template walks is the one the kernel then walks: no
-process of the run can change it (no write right anywhere).
+process of the run can change it (no write right anywhere).  A process *outside* the run can still race a check:
+by changing a link between the two walks, or by writing a file the game process has mapped privately and holds
+its path in (a page not yet copied shows the file's later writes); docs/threat-model.md says so.
 
 Linux only, and only where seccomp is; :func:`seal_available` says whether this kernel has user notification.
 """
