@@ -79,10 +79,11 @@ MCTS_ROLLOUTS = 1
 """Random games per leaf: their mean result is the leaf's value."""
 MCTS_ROLLOUT_TURNS = 200
 """A rollout still going after this many turns counts as a tie."""
-LEGAL_TURNS_KEPT = 4096
+LEGAL_TURNS_KEPT = 1024
 """How many positions' ``{action: turn}`` a game keeps (:meth:`AmoeboidGame.legal_turns`), the least recently asked
-dropped first: about 5 KB a position on 3x3, so 20 MB when full.  Two games of MCTS with 128 simulations a move
-against the paper's plan ask 2,100 distinct positions and rolls 10,700 times."""
+dropped first: about 5 KB a position on 3x3, so 5 MB when full.  Two games of MCTS with 128 simulations a move
+against the paper's plan ask 2,100 distinct positions and rolls 10,700 times; with 1,024 kept, every ask but the
+first of each is answered from the cache (a search asks again within its own move)."""
 
 
 def _split_options(source: Amoeba, target: Amoeba | None, mover: str) -> tuple[tuple[int, int] | None, ...]:
