@@ -143,7 +143,7 @@ def test_press_hint_play_hints_then_review(lab, browser):
         smallest = root.locator(".amb-review").evaluate(SMALLEST_TEXT)  # title, chart, turns, the picked board
         assert smallest[0][0] >= 14, f"the review's smallest texts: {smallest}"
         page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
-        page.wait_for_timeout(1500)
+        page.wait_for_selector("body[data-jp-theme-light='false']", state="attached")  # set once the CSS loaded
         page.screenshot(path=ARTIFACTS / "coach-review-dark.png")
     else:
         pytest.fail("the game did not end within 40 turns of hints")

@@ -168,8 +168,25 @@ def assert_hidden_then_revealed(page, demo, lab, turn: str, hidden: str) -> None
 
 def bring_to_top(page, demo) -> None:
     """What the teacher does once: scroll the demo's output to the top of the notebook."""
-    demo.evaluate("el => el.scrollIntoView({block: 'start'})")
-    page.wait_for_timeout(200)
+    scroll_to_top(demo)
+
+
+def scroll_to_top(element) -> None:
+    """Scroll ``element`` to the top of its scrolling panel and return once it stands still (the same place in two
+    frames running)."""
+    element.evaluate(SCROLL_AND_SETTLE)
+
+
+SCROLL_AND_SETTLE = """el => new Promise(resolve => {
+    el.scrollIntoView({block: 'start'});
+    let last = null;
+    const check = () => {
+        const top = el.getBoundingClientRect().top;
+        if (top === last) resolve();
+        else { last = top; requestAnimationFrame(check); }
+    };
+    requestAnimationFrame(check);
+})"""
 
 
 @pytest.mark.parametrize("screen", list(SCREENS))
@@ -242,8 +259,7 @@ def test_the_demo_fits_one_screen_and_walks_the_line_both_ways(browser, lab, scr
     assert held["position"] == str(positions[1])
 
     page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
-    page.wait_for_selector("body[data-jp-theme-light='false']", state="attached")
-    page.wait_for_timeout(500)
+    page.wait_for_selector("body[data-jp-theme-light='false']", state="attached")  # set once the theme's CSS loaded
     bring_to_top(page, demo)
     assert text_brightness(demo) > 200  # the chart's text follows the theme: light on dark
     page.screenshot(path=str(ARTIFACTS / f"demo-{tag}-dark.png"))
@@ -349,8 +365,7 @@ def test_lesson_4s_board_and_a_long_review_have_text_of_14px_or_more(browser, la
         board = page.locator(".amoeboid-board").nth(1 if where == "normal" else 2)
         board.locator(".amb-review-turn").last.wait_for(state="attached", timeout=60_000)
         review = board.locator(".amb-review")
-        review.evaluate("el => el.scrollIntoView({block: 'start'})")
-        page.wait_for_timeout(300)
+        scroll_to_top(review)
         page.screenshot(path=str(ARTIFACTS / f"sizes-review-{where}-light.png"))
         smallest = review.evaluate(SMALLEST_TEXT)
         assert smallest[0][0] >= 14, f"the review on a {where} board: {smallest}"
@@ -361,8 +376,7 @@ def test_lesson_4s_board_and_a_long_review_have_text_of_14px_or_more(browser, la
         assert {"10", "20", "30"} <= set(chart_turns), chart_turns  # turns a class can count from
 
     page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
-    page.wait_for_selector("body[data-jp-theme-light='false']", state="attached")
-    page.wait_for_timeout(500)
+    page.wait_for_selector("body[data-jp-theme-light='false']", state="attached")  # set once the theme's CSS loaded
     page.screenshot(path=str(ARTIFACTS / "sizes-review-presenter-dark.png"))
     bring_to_top(page, demo)
     page.screenshot(path=str(ARTIFACTS / "sizes-lesson-4-dark.png"))

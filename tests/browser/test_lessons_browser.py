@@ -95,7 +95,8 @@ def test_next_steps_the_case_III_demo_and_the_chart_follows(lab, browser):
         page.wait_for_function("([b, p]) => b.dataset.position === p", arg=[board.element_handle(), str(expected)])
     cell.locator(".widget-html svg").first.wait_for(timeout=15_000)
     assert "Case III" in cell.locator(".widget-html").inner_text()
-    page.wait_for_timeout(1500)  # the last turn's animation, before the picture
+    page.wait_for_function("b => !b.classList.contains('amb-animating')", arg=board.element_handle())  # the last
+    # turn's animation ends before the picture
     ARTIFACTS.mkdir(exist_ok=True)
     cell.locator(".jp-Cell-outputWrapper").screenshot(path=str(ARTIFACTS / "course-board-and-chart.png"))
     page.close()

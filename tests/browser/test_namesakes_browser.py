@@ -142,8 +142,7 @@ def screenshots(page, board: Widget, name: str) -> None:
     board.root.scroll_into_view_if_needed()
     board.root.screenshot(path=str(ARTIFACTS / f"{name}-light.png"))
     page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
-    page.wait_for_selector("body[data-jp-theme-light='false']", state="attached")
-    page.wait_for_timeout(300)
+    page.wait_for_selector("body[data-jp-theme-light='false']", state="attached")  # set once the theme's CSS loaded
     board.root.screenshot(path=str(ARTIFACTS / f"{name}-dark.png"))
     page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
     page.wait_for_selector("body[data-jp-theme-light='true']", state="attached")

@@ -24,6 +24,14 @@ ARTIFACTS = ROOT / "test-artifacts"
 LESSONS = ["01-start-here.ipynb", "03-advantage-1-delta.ipynb", "06-case-3-neutralisation.ipynb",
            "08-example-game.ipynb"]
 SHOWN = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+KERNEL_INFO_APPLIED = """async () => {
+    const panel = window.jupyterapp.shell.currentWidget, kernel = panel.sessionContext.session.kernel;
+    await kernel.info;
+    await kernel.spec;
+    await new Promise(resolve => setTimeout(resolve, 0));
+}"""
+"""Return once the open lesson's kernel has sent its info and spec and JupyterLab has written them into the
+notebook's metadata (``language_info``, ``kernelspec``: its reactions to both promises run before the timer)."""
 
 
 def committed_pictures(path: Path) -> int:
@@ -87,7 +95,7 @@ def test_an_untrusted_lesson_shows_its_pictures_and_stays_unmodified(lab, browse
         r"outs => outs.map(o => o.innerText).filter(t => /\b(VBox|HBox|Box|Label|Dropdown|HTML)\(/.test(t))"
     )
     assert reprs == []  # a widget shows its "run this cell" placeholder, not VBox(children=(Dropdown(...
-    page.wait_for_timeout(2000)  # the kernel's info arrives after it starts: that is when a lesson used to turn dirty
+    page.evaluate(KERNEL_INFO_APPLIED)  # the kernel's info arrives after it starts: that is when a lesson used to turn dirty
     dirty = page.evaluate("() => window.jupyterapp.shell.currentWidget.model.dirty")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"untrusted-{name[:2]}.png"))

@@ -274,8 +274,7 @@ def test_a_teachers_position_in_light_and_dark_and_a_replay(page, lab):
     ARTIFACTS.mkdir(exist_ok=True)
     board.root.screenshot(path=ARTIFACTS / "board-light.png")
     page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
-    page.wait_for_selector("body[data-jp-theme-light='false']", state="attached")
-    page.wait_for_timeout(300)
+    page.wait_for_selector("body[data-jp-theme-light='false']", state="attached")  # set once the theme's CSS loaded
     board.root.screenshot(path=ARTIFACTS / "board-dark.png")
     page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
     page.wait_for_selector("body[data-jp-theme-light='true']", state="attached")

@@ -192,6 +192,24 @@ def test_mcts_is_a_deterministic_strategy_in_bots():
 
 
 @needs_extra
+def test_a_search_enumerates_each_nodes_turns_once(monkeypatch):
+    """MCTS walks each simulation down a fresh copy of the root: the game keeps what each node's turns were."""
+    asked = []
+
+    def counted(position, roll):
+        asked.append((position, roll))
+        return candidate_turns(position, roll)
+
+    monkeypatch.setattr(aos, "candidate_turns", counted)
+    game = aos.AmoeboidGame({"turn_cap": 499})  # a game of its own: nothing kept from the other tests
+    position = Position.parse("(5,0) . . / . (3,2) . / . . (0,7) A")
+    state = game.state_at(position, 3)
+    bot = aos.mcts_bot(game, seed=1, simulations=64)
+    assert state.turn(bot.step(state)) in set(candidate_turns(position, 3))
+    assert len(asked) == len(set(asked)) > 1
+
+
+@needs_extra
 def test_mcts_takes_a_winning_eat():
     position = Position.parse(". . . / . (4,0) (0,3) / . . . A")
     for seed in range(3):
