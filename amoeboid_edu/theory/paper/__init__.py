@@ -119,6 +119,11 @@ WORD_SEARCHES: WordSearches = {"case_III_setups": ((10, 1, 3), (10, 5, 3)), "cas
 """The searches that decide words: identical in quick and full runs, so the words cannot differ."""
 
 
+def _key(item: str, full: bool, seed: int | str) -> tuple[str, bool, str]:
+    """The key of :data:`_COMPUTED`: every computation is seeded through ``str(seed)``, so 0 and "0" are one."""
+    return item, full, str(seed)
+
+
 _COMPUTED: dict[tuple[str, bool, str], Verdict] = {}
 """Verdicts computed in this process, by (item, full, seed): the CLI, a lesson and a test session that ask for the
 same item again get the same object instead of recomputing it (every computation is seeded, so it is the same)."""
@@ -203,12 +208,12 @@ def check_all(full: bool = False, seed: int | str = 0, only: tuple[str, ...] = I
     sooner on a machine with the cores.
     """
     wanted = tuple(item for item in ITEMS if item in only)
-    todo = tuple(item for item in wanted if (item, full, str(seed)) not in _COMPUTED)
+    todo = tuple(item for item in wanted if _key(item, full, seed) not in _COMPUTED)
     if workers > 1 and len(todo) > 1:
         yield from _in_parallel(wanted, todo, full, seed, workers)
         return
     for item in wanted:
-        key = (item, full, str(seed))
+        key = _key(item, full, seed)
         if key not in _COMPUTED:
             _COMPUTED[key] = _compute(item, full, seed)
         yield _COMPUTED[key]
@@ -223,11 +228,11 @@ def _in_parallel(wanted: tuple[str, ...], todo: tuple[str, ...], full: bool, see
     results = map_unordered(_compute_batch, batches, Executor("processes", workers=min(workers, len(batches))))
     try:
         for item in wanted:
-            while (item, full, str(seed)) not in _COMPUTED:
+            while _key(item, full, seed) not in _COMPUTED:
                 _, verdicts = next(results)
                 for card in verdicts:
-                    _COMPUTED[(card.item, full, str(seed))] = card
-            yield _COMPUTED[(item, full, str(seed))]
+                    _COMPUTED[_key(card.item, full, seed)] = card
+            yield _COMPUTED[_key(item, full, seed)]
     finally:
         results.close()
 
