@@ -61,7 +61,14 @@ def lab(session_lab, browser):
     yield from serve_notebook(session_lab, browser, "coach", NOTEBOOK)
 
 
-def wait_for(read, condition, timeout: float = 60.0) -> dict:
+BROWSER_SIDE = """root => ({version: root.dataset.version, classes: root.className,
+    error: root.querySelector('.amb-error')?.textContent, message: root.querySelector('.amb-message')?.textContent})"""
+"""What the browser shows of a board, for a failure's message."""
+
+
+def wait_for(read, condition, timeout: float = 60.0, shown=None) -> dict:
+    """The board's state (``read()``) once ``condition`` holds; on time out, an error naming the last state (and what
+    ``shown()`` says the browser shows)."""
     deadline = time.monotonic() + timeout
     while True:
         try:
@@ -70,7 +77,8 @@ def wait_for(read, condition, timeout: float = 60.0) -> dict:
             state = None
         if state is not None and condition(state):
             return state
-        assert time.monotonic() < deadline, f"timed out waiting; last state: {state and state['version']}"
+        if time.monotonic() >= deadline:
+            pytest.fail(f"timed out waiting; last state: {state}; the browser: {shown() if shown else '-'}")
         time.sleep(0.05)
 
 
@@ -195,8 +203,11 @@ def test_the_board_answers_clicks_and_cancel_while_the_review_runs_and_the_revie
     root.locator("[data-action='coach-review']").click()
     root.locator(".amb-review-progress").wait_for(timeout=60_000)
     total = wait_for(read, lambda s: s["review_progress"])["review_progress"]["total"]  # never read mid-write
+    # (a click on a cell while a turn is animated only skips the animation: the click waits for the live board)
+    page.wait_for_function("root => !root.classList.contains('amb-animating')", arg=root.element_handle())
     root.locator(".amb-svg [data-cell='a1']").first.click()
-    state = wait_for(read, lambda s: s["error"], timeout=90)  # a loaded machine may be slow; the review runs longer
+    state = wait_for(read, lambda s: s["error"], timeout=90,  # a loaded machine may be slow; the review runs longer
+                     shown=lambda: root.evaluate(BROWSER_SIDE))
     assert state["review_progress"], "the click was answered only after the review"
     page.screenshot(path=ARTIFACTS / "coach-review-running-light.png")
 
