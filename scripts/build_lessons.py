@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import functools
 import hashlib
 import json
 import re
@@ -135,6 +136,7 @@ def binder_ref() -> str:
     return "main"
 
 
+@functools.cache  # one git call per run, not one per markdown cell
 def binder_launch() -> str:
     """How to open the course on Binder: a link built from the ``origin`` remote, or how to launch it by hand.
 

@@ -47,6 +47,7 @@ def source_of(notebook: Path) -> Path | None:
     return source if notebook.parent.resolve() == (ROOT / "lessons").resolve() and source.exists() else None
 
 
+@cache  # asked once per collected cell of the notebook
 def why_not_standing_with_the_teachers(source: Path) -> str | None:
     """None when the student's edition built from ``source`` stands with its teacher's edition (module docstring);
     otherwise why not, in one line."""
