@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Mutation testing of the engine's rules and notation (mutmut 3), outside the default test run:
 #   scripts/mutation.sh [MAX_CHILDREN]
-# Mutates amoeboid_edu/rules.py and notation.py ([tool.mutmut] in pyproject.toml), runs the fast engine tests
+# Mutates amoeboid_edu/engine/rules.py and notation.py ([tool.mutmut] in pyproject.toml), runs the fast engine tests
 # against every mutant, and prints the kill rate.  Takes 10-30 minutes on two cores; run it under `nice`
 # on a shared machine.  Survivors: `.venv/bin/mutmut results`, one in full: `.venv/bin/mutmut show NAME`.
 set -euo pipefail
