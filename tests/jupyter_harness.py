@@ -16,6 +16,24 @@ from typing import Iterator
 import pytest
 
 CHROMIUM = "/usr/bin/chromium"
+SESSION_HELPERS: set[int] = set()
+"""The processes this test process started for the whole session (JupyterLab's server, Playwright's driver, which
+runs Chromium): they start and end processes of their own at any time (kernels, Chromium's renderers and utility
+processes), which a test that counts the processes it left behind must not take for its own
+(tests/sandbox/test_sandbox.py leaves their subtrees out)."""
+
+
+def _children() -> set[int]:
+    """This process's direct children (the ``PPid`` of each process's stat: only this process's own are kept)."""
+    found = set()
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                if int(Path(f"/proc/{name}/stat").read_bytes().rpartition(b")")[2].split()[1]) == os.getpid():
+                    found.add(int(name))
+            except (OSError, ValueError, IndexError):
+                continue
+    return found
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run", "--disable-quic"]  # fmt: skip
 QUIET_SETTINGS = {
@@ -68,6 +86,7 @@ def jupyterlab(root: Path, token: str, settings: dict | None = None, *, fresh: b
     log_path = state / "lab.log"
     with log_path.open("w") as log:
         server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=log)
+        SESSION_HELPERS.add(server.pid)
         base = f"http://127.0.0.1:{port}"
         try:
             deadline = time.monotonic() + 60
@@ -93,7 +112,9 @@ def chromium() -> Iterator[object]:
     """Debian's Chromium driven by Playwright (never a downloaded browser)."""
     from playwright.sync_api import sync_playwright
 
+    before = _children()
     with sync_playwright() as playwright:
+        SESSION_HELPERS.update(_children() - before)  # Playwright's driver, Chromium's parent
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
             yield browser

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 import hostile
+from jupyter_harness import SESSION_HELPERS
 from amoeboid_edu.sandbox import harness as _harness
 from amoeboid_edu.sandbox import processes as _processes
 from amoeboid_edu.sandbox import protocol as _protocol
@@ -42,8 +43,9 @@ WALLS = "isolation: process + seccomp + landlock (files, tcp, signals) + seal"
 """What this machine (Linux 6.x, libseccomp, Landlock ABI >= 6) must report."""
 
 
-def living_descendants(root: int) -> list[int]:
-    """Processes below ``root`` that are not zombies (an independent reading of /proc)."""
+def living_descendants(root: int, leaving_out: frozenset[int] = frozenset()) -> list[int]:
+    """Processes below ``root`` that are not zombies (an independent reading of /proc), without the subtrees of
+    ``leaving_out``."""
     parents = {}
     for name in os.listdir("/proc"):
         try:
@@ -54,7 +56,7 @@ def living_descendants(root: int) -> list[int]:
             parents[int(name)] = int(fields[1])
     found, frontier = [], {root}
     while frontier:
-        frontier = {pid for pid, parent in parents.items() if parent in frontier}
+        frontier = {pid for pid, parent in parents.items() if parent in frontier and pid not in leaving_out}
         found += sorted(frontier)
     return found
 
@@ -64,15 +66,17 @@ PRESENT_BEFORE: set[int] = set()
 
 
 def left_by_the_test() -> list[int]:
-    """The test's descendants, except multiprocessing's resource tracker: a ``processes:K`` pool starts one per
-    process, which lives as long as this process (it runs no student code)."""
+    """The test's descendants, except multiprocessing's resource tracker (a ``processes:K`` pool starts one per
+    process, which lives as long as this process and runs no student code) and what the session's JupyterLab and
+    Chromium start (jupyter_harness.SESSION_HELPERS: an xdist worker that ran a browser test keeps them)."""
     def tracker(pid: int) -> bool:
         try:
             return b"multiprocessing.resource_tracker" in Path(f"/proc/{pid}/cmdline").read_bytes()
         except OSError:
             return False
 
-    return [pid for pid in living_descendants(os.getpid()) if pid not in PRESENT_BEFORE and not tracker(pid)]
+    return [pid for pid in living_descendants(os.getpid(), frozenset(SESSION_HELPERS))
+            if pid not in PRESENT_BEFORE and not tracker(pid)]
 
 
 def settled(deadline: float = 30.0) -> list[int]:
