@@ -138,8 +138,10 @@ def ensure_installed(requirement: str = OPENSPIEL, module: str = "pyspiel") -> N
     if find_spec(module) is not None:
         return
     print(f"Installing {requirement} for this lesson (about a minute, once)...", flush=True)
-    done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", requirement], capture_output=True,
-                          text=True, check=False)  # fmt: skip
+    # --no-compile: Python compiles (and caches) only the modules the lesson imports; pip would first compile all of
+    # SciPy, which takes several times as long as the install itself
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-compile", requirement],
+                          capture_output=True, text=True, check=False)  # fmt: skip
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no message"])[-1]
         extra = EXTRAS.get(module, "course")
