@@ -210,6 +210,40 @@ class SharedLab:
             self._call("PUT", f"/lab/api/settings/{plugin[0]}:{plugin[1]}", {"raw": json.dumps(content)})
 
 
+def shows_state(page, board, read, after: int | None = None, timeout: float = 60.0) -> dict:
+    """Wait until ``board`` (a locator of an ``.amoeboid-board`` or a hex board's root) shows the version its
+    notebook's Python holds (``read()``: that state, recorded to a file; newer than ``after`` if given), and return
+    that state.  The Python side is polled by reading its file; the browser is asked once per new version, waiting in
+    the page (a round trip to the browser every few milliseconds would cost more CPU than the board).  ``timeout``
+    is a hang guard, not a timing: generous for a loaded machine."""
+    deadline = time.monotonic() + timeout
+    shown = None
+    while True:
+        state = _read_state(read)
+        if state is not None and (after is None or state["version"] > after):
+            if shown is None or shown < state["version"]:
+                left = max(0.1, deadline - time.monotonic())
+                try:
+                    page.wait_for_function("([b, v]) => Number(b.dataset.version) >= v", timeout=left * 1000,
+                                           arg=[board.element_handle(), state["version"]], polling=10)
+                except Exception:  # Playwright's TimeoutError: named in the message below
+                    pass
+                shown = int(board.get_attribute("data-version") or -1)
+            if shown == state["version"]:
+                again = _read_state(read)
+                if again is not None and again["version"] == shown:
+                    return again
+        assert time.monotonic() < deadline, f"the board did not settle: {state and state['version']} vs {shown}"
+        time.sleep(0.01)
+
+
+def _read_state(read) -> dict | None:
+    try:
+        return read()
+    except (json.JSONDecodeError, FileNotFoundError):  # caught mid-write
+        return None
+
+
 def close_pages(browser) -> None:
     """Close every page (and its context) of a shared browser, so the next module starts with none."""
     for context in list(browser.contexts):

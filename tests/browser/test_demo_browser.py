@@ -9,13 +9,12 @@ changes, so every step is checked against what Python holds.  Screenshots go to
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import nbformat
 import pytest
 from jupyter_harness import PROJECTOR_SCREENS as SCREENS
-from jupyter_harness import open_notebook
+from jupyter_harness import open_notebook, shows_state
 
 from amoeboid_edu import Position, apply
 
@@ -94,18 +93,8 @@ def state(lab) -> dict:
 def settle(page, demo, lab, after: int | None = None) -> dict:
     """Wait until the browser shows the version Python holds (newer than ``after``), and no animation runs."""
     board = demo.locator(".amoeboid-board")
-    deadline = time.monotonic() + 60  # a hang guard, not a timing: generous for a loaded machine
-    while True:
-        try:
-            held = state(lab)
-        except (json.JSONDecodeError, FileNotFoundError):  # caught mid-write
-            held = None
-        shown = board.get_attribute("data-version")
-        if held and shown == str(held["version"]) and (after is None or held["version"] > after):
-            break
-        assert time.monotonic() < deadline, f"the board did not settle: {held and held['version']} vs {shown}"
-        time.sleep(0.02)
-    page.wait_for_function("b => !b.classList.contains('amb-animating')", arg=board.element_handle())
+    held = shows_state(page, board, lambda: state(lab), after)
+    page.wait_for_function("b => !b.classList.contains('amb-animating')", arg=board.element_handle(), polling=20)
     return held
 
 

@@ -7,12 +7,11 @@ Each board's notebook cell writes the Python-side state to a JSON file when its
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import nbformat
 import pytest
-from jupyter_harness import start_kernel
+from jupyter_harness import shows_state, start_kernel
 
 pytestmark = pytest.mark.browser
 
@@ -66,24 +65,14 @@ def open_boards(session_lab, browser, root: Path):
 
 class Widget:
     def __init__(self, page, index: int, state_file: Path) -> None:
-        self.root = page.locator(".hx-widget").nth(index)
+        self.page, self.root = page, page.locator(".hx-widget").nth(index)
         self.state_file = state_file
 
     def state(self) -> dict:
         return json.loads(self.state_file.read_text())
 
     def settle(self, after: int | None = None) -> dict:
-        deadline = time.monotonic() + 60  # a hang guard, not a timing: generous for a loaded machine
-        while True:
-            try:
-                state = self.state()
-            except (json.JSONDecodeError, FileNotFoundError):
-                state = None
-            shown = self.root.get_attribute("data-version")
-            if state and shown == str(state["version"]) and (after is None or state["version"] > after):
-                return state
-            assert time.monotonic() < deadline, "the board did not settle"
-            time.sleep(0.01)
+        return shows_state(self.page, self.root, self.state, after)
 
     def click(self, selector: str) -> dict:
         version = self.settle()["version"]

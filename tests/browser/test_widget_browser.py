@@ -11,12 +11,11 @@ from __future__ import annotations
 import json
 import random
 import statistics
-import time
 from pathlib import Path
 
 import nbformat
 import pytest
-from jupyter_harness import start_kernel
+from jupyter_harness import shows_state, start_kernel
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from board_players import choose
 
@@ -122,22 +121,7 @@ class BoardInPage:
 
     def settle(self, after_version: int | None = None, timeout: float = 10.0) -> dict:
         """Wait until the browser shows the version Python holds (and a newer one than ``after_version``)."""
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                state = self.state()
-            except (json.JSONDecodeError, FileNotFoundError):  # caught mid-write
-                state = None
-            if (
-                state
-                and self.dom_version() == state["version"]
-                and (after_version is None or state["version"] > after_version)
-            ):
-                return state
-            assert time.monotonic() < deadline, (
-                f"the board did not settle: {state and state['version']} vs {self.dom_version()}"
-            )
-            time.sleep(0.005)
+        return shows_state(self.page, self.root, self.state, after_version, timeout)
 
     def click(self, selector: str) -> dict:
         version = self.settle()["version"]
