@@ -80,7 +80,7 @@ def open_demo(browser, lab, screen: str):
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
     page.evaluate("""() => { window.demoRun = 'running';
         window.jupyterapp.commands.execute('notebook:run-all-cells').then(() => window.demoRun = 'done'); }""")
-    page.wait_for_function("() => window.demoRun === 'done'", timeout=120_000)
+    page.wait_for_function("() => window.demoRun === 'done'", timeout=120_000, polling=100)
     demo = page.locator(".amb-demo").first
     demo.wait_for(timeout=30_000)
     return page, demo
@@ -329,7 +329,7 @@ def test_lesson_4s_board_and_a_long_review_have_text_of_14px_or_more(browser, la
     page = open_notebook(browser, lab["url"].replace("demo.ipynb", "sizes.ipynb"), "1280x720")
     page.evaluate("""() => { window.sizesRun = 'running';
         window.jupyterapp.commands.execute('notebook:run-all-cells').then(() => window.sizesRun = 'done'); }""")
-    page.wait_for_function("() => window.sizesRun === 'done'", timeout=180_000)
+    page.wait_for_function("() => window.sizesRun === 'done'", timeout=180_000, polling=100)
     ARTIFACTS.mkdir(exist_ok=True)
 
     demo = page.locator(".amb-demo").first  # lesson 4: the board in presenter size, its chart beside it

@@ -50,7 +50,8 @@ def run_all(browser, url: str):
     page.evaluate("""() => { window.amoeboidRunAll = 'running';
         window.jupyterapp.commands.execute('notebook:run-all-cells').then(() => window.amoeboidRunAll = 'done'); }""")
     try:
-        page.wait_for_function("() => window.amoeboidRunAll === 'done'", timeout=600_000)  # lesson 6 searches for minutes
+        # (lesson 6 searches for minutes on a loaded machine; checked every 100 ms, not every frame)
+        page.wait_for_function("() => window.amoeboidRunAll === 'done'", timeout=600_000, polling=100)
     except Exception:
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "run-all-timeout.png"), full_page=True)
