@@ -105,6 +105,8 @@ def jupyterlab(root: Path, token: str, settings: dict | None = None, *, fresh: b
                 server.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 server.kill()
+                server.wait()
+            SESSION_HELPERS.discard(server.pid)  # reaped: its pid may be a sandbox test's process next
 
 
 @contextlib.contextmanager
@@ -114,12 +116,14 @@ def chromium() -> Iterator[object]:
 
     before = _children()
     with sync_playwright() as playwright:
-        SESSION_HELPERS.update(_children() - before)  # Playwright's driver, Chromium's parent
+        driver = _children() - before  # Playwright's driver, Chromium's parent
+        SESSION_HELPERS.update(driver)
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
             yield browser
         finally:
             browser.close()
+    SESSION_HELPERS.difference_update(driver)  # the driver ended with the block
 
 
 PROJECTOR_SCREENS = {"1280x720": ({"width": 1280, "height": 720}, 1), "150% zoom": ({"width": 853, "height": 480}, 1.5)}
@@ -216,6 +220,8 @@ def shows_state(page, board, read, after: int | None = None, timeout: float = 60
     that state.  The Python side is polled by reading its file; the browser is asked once per new version, waiting in
     the page (a round trip to the browser every few milliseconds would cost more CPU than the board).  ``timeout``
     is a hang guard, not a timing: generous for a loaded machine."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
     deadline = time.monotonic() + timeout
     shown = None
     while True:
@@ -223,10 +229,11 @@ def shows_state(page, board, read, after: int | None = None, timeout: float = 60
         if state is not None and (after is None or state["version"] > after):
             if shown is None or shown < state["version"]:
                 left = max(0.1, deadline - time.monotonic())
+                handle = board.element_handle(timeout=left * 1000)
                 try:
                     page.wait_for_function("([b, v]) => Number(b.dataset.version) >= v", timeout=left * 1000,
-                                           arg=[board.element_handle(), state["version"]], polling=10)
-                except Exception:  # Playwright's TimeoutError: named in the message below
+                                           arg=[handle, state["version"]], polling=10)
+                except PlaywrightTimeoutError:  # the versions are named in the message below
                     pass
                 shown = int(board.get_attribute("data-version") or -1)
             if shown == state["version"]:

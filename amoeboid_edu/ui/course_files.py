@@ -137,7 +137,7 @@ def ensure_installed(requirement: str = OPENSPIEL, module: str = "pyspiel") -> N
     """
     if find_spec(module) is not None:
         return
-    print(f"Installing {requirement} for this lesson (about a minute, once)...", flush=True)
+    print(f"Installing {requirement} for this lesson (under a minute, once)...", flush=True)
     # --no-compile: Python compiles (and caches) only the modules the lesson imports; pip would first compile all of
     # SciPy, which takes several times as long as the install itself
     done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-compile", requirement],
