@@ -32,23 +32,6 @@ in this order rather than by their number of tests.  Within a file the order is 
 order, in one kernel)."""
 
 
-def pytest_xdist_auto_num_workers(config):
-    """``-n auto`` (pyproject's addopts) starts one worker more than the cores xdist would use (physical cores, as
-    psutil counts them, within this process's CPU affinity): the suite's tests spend part of their time waiting (for
-    a browser, a kernel, a subprocess or a server), and with one worker per core those waits leave a core idle.
-    ``PYTEST_XDIST_AUTO_NUM_WORKERS`` or ``-n N`` still decide when given."""
-    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
-        return None  # xdist's own answer: that number
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    try:
-        import psutil
-
-        cores = min(cores, psutil.cpu_count(logical=False) or cores)
-    except ImportError:
-        pass
-    return cores + 1
-
-
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by the markers added here
 def pytest_collection_modifyitems(config, items):
     leave_out_students_editions_the_teachers_stand_for(config, items)
