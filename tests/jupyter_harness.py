@@ -16,24 +16,6 @@ from typing import Iterator
 import pytest
 
 CHROMIUM = "/usr/bin/chromium"
-SESSION_HELPERS: set[int] = set()
-"""The processes this test process started for the whole session (JupyterLab's server, Playwright's driver, which
-runs Chromium): they start and end processes of their own at any time (kernels, Chromium's renderers and utility
-processes), which a test that counts the processes it left behind must not take for its own
-(tests/sandbox/test_sandbox.py leaves their subtrees out)."""
-
-
-def _children() -> set[int]:
-    """This process's direct children (the ``PPid`` of each process's stat: only this process's own are kept)."""
-    found = set()
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                if int(Path(f"/proc/{name}/stat").read_bytes().rpartition(b")")[2].split()[1]) == os.getpid():
-                    found.add(int(name))
-            except (OSError, ValueError, IndexError):
-                continue
-    return found
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run", "--disable-quic"]  # fmt: skip
 QUIET_SETTINGS = {
@@ -41,6 +23,40 @@ QUIET_SETTINGS = {
     "@jupyterlab/docmanager-extension/plugin": {"autosave": False},
     "@jupyterlab/apputils-extension/themes": {"theme": "JupyterLab Light"},
 }
+SESSION_HELPERS: set[int] = set()
+"""The processes this test process started for the whole session (JupyterLab's server, Playwright's driver, which
+runs Chromium): they start and end processes of their own at any time (kernels, Chromium's renderers and utility
+processes), which a test that counts the processes it left behind must not take for its own
+(tests/sandbox/test_sandbox.py leaves their subtrees out)."""
+
+
+def living_parents() -> dict[int, int]:
+    """``{pid: parent pid}`` of every process that is not a zombie, read from each ``/proc/PID/stat`` (the fields
+    after the command's closing parenthesis: state, then parent; a process that ends meanwhile is skipped)."""
+    parents = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{name}/stat").read_bytes().rpartition(b")")[2].split()
+            if fields[0] != b"Z":
+                parents[int(name)] = int(fields[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    return parents
+
+
+def _children() -> set[int]:
+    """This process's direct children."""
+    return {pid for pid, parent in living_parents().items() if parent == os.getpid()}
+
+
+def read_state(read) -> dict | None:
+    """``read()`` (a board's state, which its notebook writes to a file), or None when caught mid-write."""
+    try:
+        return read()
+    except (json.JSONDecodeError, FileNotFoundError):
+        return None
 
 
 def require_chromium() -> None:
@@ -225,7 +241,7 @@ def shows_state(page, board, read, after: int | None = None, timeout: float = 60
     deadline = time.monotonic() + timeout
     shown = None
     while True:
-        state = _read_state(read)
+        state = read_state(read)
         if state is not None and (after is None or state["version"] > after):
             if shown is None or shown < state["version"]:
                 left = max(0.1, deadline - time.monotonic())
@@ -237,18 +253,11 @@ def shows_state(page, board, read, after: int | None = None, timeout: float = 60
                     pass
                 shown = int(board.get_attribute("data-version") or -1)
             if shown == state["version"]:
-                again = _read_state(read)
+                again = read_state(read)
                 if again is not None and again["version"] == shown:
                     return again
         assert time.monotonic() < deadline, f"the board did not settle: {state and state['version']} vs {shown}"
         time.sleep(0.01)
-
-
-def _read_state(read) -> dict | None:
-    try:
-        return read()
-    except (json.JSONDecodeError, FileNotFoundError):  # caught mid-write
-        return None
 
 
 def close_pages(browser) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from jupyter_harness import start_kernel
+from jupyter_harness import read_state, start_kernel
 from test_demo_browser import LONG_GAME, SMALLEST_TEXT
 
 from amoeboid_edu import Game, Position
@@ -71,10 +71,7 @@ def wait_for(read, condition, timeout: float = 60.0, shown=None) -> dict:
     ``shown()`` says the browser shows)."""
     deadline = time.monotonic() + timeout
     while True:
-        try:
-            state = read()
-        except (json.JSONDecodeError, FileNotFoundError):  # caught mid-write
-            state = None
+        state = read_state(read)
         if state is not None and condition(state):
             return state
         if time.monotonic() >= deadline:

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 import hostile
-from jupyter_harness import SESSION_HELPERS
+from jupyter_harness import SESSION_HELPERS, living_parents
 from amoeboid_edu.sandbox import harness as _harness
 from amoeboid_edu.sandbox import processes as _processes
 from amoeboid_edu.sandbox import protocol as _protocol
@@ -44,16 +44,9 @@ WALLS = "isolation: process + seccomp + landlock (files, tcp, signals) + seal"
 
 
 def living_descendants(root: int, leaving_out: frozenset[int] = frozenset()) -> list[int]:
-    """Processes below ``root`` that are not zombies (an independent reading of /proc), without the subtrees of
-    ``leaving_out``."""
-    parents = {}
-    for name in os.listdir("/proc"):
-        try:
-            fields = Path(f"/proc/{name}/stat").read_bytes().rpartition(b")")[2].split()
-        except (OSError, ValueError):
-            continue
-        if name.isdigit() and fields[0] != b"Z":
-            parents[int(name)] = int(fields[1])
+    """Processes below ``root`` that are not zombies (read from /proc, apart from the sandbox's own reading), without
+    the subtrees of ``leaving_out``."""
+    parents = living_parents()
     found, frontier = [], {root}
     while frontier:
         frontier = {pid for pid, parent in parents.items() if parent in frontier and pid not in leaving_out}
